@@ -1,0 +1,14 @@
+// Bundles the CLI, the language server and the extension client with esbuild.
+import { build } from 'esbuild';
+import { existsSync } from 'fs';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning' };
+
+const entries = [
+  { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+];
+
+await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));

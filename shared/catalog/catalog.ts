@@ -1,0 +1,93 @@
+import { distance } from 'fastest-levenshtein';
+import type { SubagentsConfig } from '../config/config';
+import type { Dialect } from '../types';
+import { BUILTIN_TOOLS } from './builtins';
+
+export interface CatalogTool {
+  name: string;
+  description?: string;
+  tags: string[];
+  origin: 'builtin' | 'config' | 'mcp';
+  /** For MCP tools, the server. */
+  server?: string;
+  undeniable?: boolean;
+  reserved?: boolean;
+}
+
+export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
+
+/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (SPEC §3). */
+export class Catalog {
+  readonly tools = new Map<string, CatalogTool>();
+  readonly servers = new Map<string, string[]>();
+
+  constructor(readonly dialect: Dialect, config: SubagentsConfig) {
+    for (const t of BUILTIN_TOOLS[dialect]) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
+    for (const t of config.tools[dialect] ?? []) {
+      const existing = this.tools.get(t.name);
+      this.tools.set(t.name, { ...existing, name: t.name, description: t.description ?? existing?.description, tags: t.tags, origin: existing?.origin ?? 'config' });
+    }
+    for (const [server, tools] of Object.entries(config.mcp)) {
+      const full = tools.map((tool) => mcpToolName(server, tool));
+      this.servers.set(server, full);
+      for (const name of full) if (!this.tools.has(name)) this.tools.set(name, { name, tags: [], origin: 'mcp', server });
+    }
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  get(name: string): CatalogTool | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  mcpTools(): string[] {
+    return [...this.servers.values()].flat();
+  }
+
+  tagged(tag: string): string[] {
+    return [...this.tools.values()].filter((t) => t.tags.includes(tag)).map((t) => t.name);
+  }
+
+  tags(): string[] {
+    return [...new Set([...this.tools.values()].flatMap((t) => t.tags))].sort();
+  }
+
+  /** The closest known name within the edit distance, for "did you mean". */
+  nearest(name: string, maxDistance = 2, candidates: Iterable<string> = this.tools.keys()): string | undefined {
+    return nearestName(name, candidates, maxDistance);
+  }
+}
+
+export function nearestName(name: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
+  let best: string | undefined;
+  let bestDistance = maxDistance + 1;
+  for (const candidate of candidates) {
+    if (Math.abs(candidate.length - name.length) > maxDistance) continue;
+    const d = distance(name, candidate);
+    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= maxDistance ? best : undefined;
+}
+
+/**
+ * Catalogs depend only on the configuration, so they are cached per configuration
+ * object: the server builds one per configuration change, not per keystroke.
+ */
+const cache = new WeakMap<SubagentsConfig, Map<Dialect, Catalog>>();
+
+export function catalogFor(dialect: Dialect, config: SubagentsConfig): Catalog {
+  let perConfig = cache.get(config);
+  if (!perConfig) cache.set(config, (perConfig = new Map()));
+  let catalog = perConfig.get(dialect);
+  if (!catalog) perConfig.set(dialect, (catalog = new Catalog(dialect, config)));
+  return catalog;
+}

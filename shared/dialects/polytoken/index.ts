@@ -1,0 +1,9 @@
+import type { DialectModule } from '../../engine';
+import { parseMarkdownFile } from '../../text/document';
+
+export const polytoken: DialectModule = {
+  dialect: 'polytoken',
+  parse: (source) => parseMarkdownFile(source),
+  rules: [],
+  resolve: () => [],
+};

@@ -1,0 +1,66 @@
+import picomatch from 'picomatch';
+import { posix } from 'path';
+import type { LoadedConfig } from './config/config';
+import { DIALECTS, type Dialect } from './types';
+
+/** SPEC §1: default globs, relative to a workspace folder (or anywhere below it). */
+export const DEFAULT_GLOBS: Record<Dialect, readonly string[]> = {
+  polytoken: ['**/.polytoken/subagents/*.md'],
+  picasso: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'],
+  profy: ['**/*.expert.json'],
+};
+
+export const toPosix = (p: string): string => p.replace(/\\/g, '/');
+
+type Matcher = (path: string) => boolean;
+const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }>();
+const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, picomatch(DEFAULT_GLOBS[d] as string[], { dot: true })])) as unknown as Record<Dialect, Matcher>;
+
+function matchersFor(loaded: LoadedConfig) {
+  let m = matcherCache.get(loaded);
+  if (!m) {
+    const { config } = loaded;
+    const never: Matcher = () => false;
+    const extra: Partial<Record<Dialect, Matcher>> = {};
+    for (const d of DIALECTS) if (config.files[d]?.length) extra[d] = picomatch(config.files[d]!, { dot: true });
+    const dirs = new Set(config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))));
+    m = { ignore: config.ignore.length ? picomatch(config.ignore, { dot: true }) : never, extra, dirs };
+    matcherCache.set(loaded, m);
+  }
+  return m;
+}
+
+/** `path` relative to `dir` when it is inside it, else undefined. */
+export function relativeInside(dir: string, path: string): string | undefined {
+  const rel = posix.relative(dir, path);
+  return rel && !rel.startsWith('../') && rel !== '..' && !posix.isAbsolute(rel) ? rel : undefined;
+}
+
+function hasSkippedFolder(path: string): boolean {
+  return /(^|\/)(node_modules|\.git)\//.test(path);
+}
+
+/**
+ * The dialect of a file, decided by its path alone (SPEC §1). `path` is absolute;
+ * `root` is the workspace folder the default globs are relative to.
+ */
+export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Dialect | undefined {
+  const abs = toPosix(path);
+  const m = matchersFor(loaded);
+  const inConfig = relativeInside(loaded.dir, abs);
+  if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
+  const dir = posix.dirname(abs);
+  if (abs.endsWith('.md') && ((loaded.globalDir && dir === loaded.globalDir) || m.dirs.has(dir))) return 'polytoken';
+  const rel = (root && relativeInside(toPosix(root), abs)) ?? abs.replace(/^\/+/, '');
+  if (hasSkippedFolder(rel)) return undefined;
+  for (const d of DIALECTS) {
+    if (defaultMatchers[d](rel)) return d;
+    if (inConfig !== undefined && m.extra[d]?.(inConfig)) return d;
+  }
+  return undefined;
+}
+
+/** True when a file is in the Polytoken global folder (read for shadowing, never reported). */
+export function isInGlobalDir(path: string, loaded: LoadedConfig): boolean {
+  return !!loaded.globalDir && posix.dirname(toPosix(path)) === loaded.globalDir;
+}

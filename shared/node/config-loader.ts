@@ -1,0 +1,124 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import { posix } from 'path';
+import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
+import { toPosix } from '../files';
+
+export interface ConfigOptions {
+  /** An explicit configuration file (CLI `--config`): used for every file. */
+  configFile?: string;
+  /** Stop walking up here (the workspace root); default: the filesystem root. */
+  stopAt?: string;
+  /** CLI `--no-global`. */
+  noGlobal?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Editor setting `subagents.polytoken.globalDir`; the configuration file wins over it. */
+  globalDirSetting?: string;
+}
+
+/** The Polytoken global folder: configuration, then setting, then XDG (SPEC §1). */
+export function resolveGlobalDir(configured: string | undefined, options: ConfigOptions, configDir: string): string | undefined {
+  if (options.noGlobal) return undefined;
+  const env = options.env ?? process.env;
+  const home = toPosix(env.HOME || os.homedir());
+  const expand = (p: string) => {
+    const withHome = p === '~' ? home : p.startsWith('~/') ? home + p.slice(1) : p;
+    return posix.resolve(configDir, toPosix(withHome));
+  };
+  if (configured) return expand(configured);
+  if (options.globalDirSetting) return expand(options.globalDirSetting);
+  const xdg = env.XDG_CONFIG_HOME ? toPosix(env.XDG_CONFIG_HOME) : posix.join(home, '.config');
+  return posix.join(xdg, 'polytoken', 'subagents');
+}
+
+/** Reads and parses one configuration file; an unreadable one is reported like a malformed one. */
+export function loadConfigFile(file: string, options: ConfigOptions): LoadedConfig {
+  const path = toPosix(posix.resolve(toPosix(file)));
+  const dir = posix.dirname(path);
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (e) {
+    const loaded = defaultLoadedConfig(dir);
+    loaded.path = path;
+    loaded.findings = [{ rule: 'config/invalid', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `The configuration cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}); the defaults are used.` }];
+    loaded.globalDir = resolveGlobalDir(undefined, options, dir);
+    return loaded;
+  }
+  const loaded = parseConfig(text, path, dir);
+  loaded.globalDir = resolveGlobalDir(loaded.config.polytoken.globalDir, options, dir);
+  return loaded;
+}
+
+/**
+ * Finds the configuration for files in a folder: the nearest `.subagents.yaml` walking
+ * up (they do not merge), cached per folder and configuration file.
+ */
+export class ConfigResolver {
+  private readonly byDir = new Map<string, string | undefined>();
+  private readonly byFile = new Map<string, LoadedConfig>();
+
+  constructor(private readonly options: ConfigOptions = {}) {}
+
+  forFile(file: string): LoadedConfig {
+    return this.forDir(posix.dirname(toPosix(file)));
+  }
+
+  forDir(dir: string, fallbackDir = this.options.stopAt ?? dir): LoadedConfig {
+    if (this.options.configFile) return this.load(this.options.configFile);
+    const found = this.find(toPosix(dir));
+    if (found) return this.load(found);
+    const key = `default:${fallbackDir}`;
+    let loaded = this.byFile.get(key);
+    if (!loaded) {
+      loaded = defaultLoadedConfig(toPosix(fallbackDir));
+      loaded.globalDir = resolveGlobalDir(undefined, this.options, loaded.dir);
+      this.byFile.set(key, loaded);
+    }
+    return loaded;
+  }
+
+  /** Forget cached configurations (after `.subagents.yaml` changed). */
+  invalidate(): void {
+    this.byDir.clear();
+    this.byFile.clear();
+  }
+
+  private load(file: string): LoadedConfig {
+    const path = toPosix(posix.resolve(toPosix(file)));
+    let loaded = this.byFile.get(path);
+    if (!loaded) this.byFile.set(path, (loaded = loadConfigFile(path, this.options)));
+    return loaded;
+  }
+
+  private find(dir: string): string | undefined {
+    const visited: string[] = [];
+    let current = dir;
+    let found: string | undefined;
+    for (;;) {
+      if (this.byDir.has(current)) {
+        found = this.byDir.get(current);
+        break;
+      }
+      visited.push(current);
+      const candidate = posix.join(current, CONFIG_FILE_NAME);
+      if (isFile(candidate)) {
+        found = candidate;
+        break;
+      }
+      const parent = posix.dirname(current);
+      if (parent === current || (this.options.stopAt && current === toPosix(this.options.stopAt))) break;
+      current = parent;
+    }
+    for (const v of visited) this.byDir.set(v, found);
+    return found;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

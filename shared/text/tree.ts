@@ -1,0 +1,121 @@
+/**
+ * The one place that maps YAML and JSON nodes to offsets. Both parsers' trees are
+ * converted to the same small node shape, so rules, schema validation and editor
+ * features never touch parser specifics.
+ */
+export type NodeKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'unknown';
+
+export interface AstNode {
+  kind: NodeKind;
+  /** Offsets into the whole document text (not the frontmatter slice). */
+  start: number;
+  end: number;
+  parent?: AstNode;
+  /** The property whose value this node is, when it is one. */
+  property?: AstProperty;
+  /** The property whose key this node is, when it is one. */
+  keyOf?: AstProperty;
+  value?: string | number | boolean | null;
+  properties?: AstProperty[];
+  items?: AstNode[];
+  /** YAML flow collection (`[a, b]`, `{a: 1}`); false for block style and JSON. */
+  flow?: boolean;
+}
+
+export interface AstProperty {
+  key: string;
+  keyNode: AstNode;
+  value: AstNode;
+  parent: AstNode;
+}
+
+export function isObject(node: AstNode | undefined): node is AstNode & { properties: AstProperty[] } {
+  return node?.kind === 'object';
+}
+
+export function isArray(node: AstNode | undefined): node is AstNode & { items: AstNode[] } {
+  return node?.kind === 'array';
+}
+
+export function isString(node: AstNode | undefined): node is AstNode & { value: string } {
+  return node?.kind === 'string';
+}
+
+/** The first property with that key (YAML duplicate keys are a syntax error of their own). */
+export function getProperty(node: AstNode | undefined, key: string): AstProperty | undefined {
+  return node?.properties?.find((p) => p.key === key);
+}
+
+export function getValue(node: AstNode | undefined, key: string): AstNode | undefined {
+  return getProperty(node, key)?.value;
+}
+
+/** Follows a path of keys and indexes. */
+export function nodeAtPath(root: AstNode | undefined, path: readonly (string | number)[]): AstNode | undefined {
+  let node = root;
+  for (const segment of path) {
+    if (!node) return undefined;
+    node = typeof segment === 'number' ? node.items?.[segment] : getValue(node, segment);
+  }
+  return node;
+}
+
+/** The keys and indexes from the root down to this node. */
+export function pathOf(node: AstNode): (string | number)[] {
+  const path: (string | number)[] = [];
+  let current: AstNode | undefined = node;
+  while (current?.parent) {
+    const parent: AstNode = current.parent;
+    if (current.property) path.unshift(current.property.key);
+    else if (current.keyOf) path.unshift(current.keyOf.key);
+    else if (parent.items) path.unshift(parent.items.indexOf(current));
+    current = parent;
+  }
+  return path;
+}
+
+/** The plain value of a node, as JSON.parse or yaml's toJS would give it. */
+export function toPlain(node: AstNode | undefined): unknown {
+  if (!node) return undefined;
+  switch (node.kind) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const p of node.properties ?? []) {
+        if (!(p.key in out)) out[p.key] = toPlain(p.value);
+      }
+      return out;
+    }
+    case 'array':
+      return (node.items ?? []).map(toPlain);
+    case 'unknown':
+      return undefined;
+    default:
+      return node.value;
+  }
+}
+
+/** The deepest node whose span holds the offset (keys included), or undefined. */
+export function nodeAtOffset(root: AstNode | undefined, offset: number): AstNode | undefined {
+  if (!root || offset < root.start || offset > root.end) return undefined;
+  for (const p of root.properties ?? []) {
+    if (offset >= p.keyNode.start && offset <= p.keyNode.end) return p.keyNode;
+    const inner = nodeAtOffset(p.value, offset);
+    if (inner) return inner;
+  }
+  for (const item of root.items ?? []) {
+    const inner = nodeAtOffset(item, offset);
+    if (inner) return inner;
+  }
+  return root;
+}
+
+/** True when the node is a key of a property (not its value). */
+export function isKeyNode(node: AstNode): boolean {
+  return !!node.keyOf;
+}
+
+/** The string entries of a list node, with their nodes; non-strings are skipped. */
+export function stringItems(node: AstNode | undefined): { value: string; node: AstNode }[] {
+  if (!isArray(node)) return [];
+  return node.items.filter(isString).map((n) => ({ value: n.value, node: n }));
+}

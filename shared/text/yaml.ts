@@ -1,0 +1,110 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { AstNode, AstProperty } from './tree';
+
+export interface YamlParseResult {
+  root?: AstNode;
+  /** Offsets relative to the whole document. */
+  errors: { start: number; end: number; message: string }[];
+}
+
+/** Aliases are copied into the tree; past this many copied nodes the copy stops (alias bombs). */
+const ALIAS_NODE_BUDGET = 10_000;
+/** Deeper values are not converted, so a pathological file cannot overflow the stack. */
+const MAX_DEPTH = 500;
+
+/**
+ * Parses YAML text that starts at `base` in the document and converts it to the
+ * neutral tree. Duplicate keys are errors, as the runtimes' loaders treat them.
+ */
+export function parseYaml(text: string, base = 0): YamlParseResult {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true, keepSourceTokens: false });
+  const errors = doc.errors.map((e) => ({
+    start: base + (e.pos?.[0] ?? 0),
+    end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
+    message: firstLine(e.message),
+  }));
+  const converter = new Converter(doc, base);
+  const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
+  if (converter.aliasBudgetExceeded) {
+    const at = converter.aliasBudgetExceeded;
+    errors.push({ start: at[0], end: at[1], message: 'Aliases expand to too many nodes; the rest of this value is not checked.' });
+  }
+  if (converter.tooDeep) {
+    const at = converter.tooDeep;
+    errors.push({ start: at[0], end: at[1], message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
+  }
+  return { root, errors };
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0].trim();
+  return line.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+class Converter {
+  aliasBudgetExceeded?: [number, number];
+  tooDeep?: [number, number];
+  private aliasNodes = 0;
+
+  constructor(private readonly doc: Document, private readonly base: number) {}
+
+  convert(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
+    const span = aliasSpan ?? this.span(node);
+    if (aliasSpan && ++this.aliasNodes > ALIAS_NODE_BUDGET) {
+      this.aliasBudgetExceeded ??= aliasSpan;
+      return { kind: 'unknown', start: span[0], end: span[1], parent };
+    }
+    if (depth > MAX_DEPTH) {
+      this.tooDeep ??= span;
+      return { kind: 'unknown', start: span[0], end: span[1], parent };
+    }
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc);
+      if (!target) return { kind: 'unknown', start: span[0], end: span[1], parent };
+      return this.convert(target as YamlNode, parent, depth + 1, span);
+    }
+    if (isScalar(node)) {
+      const value = node.value;
+      const out: AstNode = { kind: 'unknown', start: span[0], end: span[1], parent };
+      if (value === null || value === undefined) out.kind = 'null';
+      else if (typeof value === 'string') out.kind = 'string';
+      else if (typeof value === 'number' || typeof value === 'bigint') out.kind = 'number';
+      else if (typeof value === 'boolean') out.kind = 'boolean';
+      if (out.kind !== 'unknown') out.value = typeof value === 'bigint' ? Number(value) : (value as AstNode['value']);
+      return out;
+    }
+    if (isSeq(node)) {
+      const out: AstNode = { kind: 'array', start: span[0], end: span[1], parent, items: [], flow: !!node.flow };
+      for (const item of node.items) {
+        if (item == null) continue;
+        out.items!.push(this.convert(item as YamlNode, out, depth + 1, aliasSpan));
+      }
+      return out;
+    }
+    if (isMap(node)) {
+      const out: AstNode = { kind: 'object', start: span[0], end: span[1], parent, properties: [], flow: !!node.flow };
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key as YamlNode | null;
+        const keySpan: [number, number] = aliasSpan ?? (keyNode ? this.span(keyNode) : [span[0], span[0]]);
+        const key = isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
+        const keyAst: AstNode = { kind: 'string', value: key, start: keySpan[0], end: keySpan[1], parent: out };
+        const valueAst: AstNode = pair.value
+          ? this.convert(pair.value as YamlNode, out, depth + 1, aliasSpan)
+          : { kind: 'null', value: null, start: keySpan[1], end: keySpan[1], parent: out };
+        const property: AstProperty = { key, keyNode: keyAst, value: valueAst, parent: out };
+        keyAst.keyOf = property;
+        valueAst.property = property;
+        out.properties!.push(property);
+      }
+      return out;
+    }
+    return { kind: 'unknown', start: span[0], end: span[1], parent };
+  }
+
+  private span(node: YamlNode): [number, number] {
+    const r = node.range;
+    if (!r) return [this.base, this.base];
+    return [this.base + r[0], this.base + r[1]];
+  }
+}

@@ -1,0 +1,57 @@
+import type { DiagnosticTag, Range } from 'vscode-languageserver-types';
+
+export type Dialect = 'polytoken' | 'profy' | 'picasso';
+export const DIALECTS: readonly Dialect[] = ['polytoken', 'profy', 'picasso'];
+
+/** The kind of a checked file: a definition dialect or the project configuration. */
+export type FileKind = Dialect | 'config';
+
+export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
+export type SeveritySetting = SeverityName | 'off';
+
+/** What a rule reports before severity overrides and suppression are applied. */
+export interface Finding {
+  rule: string;
+  range: Range;
+  message: string;
+  /** For rules whose severity depends on the case (e.g. unknown-tool). */
+  severity?: SeverityName;
+  tags?: DiagnosticTag[];
+  /** Facts a quick fix needs (suggested name, entry text, …). Must be JSON-serializable. */
+  data?: Record<string, unknown>;
+}
+
+export type ResolveStatus = 'loads' | 'rejected' | 'dropped';
+
+export interface RemovedTool {
+  tool: string;
+  /** The key or mechanism that removed it: tools_deny, deny, memory, switch_facet, reserved, … */
+  by: string;
+}
+
+export interface DroppedEntry {
+  entry: string;
+  reason: string;
+}
+
+export interface ResolvedDefinition {
+  name: string;
+  status: ResolveStatus;
+  /** Sorted and unique. */
+  tools: string[];
+  undeferred?: string[];
+  unexpanded?: string[];
+  removed: RemovedTool[];
+  dropped?: DroppedEntry[];
+  /** For each granted tool, the entries that granted it (e.g. "tools: tag!ALL", "inherit_tools", "always"). */
+  provenance?: Record<string, string[]>;
+  /** Why the status is not `loads`: the rule ids that rejected or dropped it. */
+  reasons?: string[];
+  range?: Range;
+}
+
+export interface Resolution {
+  file: string;
+  dialect: Dialect;
+  definitions: ResolvedDefinition[];
+}
