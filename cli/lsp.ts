@@ -1,0 +1,13 @@
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { startServer } from '../server/server';
+
+/** `subagents lsp --stdio`: the language server for any LSP editor. */
+export function runLsp(args: string[]): number | undefined {
+  if (!args.includes('--stdio')) {
+    process.stderr.write('subagents lsp: only --stdio is supported; run `subagents lsp --stdio`\n');
+    return 2;
+  }
+  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  startServer(connection);
+  return undefined; // keeps running until the client exits it
+}

@@ -1,0 +1,40 @@
+/** Polytoken facts from SPEC §4 and the Polytoken document. */
+export const TOP_LEVEL_KEYS = ['name', 'description', 'polytoken'] as const;
+
+export const POLYTOKEN_KEYS = [
+  'model',
+  'fallback_models',
+  'tools',
+  'tools_deny',
+  'undeferred_tools',
+  'skills_allow',
+  'skills_deny',
+  'autonomous_hint',
+  'auto_facet_hint',
+  'inherit_tools',
+  'allow_subagent_spawn',
+  'exit_tool_schema',
+] as const;
+
+/** Lists whose entries are tool names. */
+export const TOOL_LIST_KEYS = ['tools', 'tools_deny', 'undeferred_tools'] as const;
+
+/** Exit payload fields the runtime classifies, in the order it looks at them. */
+export const STATUS_FIELDS = ['kind', 'outcome', 'status'] as const;
+
+export const STATUS_FAMILIES: Record<'success' | 'failure' | 'cancelled', readonly string[]> = {
+  success: ['success', 'ok', 'done', 'completed'],
+  failure: ['failure', 'failed', 'error'],
+  cancelled: ['cancelled', 'canceled', 'cancel'],
+};
+
+/** The family of a status value (compared lower-cased), or undefined when unrecognized. */
+export function statusFamily(value: string): keyof typeof STATUS_FAMILIES | undefined {
+  const v = value.toLowerCase();
+  return (Object.keys(STATUS_FAMILIES) as (keyof typeof STATUS_FAMILIES)[]).find((f) => STATUS_FAMILIES[f].includes(v));
+}
+
+export const SHORTHAND_ALL = 'tag!ALL';
+export const SHORTHAND_ALL_MCP = 'tag!ALL_MCP';
+/** Template block tags that need an `end…`. */
+export const TEMPLATE_BLOCK_TAGS = ['if', 'for', 'raw', 'macro', 'block', 'with', 'call', 'filter'] as const;

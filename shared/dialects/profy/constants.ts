@@ -1,0 +1,9 @@
+/** Profy facts from SPEC §5 and the Profy document. */
+export const EXPERT_KEYS = ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents'] as const;
+export const SUBAGENT_KEYS = ['name', 'description', 'system_prompt', 'tools', 'model'] as const;
+export const REQUIRED_SUBAGENT_FIELDS = ['name', 'description', 'system_prompt'] as const;
+/** Characters a subagent name may not hold (besides white space). */
+export const FORBIDDEN_NAME_CHARS = ['"', '<', '>', '&', "'"] as const;
+/** Entries of a `delegationPolicy` list past this many are dropped. */
+export const DELEGATION_WHITELIST_MAX = 10;
+export { PROFY_RESERVED as RESERVED_NAMES } from '../../catalog/builtins';
