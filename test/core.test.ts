@@ -1,0 +1,145 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { defaultLoadedConfig, parseConfig } from '../shared/config/config';
+import { dialectOf } from '../shared/files';
+import { ConfigResolver, resolveGlobalDir } from '../shared/node/config-loader';
+import { parseJsonFile, parseMarkdownFile, parseYamlFile } from '../shared/text/document';
+import { findFrontmatter } from '../shared/text/frontmatter';
+import { SourceText } from '../shared/text/source';
+import { findSuppressions, isSuppressed } from '../shared/text/suppress';
+import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
+
+function rangeText(source: SourceText, start: number, end: number): string {
+  return source.text.slice(start, end);
+}
+
+describe('core: frontmatter', () => {
+  it('finds a closed block with LF and CRLF', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const text = ['---', 'name: a', '---', 'body'].join(eol);
+      const fm = findFrontmatter(text);
+      assert.strictEqual(fm.kind, 'closed');
+      if (fm.kind === 'closed') {
+        assert.strictEqual(text.slice(fm.yamlStart, fm.yamlEnd), `name: a${eol}`);
+        assert.strictEqual(text.slice(fm.bodyStart), 'body');
+      }
+    }
+  });
+  it('reports an unclosed and a missing block', () => {
+    assert.strictEqual(findFrontmatter('---\nname: a\n').kind, 'unclosed');
+    assert.strictEqual(findFrontmatter('name: a\n---\n').kind, 'none');
+    assert.strictEqual(findFrontmatter('').kind, 'none');
+  });
+  it('gives syntax/frontmatter on the first line of a Markdown file without one', () => {
+    const file = parseMarkdownFile('# Title\n');
+    assert.deepStrictEqual(file.syntax.map((f) => [f.rule, f.range.start.line]), [['syntax/frontmatter', 0]]);
+  });
+});
+
+describe('core: tree ranges', () => {
+  it('maps flow and block list entries to their exact ranges, after a BOM', () => {
+    const file = parseMarkdownFile('\ufeff---\npolytoken:\n  tools: [file_read, glob]\n  tools_deny:\n    - grep\n---\n');
+    const flow = nodeAtPath(file.root, ['polytoken', 'tools', 1])!;
+    const block = nodeAtPath(file.root, ['polytoken', 'tools_deny', 0])!;
+    assert.strictEqual(rangeText(file.source, flow.start, flow.end), 'glob');
+    assert.deepStrictEqual(file.source.range(flow.start, flow.end), { start: { line: 2, character: 21 }, end: { line: 2, character: 25 } });
+    assert.deepStrictEqual(file.source.range(block.start, block.end), { start: { line: 4, character: 6 }, end: { line: 4, character: 10 } });
+    assert.deepStrictEqual(pathOf(block), ['polytoken', 'tools_deny', 0]);
+  });
+  it('maps JSON nodes and finds the node at an offset', () => {
+    const text = '{\n  "subagents": [ { "name": "x" } ]\n}';
+    const file = parseJsonFile(text);
+    const name = nodeAtPath(file.root, ['subagents', 0, 'name'])!;
+    assert.strictEqual(rangeText(file.source, name.start, name.end), '"x"');
+    const at = nodeAtOffset(file.root, text.indexOf('"name"') + 2)!;
+    assert.ok(at.keyOf, 'the offset is inside a key');
+    assert.deepStrictEqual(pathOf(at), ['subagents', 0, 'name']);
+  });
+  it('reports duplicate keys and broken YAML as syntax/yaml, broken JSON as syntax/json', () => {
+    assert.ok(parseYamlFile('a: 1\na: 2\n').syntax.some((f) => f.rule === 'syntax/yaml'));
+    assert.ok(parseYamlFile('a: [1,\n').syntax.length > 0);
+    const json = parseJsonFile('{"a": }');
+    assert.deepStrictEqual(json.syntax.map((f) => f.rule), ['syntax/json']);
+    assert.deepStrictEqual(parseJsonFile('').syntax.map((f) => f.rule), ['syntax/json']);
+  });
+  it('bounds alias expansion (billion laughs) and reports it', () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const started = Date.now();
+    const file = parseYamlFile(levels.join('\n'));
+    assert.ok(Date.now() - started < 2000, 'alias expansion stays bounded');
+    assert.ok(file.syntax.some((f) => /Aliases expand/.test(f.message)));
+  });
+});
+
+describe('core: suppression comments', () => {
+  it('silences the next line and the whole file', () => {
+    const text = 'a: 1\n# subagents-disable-next-line picasso/unknown-key, picasso/unknown-tool\nb: 2\n# subagents-disable syntax/yaml\n';
+    const s = findSuppressions(new SourceText(text), [{ start: 0, end: text.length }]);
+    assert.ok(isSuppressed(s, 'picasso/unknown-key', 2));
+    assert.ok(isSuppressed(s, 'picasso/unknown-tool', 2));
+    assert.ok(!isSuppressed(s, 'picasso/unknown-key', 0));
+    assert.ok(!isSuppressed(s, 'picasso/name-format', 2));
+    assert.ok(isSuppressed(s, 'syntax/yaml', 0));
+  });
+});
+
+describe('core: file recognition', () => {
+  const loaded = defaultLoadedConfig('/ws');
+  it('recognizes each dialect by its default globs only', () => {
+    assert.strictEqual(dialectOf('/ws/a/.polytoken/subagents/t.md', loaded, '/ws'), 'polytoken');
+    assert.strictEqual(dialectOf('/ws/.picasso/agents/t.md', loaded, '/ws'), 'picasso');
+    assert.strictEqual(dialectOf('/ws/apps/cli/agents/t.yml', loaded, '/ws'), 'picasso');
+    assert.strictEqual(dialectOf('/ws/x/b.expert.json', loaded, '/ws'), 'profy');
+    assert.strictEqual(dialectOf('/ws/README.md', loaded, '/ws'), undefined);
+    assert.strictEqual(dialectOf('/ws/.polytoken/subagents/deep/t.md', loaded, '/ws'), undefined);
+    assert.strictEqual(dialectOf('/ws/node_modules/p/.polytoken/subagents/t.md', loaded, '/ws'), undefined);
+  });
+  it('adds files.<dialect> globs and removes ignored paths', () => {
+    const custom = parseConfig('files:\n  polytoken: ["agents/*.md"]\nignore: ["test/**"]\n', '/ws/.subagents.yaml', '/ws');
+    assert.deepStrictEqual(custom.findings, []);
+    assert.strictEqual(dialectOf('/ws/agents/t.md', custom, '/ws'), 'polytoken');
+    assert.strictEqual(dialectOf('/ws/test/x.expert.json', custom, '/ws'), undefined);
+  });
+});
+
+describe('core: configuration discovery', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-core-'));
+    fs.mkdirSync(path.join(dir, 'a/b/c'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.subagents.yaml'), 'mcp:\n  github: [create_issue]\n');
+    fs.writeFileSync(path.join(dir, 'a/b/.subagents.yaml'), 'ignore: []\n');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('uses the nearest file walking up; they do not merge', () => {
+    const resolver = new ConfigResolver({ env: { HOME: dir } });
+    const near = resolver.forFile(path.join(dir, 'a/b/c/x.md'));
+    assert.ok(near.path?.endsWith('a/b/.subagents.yaml'));
+    assert.deepStrictEqual(near.config.mcp, {});
+    const top = resolver.forFile(path.join(dir, 'a/x.md'));
+    assert.deepStrictEqual(top.config.mcp, { github: ['create_issue'] });
+  });
+  it('reports a broken configuration and carries on with the defaults', () => {
+    const broken = parseConfig('mcp: [1, 2\n', '/ws/.subagents.yaml', '/ws');
+    assert.ok(broken.findings.length > 0);
+    assert.ok(broken.findings.every((f) => f.rule === 'config/invalid'));
+    assert.deepStrictEqual(broken.config.mcp, {});
+    const wrongType = parseConfig('polytoken:\n  facetTools: file_read\n', '/ws/.subagents.yaml', '/ws');
+    assert.strictEqual(wrongType.findings[0].range.start.line, 1);
+  });
+  it('resolves the Polytoken global folder from the config, XDG and HOME', () => {
+    assert.strictEqual(resolveGlobalDir(undefined, { env: { XDG_CONFIG_HOME: '/x', HOME: '/h' } }, '/ws'), '/x/polytoken/subagents');
+    assert.strictEqual(resolveGlobalDir(undefined, { env: { HOME: '/h' } }, '/ws'), '/h/.config/polytoken/subagents');
+    assert.strictEqual(resolveGlobalDir('~/g', { env: { HOME: '/h' } }, '/ws'), '/h/g');
+    assert.strictEqual(resolveGlobalDir('rel', { env: { HOME: '/h' } }, '/ws'), '/ws/rel');
+    assert.strictEqual(resolveGlobalDir('rel', { noGlobal: true }, '/ws'), undefined);
+  });
+});
