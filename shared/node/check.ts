@@ -63,8 +63,10 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
       if (seen.has(path)) continue;
       seen.add(path);
       const config = resolver.forFile(path);
-      const kind = kindOf({ path, config, root });
-      // The dialect comes from the path alone, also for a file named on the command line.
+      // The dialect comes from the path alone, also for a file named on the command line
+      // or a folder below the workspace root (`check .polytoken`): the default globs start
+      // with `**/`, so the whole path is tried when the part below `root` does not match.
+      const kind = kindOf({ path, config, root }) ?? kindOf({ path, config });
       if (!kind || isInGlobalDir(path, config)) continue;
       candidates.push({ path, kind, config, root });
     }
