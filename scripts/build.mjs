@@ -3,7 +3,8 @@ import { build } from 'esbuild';
 import { existsSync } from 'fs';
 
 const production = process.argv.includes('--production');
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production, minify: production, logLevel: 'warning' };
+// mainFields: jsonc-parser's `main` is a UMD build whose dynamic require esbuild cannot bundle; its ESM build can.
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning' };
 
 const entries = [
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
