@@ -9,6 +9,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs'
 const entries = [
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
+  // checkPaths' worker threads (shared/node/check.ts looks for it next to the bundle).
+  { entryPoints: ['shared/node/check-worker.ts'], outfile: 'dist/check-worker.js' },
   { entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
 ];
 

@@ -1,5 +1,8 @@
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { posix } from 'path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { analyze, DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
 import type { LoadedConfig } from '../config/config';
@@ -15,6 +18,12 @@ export interface CheckOptions extends ConfigOptions {
   /** Paths in reports are relative to this folder. */
   cwd: string;
   onRuleError?: (rule: string, error: unknown) => void;
+  /**
+   * Worker threads besides the main thread; default: none up to PARALLEL_THRESHOLD
+   * candidate files, else one per extra core (env SUBAGENTS_WORKERS overrides). The
+   * output is the same either way; with workers, reports carry no `analysis`.
+   */
+  workers?: number;
 }
 
 export interface FileReport {
@@ -71,21 +80,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
       candidates.push({ path, kind, config, root });
     }
   }
-  for (const c of candidates) {
-    try {
-      c.text = fs.readFileSync(c.path, 'utf8');
-    } catch (e) {
-      ioErrors.push({ path: c.path, message: describeError(e) });
-    }
-  }
-  const readable = candidates.filter((c) => c.text !== undefined);
-  const workspace = buildIndex(readable);
-  const files: FileReport[] = readable.map((c) => {
-    const analysis = analyze({ text: c.text!, path: c.path, config: c.config, root: c.root, kind: c.kind, workspace, parsed: c.parsed, onRuleError: options.onRuleError });
-    return { path: c.path, kind: c.kind, diagnostics: analysis.diagnostics, analysis };
-  });
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, ioErrors };
+  return runCandidates(candidates, ioErrors, options);
 }
 
 /** The name a Polytoken definition registers under: its `name`, else its file name. */
@@ -94,20 +89,145 @@ export function polytokenName(parsed: ParsedFile | undefined, path: string): str
   return name?.kind === 'string' && name.value ? String(name.value) : posix.basename(path, '.md');
 }
 
+
+/** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
+export const PARALLEL_THRESHOLD = 2000;
+/** Files per unit of work handed out between threads. */
+const CHUNK = 32;
+
+interface Item {
+  path: string;
+  kind: FileKind;
+  config: LoadedConfig;
+  root: string;
+}
+
+interface ReadError {
+  index: number;
+  path: string;
+  message: string;
+}
+
 /**
- * Polytoken definitions for shadowing: the checked ones (parsed once, the parse is
- * reused by the check) and those in the global folder and `subagentDirs`.
+ * The work every thread does, in two phases: (1) read and parse the Polytoken files,
+ * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
-function buildIndex(candidates: Candidate[]): WorkspaceIndex {
+class Runner {
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile } | undefined>();
+
+  constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
+
+  /** Phase 1: the name a Polytoken file registers under, or why it could not be read. */
+  indexEntry(index: number): { name: string } | { error: string } {
+    const c = this.items[index];
+    let text: string;
+    try {
+      text = fs.readFileSync(c.path, 'utf8');
+    } catch (e) {
+      this.cache.set(index, undefined);
+      return { error: describeError(e) };
+    }
+    const parsed = unreadableReason(text) ? undefined : DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
+    this.cache.set(index, { text, parsed });
+    return { name: polytokenName(parsed, c.path) };
+  }
+
+  /** Drops phase-1 results (a chunk that failed and is done again elsewhere). */
+  forget(indexes: readonly number[]): void {
+    for (const i of indexes) this.cache.delete(i);
+  }
+
+  /** The Polytoken files this thread parsed in phase 1 (it analyzes them too). */
+  owned(): number[] {
+    return [...this.cache.keys()];
+  }
+
+  /** Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable. */
+  analyzeOne(index: number, workspace: WorkspaceIndex): { analysis: Analysis } | { error: string } | { skipped: true } {
+    const c = this.items[index];
+    let text: string;
+    let parsed: ParsedFile | undefined;
+    if (this.cache.has(index)) {
+      const cached = this.cache.get(index);
+      this.cache.delete(index);
+      if (!cached) return { skipped: true };
+      ({ text, parsed } = cached);
+    } else {
+      try {
+        text = fs.readFileSync(c.path, 'utf8');
+      } catch (e) {
+        return { error: describeError(e) };
+      }
+    }
+    const analysis = analyze({ text, path: c.path, config: c.config, root: c.root, kind: c.kind, workspace, parsed, onRuleError: this.onRuleError });
+    return { analysis };
+  }
+}
+
+function workerCount(candidates: number, options: CheckOptions): number {
+  const requested = options.workers ?? (process.env.SUBAGENTS_WORKERS !== undefined ? Number(process.env.SUBAGENTS_WORKERS) : undefined);
+  if (requested !== undefined && Number.isFinite(requested)) return Math.max(0, Math.min(16, Math.floor(requested)));
+  if (candidates <= PARALLEL_THRESHOLD) return 0;
+  return Math.max(0, Math.min(os.availableParallelism() - 1, 7));
+}
+
+/** The worker entry: next to this file in `out/`, next to the bundle in `dist/`. */
+function workerFile(): string | undefined {
+  const file = path.join(__dirname, 'check-worker.js');
+  return fs.existsSync(file) ? file : undefined;
+}
+
+function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions): CheckRun {
+  const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
+  const count = workerCount(items.length, options);
+  const file = count > 0 ? workerFile() : undefined;
+  const { reports, readErrors } = file ? runParallel(items, options, count, file) : runSerial(items, options);
+  readErrors.sort((a, b) => a.index - b.index);
+  for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
+  const files = reports.filter((r): r is FileReport => !!r);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, ioErrors };
+}
+
+function polytokenIndexes(items: readonly Item[]): number[] {
+  const out: number[] = [];
+  items.forEach((c, i) => c.kind === 'polytoken' && out.push(i));
+  return out;
+}
+
+function runSerial(items: Item[], options: CheckOptions): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
+  const runner = new Runner(items, options.onRuleError);
+  const names = new Map<number, string>();
+  const readErrors: ReadError[] = [];
+  for (const i of polytokenIndexes(items)) {
+    const r = runner.indexEntry(i);
+    if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+    else names.set(i, r.name);
+  }
+  const workspace = buildIndex(items, names);
+  const reports: (FileReport | undefined)[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const r = runner.analyzeOne(i, workspace);
+    if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+    else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, analysis: r.analysis };
+  }
+  return { reports, readErrors };
+}
+
+/**
+ * Polytoken definitions for shadowing: the checked ones (named in phase 1) and those
+ * in the global folder and `subagentDirs`. Entries keep the candidates' order.
+ */
+function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
   const entries = new Map<string, string>();
   const extraDirs = new Set<string>();
-  for (const c of candidates) {
-    if (c.kind !== 'polytoken') continue;
-    if (!unreadableReason(c.text!)) c.parsed = DIALECT_MODULES.polytoken.parse(new SourceText(c.text!), c.path);
-    entries.set(c.path, polytokenName(c.parsed, c.path));
+  items.forEach((c, i) => {
+    if (c.kind !== 'polytoken') return;
+    const name = names.get(i);
+    if (name !== undefined) entries.set(c.path, name);
     if (c.config.globalDir) extraDirs.add(c.config.globalDir);
     for (const d of c.config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.config.dir, toPosix(d)));
-  }
+  });
   for (const dir of extraDirs) {
     let names: string[];
     try {
@@ -128,4 +248,251 @@ function buildIndex(candidates: Candidate[]): WorkspaceIndex {
     }
   }
   return { polytoken: [...entries].map(([path, name]) => ({ path, name })) };
+}
+
+// ---- Worker threads -------------------------------------------------------------
+//
+// The main thread walks, finds configurations and recognizes files, then shares the
+// work with `count` workers. It stays synchronous: it blocks on a shared counter
+// (Atomics.wait) and takes the workers' messages with receiveMessageOnPort. Work is
+// handed out in chunks through shared counters, so a worker that starts late simply
+// takes fewer chunks, and one that never starts takes none (the main thread does all).
+
+/** Slots of the shared Int32Array. */
+const P1 = 0; // next phase-1 chunk
+const P2 = 1; // next phase-2 chunk
+const SIGNAL = 2; // bumped after every message a worker posts
+const GO = 3; // 1: the index is posted, phase 2 may start; 2: abort
+const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started
+
+interface WireItem {
+  path: string;
+  kind: FileKind;
+  config: number;
+  root: string;
+}
+
+export interface WorkerInput {
+  items: WireItem[];
+  configs: LoadedConfig[];
+  poly: number[];
+  other: number[];
+  ctl: SharedArrayBuffer;
+  port: MessagePort;
+  slot: number;
+}
+
+interface RuleErrorWire {
+  rule: string;
+  message: string;
+  stack?: string;
+}
+
+type WorkerMessage =
+  | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
+  | { type: 'reports'; reports: [number, Diagnostic[]][]; errors: ReadError[]; ruleErrors: RuleErrorWire[] }
+  | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
+  | { type: 'done'; ruleErrors?: undefined };
+
+const chunkOf = (list: readonly number[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
+const chunks = (list: readonly number[]) => Math.ceil(list.length / CHUNK);
+
+function runParallel(items: Item[], options: CheckOptions, count: number, file: string): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
+  const poly = polytokenIndexes(items);
+  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken');
+  const configIds = new Map<LoadedConfig, number>();
+  const configs: LoadedConfig[] = [];
+  const wire: WireItem[] = items.map((c) => {
+    let id = configIds.get(c.config);
+    if (id === undefined) {
+      configIds.set(c.config, (id = configs.length));
+      configs.push(c.config);
+    }
+    return { path: c.path, kind: c.kind, config: id, root: c.root };
+  });
+  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + count));
+  const ctl = new Int32Array(ctlBuffer);
+  const workers: { worker: Worker; port: MessagePort; active: boolean; done: boolean }[] = [];
+  const reports: (FileReport | undefined)[] = new Array(items.length);
+  const readErrors: ReadError[] = [];
+  const names = new Map<number, string>();
+  const redo: { phase: 1 | 2; indexes: number[] }[] = [];
+  let phase1Done = 0;
+
+  const handle = (m: WorkerMessage, w: (typeof workers)[number]) => {
+    for (const e of m.ruleErrors ?? []) {
+      const error = new Error(e.message);
+      error.stack = e.stack;
+      options.onRuleError?.(e.rule, error);
+    }
+    switch (m.type) {
+      case 'names':
+        for (const [i, name] of m.names) names.set(i, name);
+        readErrors.push(...m.errors);
+        phase1Done++;
+        break;
+      case 'reports':
+        for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
+        readErrors.push(...m.errors);
+        break;
+      case 'failed':
+        redo.push({ phase: m.phase, indexes: m.indexes });
+        if (m.phase === 1) phase1Done++;
+        break;
+      case 'done':
+        w.done = true;
+        break;
+    }
+  };
+  const drain = () => {
+    for (const w of workers) {
+      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) handle(m.message as WorkerMessage, w);
+    }
+  };
+  const waitUntil = (done: () => boolean) => {
+    for (;;) {
+      const seen = Atomics.load(ctl, SIGNAL);
+      drain();
+      if (done()) return;
+      Atomics.wait(ctl, SIGNAL, seen, 1000);
+    }
+  };
+
+  try {
+    for (let slot = 0; slot < count; slot++) {
+      const { port1, port2 } = new MessageChannel();
+      const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot };
+      const worker = new Worker(file, { workerData, transferList: [port2] });
+      worker.unref();
+      worker.on('error', () => undefined); // a failed start leaves its work to the others
+      workers.push({ worker, port: port1, active: true, done: false });
+    }
+    const runner = new Runner(items, options.onRuleError);
+
+    // Phase 1: the shadowing index.
+    const phase1Chunks = chunks(poly);
+    for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
+      for (const i of chunkOf(poly, c)) {
+        const r = runner.indexEntry(i);
+        if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+        else names.set(i, r.name);
+      }
+      phase1Done++;
+    }
+    workers.forEach((w, slot) => {
+      if (Atomics.compareExchange(ctl, STATE + slot, 0, 3) === 0) w.active = false;
+    });
+    waitUntil(() => phase1Done >= phase1Chunks);
+    for (const r of redo.splice(0)) {
+      for (const i of r.indexes) {
+        const e = runner.indexEntry(i);
+        if ('error' in e) readErrors.push({ index: i, path: items[i].path, message: e.error });
+        else names.set(i, e.name);
+      }
+    }
+    const workspace = buildIndex(items, names);
+    for (const w of workers) if (w.active) w.port.postMessage(workspace);
+    Atomics.store(ctl, GO, 1);
+    Atomics.notify(ctl, GO);
+
+    // Phase 2: every thread analyzes the Polytoken files it parsed, then takes chunks of the rest.
+    const analyzeHere = (i: number) => {
+      const r = runner.analyzeOne(i, workspace);
+      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+      else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
+    };
+    for (const i of runner.owned()) analyzeHere(i);
+    const phase2Chunks = chunks(other);
+    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) {
+      for (const i of chunkOf(other, c)) analyzeHere(i);
+    }
+    waitUntil(() => workers.every((w, slot) => !w.active || w.done || Atomics.load(ctl, STATE + slot) === 2));
+    drain();
+    for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
+    return { reports, readErrors };
+  } finally {
+    if (Atomics.load(ctl, GO) === 0) {
+      Atomics.store(ctl, GO, 2);
+      Atomics.notify(ctl, GO);
+    }
+    for (const w of workers) {
+      w.port.close();
+      void w.worker.terminate().catch(() => undefined);
+    }
+  }
+}
+
+/** The body of `check-worker.js`. */
+export function workerMain(data: WorkerInput): void {
+  const ctl = new Int32Array(data.ctl);
+  const port = data.port;
+  try {
+    if (Atomics.compareExchange(ctl, STATE + data.slot, 0, 1) !== 0) return;
+    const post = (m: WorkerMessage) => {
+      port.postMessage(m);
+      Atomics.add(ctl, SIGNAL, 1);
+      Atomics.notify(ctl, SIGNAL);
+    };
+    const items: Item[] = data.items.map((w) => ({ path: w.path, kind: w.kind, config: data.configs[w.config], root: w.root }));
+    let ruleErrors: RuleErrorWire[] = [];
+    const runner = new Runner(items, (rule, error) => {
+      const e = error as Error;
+      ruleErrors.push({ rule, message: e?.message ?? String(error), stack: e?.stack });
+    });
+
+    const phase1Chunks = chunks(data.poly);
+    for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
+      const indexes = chunkOf(data.poly, c);
+      const names: [number, string][] = [];
+      const errors: ReadError[] = [];
+      try {
+        for (const i of indexes) {
+          const r = runner.indexEntry(i);
+          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
+          else names.push([i, r.name]);
+        }
+        post({ type: 'names', names, errors });
+      } catch {
+        runner.forget(indexes);
+        post({ type: 'failed', phase: 1, indexes });
+      }
+    }
+
+    Atomics.wait(ctl, GO, 0);
+    const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
+    if (!received) return;
+    const workspace = received.message as WorkspaceIndex;
+
+    const analyzeAll = (indexes: number[]) => {
+      const reports: [number, Diagnostic[]][] = [];
+      const errors: ReadError[] = [];
+      const failed: number[] = [];
+      for (const i of indexes) {
+        try {
+          const r = runner.analyzeOne(i, workspace);
+          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
+          else if ('analysis' in r) reports.push([i, r.analysis.diagnostics]);
+        } catch {
+          failed.push(i); // the main thread runs it again, and fails the same way a single thread would
+        }
+      }
+      try {
+        post({ type: 'reports', reports, errors, ruleErrors });
+      } catch {
+        failed.push(...reports.map(([i]) => i), ...errors.map((e) => e.index)); // not cloneable: done again on the main thread
+      }
+      ruleErrors = [];
+      if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });
+    };
+    const owned = runner.owned();
+    for (let k = 0; k < owned.length; k += CHUNK) analyzeAll(owned.slice(k, k + CHUNK));
+    const phase2Chunks = chunks(data.other);
+    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) analyzeAll(chunkOf(data.other, c));
+    post({ type: 'done' });
+  } finally {
+    Atomics.store(ctl, STATE + data.slot, 2);
+    Atomics.add(ctl, SIGNAL, 1);
+    Atomics.notify(ctl, SIGNAL);
+    port.close();
+  }
 }

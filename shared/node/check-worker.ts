@@ -1,0 +1,5 @@
+/** Worker-thread entry of `checkPaths` (bundled as dist/check-worker.js). */
+import { workerData } from 'worker_threads';
+import { workerMain, type WorkerInput } from './check';
+
+workerMain(workerData as WorkerInput);
