@@ -1,0 +1,85 @@
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import { severityName } from '../shared/engine';
+import type { FileKind, SeverityName } from '../shared/types';
+
+/** One diagnostic as SPEC §9's JSON prints it. */
+export interface JsonDiagnostic {
+  rule: string;
+  severity: SeverityName;
+  message: string;
+  range: Range;
+}
+
+export interface JsonFile {
+  /** Relative to the current folder, `/` separators. */
+  path: string;
+  dialect: FileKind;
+  diagnostics: JsonDiagnostic[];
+}
+
+export interface Summary {
+  files: number;
+  errors: number;
+  warnings: number;
+  information: number;
+  hints: number;
+}
+
+/** SPEC §9 `check --format json`: exactly this document. */
+export interface JsonReport {
+  files: JsonFile[];
+  summary: Summary;
+}
+
+export function ruleOf(d: Diagnostic): string {
+  const data = d.data as { rule?: unknown } | undefined;
+  if (typeof d.code === 'string') return d.code;
+  return typeof data?.rule === 'string' ? data.rule : String(d.code ?? 'unknown');
+}
+
+export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
+  return {
+    rule: ruleOf(d),
+    severity: severityName(d.severity),
+    message: typeof d.message === 'string' ? d.message : (d.message as { value: string }).value,
+    range: { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } },
+  };
+}
+
+export function buildReport(files: { path: string; kind: FileKind; diagnostics: readonly Diagnostic[] }[]): JsonReport {
+  const summary: Summary = { files: files.length, errors: 0, warnings: 0, information: 0, hints: 0 };
+  const out: JsonFile[] = files.map((f) => {
+    const diagnostics = f.diagnostics.map(toJsonDiagnostic);
+    for (const d of diagnostics) {
+      if (d.severity === 'error') summary.errors++;
+      else if (d.severity === 'warning') summary.warnings++;
+      else if (d.severity === 'information') summary.information++;
+      else summary.hints++;
+    }
+    return { path: f.path, dialect: f.kind, diagnostics };
+  });
+  return { files: out, summary };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function summaryLine(s: Summary): string {
+  return `${plural(s.files, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${s.information} information, ${plural(s.hints, 'hint')}.`;
+}
+
+/** `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary. */
+export function formatText(report: JsonReport): string {
+  const lines: string[] = [];
+  for (const f of report.files) {
+    for (const d of f.diagnostics) {
+      const message = d.message.replace(/\s*[\r\n]+\s*/g, ' ');
+      lines.push(`${f.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${message} [${d.rule}]`);
+    }
+  }
+  lines.push(summaryLine(report.summary));
+  return lines.join('\n') + '\n';
+}
+
+export function formatJson(report: JsonReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}

@@ -1,0 +1,55 @@
+import { UsageError } from './args';
+import { commandCheck, commandResolve, commandRules, type Io } from './commands';
+import { HELP } from './help';
+
+/** Runs one command line; undefined means "keep running" (the language server). */
+export function main(argv: string[], io: Io): number | undefined {
+  try {
+    const [command, ...rest] = argv;
+    switch (command) {
+      case undefined:
+        throw new UsageError('missing command; run `subagents --help`');
+      case '-h':
+      case '--help':
+      case 'help':
+        io.out(HELP.main);
+        return 0;
+      case '-v':
+      case '--version':
+        io.out(`${io.version}\n`);
+        return 0;
+      case 'check':
+        return commandCheck(rest, io);
+      case 'resolve':
+        return commandResolve(rest, io);
+      case 'rules':
+        return commandRules(rest, io);
+      case 'lsp': {
+        if (rest.includes('-h') || rest.includes('--help')) {
+          io.out(HELP.lsp);
+          return 0;
+        }
+        const unknown = rest.find((a) => a !== '--stdio');
+        if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} for \`subagents lsp\`; run \`subagents lsp --stdio\``);
+        // Loaded only here: the server is not needed by the other commands.
+        // eslint-disable-next-line @typescript-eslint/no-var-requires
+        const { runLsp } = require('./lsp') as typeof import('./lsp');
+        return runLsp(rest);
+      }
+      default:
+        throw new UsageError(
+          command.startsWith('-') ? `unknown option ${command}; run \`subagents --help\`` : `unknown command "${command}"; run \`subagents --help\``,
+        );
+    }
+  } catch (e) {
+    if (e instanceof UsageError) io.err(`subagents: ${e.message}\n`);
+    else io.err(`subagents: internal error: ${oneLine(e)}\n`);
+    return 2;
+  }
+}
+
+function oneLine(e: unknown): string {
+  const text = e instanceof Error ? e.message || e.name : String(e);
+  return text.split('\n')[0];
+}
+
