@@ -1,9 +1,19 @@
 import type { DialectModule } from '../../engine';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
+import { invalidHooks } from './rules/hooks';
+import { invalidMemory } from './rules/memory';
+import { invalidValue } from './rules/invalid-value';
+import { markdownBody } from './rules/markdown-body';
+import { missingKeys } from './rules/missing-keys';
+import { nameRules } from './rules/name';
+import { memoryConflict, toolsDenyOverlap, unknownTool } from './rules/tools';
+import { unknownKey } from './rules/unknown-key';
+import { resolvePicasso } from './resolve';
 
 export const picasso: DialectModule = {
   dialect: 'picasso',
-  parse: (source, path) => (path.endsWith('.md') ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true }) : parseYamlFile(source)),
-  rules: [],
-  resolve: () => [],
+  // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
+  parse: (source, path) => (path.endsWith('.md') && source.text.trim() ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true }) : parseYamlFile(source)),
+  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool],
+  resolve: resolvePicasso,
 };

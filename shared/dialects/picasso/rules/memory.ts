@@ -1,0 +1,35 @@
+import type { Rule } from '../../../engine';
+import { nearestName } from '../../../catalog/catalog';
+import { getProperty } from '../../../text/tree';
+import { MEMORY_SCOPES } from '../constants';
+import { finding, quote, roleRoot } from './util';
+
+/** The scope an author most likely meant, for the quick fix. */
+export function nearestScope(value: string): string | undefined {
+  const lower = value.trim().toLowerCase();
+  const exact = MEMORY_SCOPES.find((s) => s === lower || s.replace('-', '') === lower.replace(/[-_ ]/g, ''));
+  return exact ?? nearestName(lower, MEMORY_SCOPES, 3);
+}
+
+/** picasso/invalid-memory: `memory` is not one of the three scopes. */
+export const invalidMemory: Rule = {
+  ids: ['picasso/invalid-memory'],
+  check(ctx) {
+    const root = roleRoot(ctx);
+    const property = getProperty(root, 'memory');
+    if (!property) return [];
+    const node = property.value;
+    if (node.kind === 'string' && (MEMORY_SCOPES as readonly string[]).includes(String(node.value))) return [];
+    const replacement = node.kind === 'string' ? nearestScope(String(node.value)) : undefined;
+    const what = node.kind === 'string' ? quote(String(node.value)) : node.kind === 'null' ? 'empty' : `a ${node.kind === 'object' ? 'mapping' : node.kind === 'array' ? 'list' : node.kind}`;
+    return [
+      finding(
+        ctx,
+        'picasso/invalid-memory',
+        node,
+        `\`memory\` is ${what}, but Picasso only knows the scopes \`none\`, \`read-only\` and \`session\`, so it cannot scope the role's memory; ${replacement ? `did you mean \`${replacement}\`?` : 'use one of them.'}`,
+        replacement ? { replacement, allowed: [...MEMORY_SCOPES] } : { allowed: [...MEMORY_SCOPES] },
+      ),
+    ];
+  },
+};

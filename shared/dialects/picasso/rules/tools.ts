@@ -1,0 +1,97 @@
+import type { Rule } from '../../../engine';
+import type { Finding } from '../../../types';
+import { nearestName } from '../../../catalog/catalog';
+import { MEMORY_DENIES } from '../constants';
+import { finding, listEntries, quote, roleRoot, stringValue } from './util';
+
+/** picasso/tools-deny-overlap: a tool both allowed and denied; reported on every entry of both lists. */
+export const toolsDenyOverlap: Rule = {
+  ids: ['picasso/tools-deny-overlap'],
+  check(ctx) {
+    const root = roleRoot(ctx);
+    if (!root) return [];
+    const tools = listEntries(root, 'tools');
+    const deny = listEntries(root, 'deny');
+    const denied = new Set(deny.map((e) => e.value));
+    const allowed = new Set(tools.map((e) => e.value));
+    const out: Finding[] = [];
+    for (const [list, other] of [[tools, denied], [deny, allowed]] as const) {
+      for (const entry of list) {
+        if (!other.has(entry.value)) continue;
+        out.push(
+          finding(
+            ctx,
+            'picasso/tools-deny-overlap',
+            entry.node,
+            `${quote(entry.value)} is in both \`tools\` and \`deny\`, and Picasso refuses to load a role whose lists overlap; keep it in only one of the two lists.`,
+            { tool: entry.value, removable: true },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/** picasso/memory-conflict: the memory scope refuses a tool that `tools` grants. */
+export const memoryConflict: Rule = {
+  ids: ['picasso/memory-conflict'],
+  check(ctx) {
+    const root = roleRoot(ctx);
+    const memory = stringValue(root, 'memory')?.value;
+    if (!root || memory === undefined || !Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory)) return [];
+    const refused = new Set(MEMORY_DENIES[memory]);
+    return listEntries(root, 'tools')
+      .filter((e) => refused.has(e.value))
+      .map((e) =>
+        finding(
+          ctx,
+          'picasso/memory-conflict',
+          e.node,
+          `${quote(e.value)} is in \`tools\`, but \`memory: ${memory}\` refuses it, and Picasso refuses to load a role that grants a tool its memory scope denies; remove it from \`tools\`${memory === 'none' ? ' or choose `memory: read-only` or `session`' : ' or choose `memory: session`'}.`,
+          { tool: e.value, scope: memory, removable: true },
+        ),
+      );
+  },
+};
+
+/** picasso/unknown-tool: a `tools` or `deny` entry the catalog does not know. */
+export const unknownTool: Rule = {
+  ids: ['picasso/unknown-tool'],
+  check(ctx) {
+    const root = roleRoot(ctx);
+    if (!root) return [];
+    const out: Finding[] = [];
+    for (const key of ['tools', 'deny'] as const) {
+      for (const entry of listEntries(root, key)) {
+        if (ctx.catalog.has(entry.value)) continue;
+        const nearest = nearestName(entry.value, ctx.catalog.names(), 2);
+        const effect = key === 'tools' ? 'granting it gives the role nothing' : 'denying it removes nothing';
+        if (nearest) {
+          out.push(
+            finding(
+              ctx,
+              'picasso/unknown-tool',
+              entry.node,
+              `${quote(entry.value)} in \`${key}\` is not a Picasso tool, so ${effect}; did you mean \`${nearest}\`?`,
+              { tool: entry.value, replacement: nearest },
+              'warning',
+            ),
+          );
+        } else {
+          out.push(
+            finding(
+              ctx,
+              'picasso/unknown-tool',
+              entry.node,
+              `${quote(entry.value)} in \`${key}\` is not in the Picasso tool catalog; if your runtime provides it, add it to \`tools.picasso\` (or \`mcp\`) in .subagents.yaml, otherwise ${effect}.`,
+              { tool: entry.value },
+              'hint',
+            ),
+          );
+        }
+      }
+    }
+    return out;
+  },
+};

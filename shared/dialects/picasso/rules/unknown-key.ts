@@ -1,0 +1,37 @@
+import type { Rule } from '../../../engine';
+import { nearestName } from '../../../catalog/catalog';
+import { ALL_KEYS } from '../constants';
+import { finding, quote, roleRoot } from './util';
+
+const KNOWN = new Set<string>(ALL_KEYS);
+
+/** The known key an unknown one most likely means: case-insensitive, then by edit distance. */
+export function nearestKey(key: string, present: ReadonlySet<string> = new Set()): string | undefined {
+  const lower = key.toLowerCase().replace(/-/g, '_');
+  if (KNOWN.has(lower)) return lower;
+  const absent = ALL_KEYS.filter((k) => !present.has(k));
+  const budget = key.length > 6 ? 3 : 2;
+  return nearestName(lower, absent, budget) ?? nearestName(lower, ALL_KEYS, budget);
+}
+
+/** picasso/unknown-key: a top-level key Picasso does not read. */
+export const unknownKey: Rule = {
+  ids: ['picasso/unknown-key'],
+  check(ctx) {
+    const root = roleRoot(ctx);
+    if (!root) return [];
+    const present = new Set(root.properties.map((p) => p.key));
+    return root.properties
+      .filter((p) => !KNOWN.has(p.key))
+      .map((p) => {
+        const suggestion = nearestKey(p.key, present);
+        return finding(
+          ctx,
+          'picasso/unknown-key',
+          p.keyNode,
+          `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
+          suggestion ? { replacement: suggestion } : { removable: true },
+        );
+      });
+  },
+};
