@@ -1,9 +1,37 @@
 import type { DialectModule } from '../../engine';
 import { parseJsonFile } from '../../text/document';
+import { resolveProfy } from './resolve';
+import { reservedTool, unresolvedTool } from './rules/allowlist';
+import { missingDelegationBrief } from './rules/delegation-brief';
+import { duplicateName } from './rules/duplicate-name';
+import { invalidValue } from './rules/invalid-value';
+import { missingField } from './rules/missing-field';
+import { invalidName, reservedName } from './rules/name';
+import { noTools } from './rules/no-tools';
+import { notAnObject } from './rules/not-an-object';
+import { toolsNotArray } from './rules/tools-not-array';
+import { unknownKey } from './rules/unknown-key';
+import { unknownToolset } from './rules/unknown-toolset';
+import { whitelistCap } from './rules/whitelist-cap';
 
 export const profy: DialectModule = {
   dialect: 'profy',
   parse: (source) => parseJsonFile(source),
-  rules: [],
-  resolve: () => [],
+  rules: [
+    notAnObject,
+    missingField,
+    invalidName,
+    reservedName,
+    toolsNotArray,
+    reservedTool,
+    unresolvedTool,
+    noTools,
+    duplicateName,
+    whitelistCap,
+    missingDelegationBrief,
+    unknownKey,
+    invalidValue,
+    unknownToolset,
+  ],
+  resolve: resolveProfy,
 };

@@ -1,0 +1,271 @@
+import type { RuleContext } from '../../engine';
+import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
+import type { DroppedEntry, RemovedTool } from '../../types';
+import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
+import { expandGlob, isGlob } from './glob';
+
+/**
+ * One analysis of an Expert file, shared by every Profy rule and by `resolve`, so that
+ * the diagnostics and the resolution never disagree about why a subagent is dropped.
+ * Built once per rule context (one per analysed document version).
+ */
+
+/** The main agent's toolset (SPEC §5): the Expert's `tools`, else `profy.mainTools`, else unknown. */
+export interface Toolset {
+  known: boolean;
+  /** Unique, in the order declared. Empty when unknown. */
+  tools: string[];
+  source: 'expert' | 'config' | 'unknown';
+}
+
+export type EntryKind = 'reserved' | 'glob' | 'literal' | 'not-a-string';
+
+export interface AllowlistEntry {
+  node: AstNode;
+  /** The entry's text when it is a string. */
+  text?: string;
+  kind: EntryKind;
+  /** Tools this entry grants (pass 2 for a glob, pass 3 for a literal). */
+  granted: string[];
+  /** Reserved tools a glob matched and pass 2 removed again. */
+  reservedMatches: string[];
+  /** The toolset is known and the entry grants nothing (and is not itself a reserved name). */
+  unresolved: boolean;
+  /** The toolset is unknown, so whether this entry resolves cannot be told. */
+  unchecked: boolean;
+}
+
+export type FieldProblem = { field: string; node?: AstNode; why: 'missing' | 'empty' | 'not-a-string' };
+
+export type DuplicateOf = { builtin: string } | { subagent: SubagentModel };
+
+export interface SubagentModel {
+  index: number;
+  node: AstNode;
+  isObject: boolean;
+  /** The name when it is a non-empty string, else `#<index>`. */
+  label: string;
+  name?: string;
+  nameNode?: AstNode;
+  fieldProblems: FieldProblem[];
+  /** The offending characters of the name (white space shown as words). */
+  badNameChars: string[];
+  reservedName: boolean;
+  toolsProp?: AstProperty;
+  toolsNotArray: boolean;
+  entries: AllowlistEntry[];
+  /** Resolution (meaningful when the toolset is known). */
+  tools: string[];
+  provenance: Record<string, string[]>;
+  removed: RemovedTool[];
+  dropped: DroppedEntry[];
+  /** Unknown toolset: at least one entry could still resolve to a tool. */
+  mayResolve: boolean;
+  noTools: boolean;
+  duplicateOf?: DuplicateOf;
+  /** The drop rules that fire for this subagent, in SPEC order. */
+  dropReasons: string[];
+}
+
+export interface ExpertModel {
+  root?: AstNode;
+  /** The root when it is an object. */
+  expert?: AstNode;
+  toolset: Toolset;
+  subagentsNode?: AstNode;
+  subagents: SubagentModel[];
+}
+
+const models = new WeakMap<RuleContext, ExpertModel>();
+
+export function expertModel(ctx: RuleContext): ExpertModel {
+  let model = models.get(ctx);
+  if (!model) models.set(ctx, (model = buildModel(ctx)));
+  return model;
+}
+
+export function mainToolset(expert: AstNode | undefined, configured: readonly unknown[] | undefined): Toolset {
+  const own = getProperty(expert, 'tools')?.value;
+  // An Expert `tools` that is not a list is an invalid-value problem; the configuration
+  // then stands in, as if the key were absent.
+  if (isArray(own)) return { known: true, tools: unique(own.items.filter(isString).map((n) => n.value)), source: 'expert' };
+  if (Array.isArray(configured)) return { known: true, tools: unique(configured.filter((t): t is string => typeof t === 'string')), source: 'config' };
+  return { known: false, tools: [], source: 'unknown' };
+}
+
+function buildModel(ctx: RuleContext): ExpertModel {
+  const root = ctx.file.root;
+  const expert = isObject(root) ? root : undefined;
+  const toolset = mainToolset(expert, ctx.config.profy?.mainTools);
+  const subagentsNode = getProperty(expert, 'subagents')?.value;
+  const subagents = isArray(subagentsNode) ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset)) : [];
+
+  // First wins; the platform's builtin subagents come before the file's own.
+  const builtins = Array.isArray(ctx.config.profy?.builtinSubagents) ? ctx.config.profy.builtinSubagents : [];
+  const first = new Map<string, DuplicateOf>();
+  for (const b of builtins) if (typeof b === 'string' && !first.has(b)) first.set(b, { builtin: b });
+  for (const s of subagents) {
+    if (s.name === undefined) continue;
+    const earlier = first.get(s.name);
+    // A name that is reserved or malformed has its own drop rule; a duplicate on top would be noise.
+    if (earlier && !s.reservedName && !s.badNameChars.length) s.duplicateOf = earlier;
+    if (!earlier) first.set(s.name, { subagent: s });
+  }
+  for (const s of subagents) s.dropReasons = dropReasons(s);
+  return { root, expert, toolset, subagentsNode, subagents };
+}
+
+function subagentModel(node: AstNode, index: number, toolset: Toolset): SubagentModel {
+  const s: SubagentModel = {
+    index,
+    node,
+    isObject: isObject(node),
+    label: `#${index}`,
+    fieldProblems: [],
+    badNameChars: [],
+    reservedName: false,
+    toolsNotArray: false,
+    entries: [],
+    tools: [],
+    provenance: {},
+    removed: [],
+    dropped: [],
+    mayResolve: false,
+    noTools: false,
+    dropReasons: [],
+  };
+  if (!isObject(node)) return s;
+
+  for (const field of REQUIRED_SUBAGENT_FIELDS) {
+    const value = getProperty(node, field)?.value;
+    if (!value) s.fieldProblems.push({ field, why: 'missing' });
+    else if (!isString(value)) s.fieldProblems.push({ field, node: value, why: 'not-a-string' });
+    else if (value.value === '') s.fieldProblems.push({ field, node: value, why: 'empty' });
+  }
+  const nameNode = getProperty(node, 'name')?.value;
+  if (isString(nameNode) && nameNode.value !== '') {
+    s.name = nameNode.value;
+    s.nameNode = nameNode;
+    s.label = nameNode.value;
+    s.badNameChars = badNameChars(nameNode.value);
+    s.reservedName = RESERVED_NAMES.has(nameNode.value);
+  }
+
+  s.toolsProp = getProperty(node, 'tools');
+  const toolsNode = s.toolsProp?.value;
+  if (s.toolsProp && !isArray(toolsNode)) {
+    s.toolsNotArray = true;
+    return s;
+  }
+  s.entries = isArray(toolsNode) ? toolsNode.items.map((item) => allowlistEntry(item, toolset)) : [];
+  resolveEntries(s, toolset);
+  return s;
+}
+
+function allowlistEntry(node: AstNode, toolset: Toolset): AllowlistEntry {
+  const entry: AllowlistEntry = { node, kind: 'not-a-string', granted: [], reservedMatches: [], unresolved: false, unchecked: false };
+  if (!isString(node)) return entry;
+  const text = node.value;
+  entry.text = text;
+  // Pass 1: a fixed list of names, reserved whether or not the toolset has them.
+  if (RESERVED_NAMES.has(text)) {
+    entry.kind = 'reserved';
+    return entry;
+  }
+  entry.kind = isGlob(text) ? 'glob' : 'literal';
+  if (!toolset.known) {
+    entry.unchecked = text !== '';
+    return entry;
+  }
+  if (entry.kind === 'glob') {
+    // Pass 2: expand against the main toolset, then drop the reserved names it matched.
+    const matches = expandGlob(text, toolset.tools);
+    entry.reservedMatches = matches.filter((t) => RESERVED_NAMES.has(t));
+    entry.granted = matches.filter((t) => !RESERVED_NAMES.has(t));
+  } else if (toolset.tools.includes(text)) {
+    // Pass 3: exact names found in the main toolset.
+    entry.granted = [text];
+  }
+  entry.unresolved = entry.granted.length === 0;
+  return entry;
+}
+
+function resolveEntries(s: SubagentModel, toolset: Toolset): void {
+  const granted = new Set<string>();
+  const removed = new Set<string>();
+  for (const e of s.entries) {
+    if (e.kind === 'reserved') removed.add(e.text!);
+    for (const t of e.reservedMatches) removed.add(t);
+    for (const t of e.granted) {
+      granted.add(t);
+      (s.provenance[t] ??= []).push(`tools: ${e.text}`);
+    }
+    if (e.kind === 'not-a-string') s.dropped.push({ entry: JSON.stringify(plainOf(e.node)) ?? String(e.node.kind), reason: 'not a string' });
+    else if (e.unresolved)
+      s.dropped.push({
+        entry: e.text!,
+        reason:
+          e.kind === 'glob'
+            ? e.reservedMatches.length
+              ? 'the glob matches only reserved tools'
+              : 'the glob matches no tool of the main toolset'
+            : 'not in the main toolset',
+      });
+    if (e.unchecked) s.mayResolve = true;
+  }
+  s.tools = [...granted].sort();
+  s.removed = [...removed].map((tool) => ({ tool, by: 'reserved' }));
+  s.noTools = toolset.known ? granted.size === 0 : !s.mayResolve;
+}
+
+function plainOf(node: AstNode): unknown {
+  if (node.kind === 'object') return {};
+  if (node.kind === 'array') return [];
+  return node.value ?? null;
+}
+
+function dropReasons(s: SubagentModel): string[] {
+  if (!s.isObject) return ['profy/not-an-object'];
+  const out: string[] = [];
+  if (s.fieldProblems.length) out.push('profy/missing-field');
+  if (s.badNameChars.length) out.push('profy/invalid-name');
+  if (s.reservedName) out.push('profy/reserved-name');
+  if (s.toolsNotArray) out.push('profy/tools-not-array');
+  if (s.noTools) out.push('profy/no-tools');
+  if (s.duplicateOf) out.push('profy/duplicate-name');
+  return out;
+}
+
+const WHITESPACE_WORDS: Record<string, string> = { ' ': 'a space', '\t': 'a tab', '\n': 'a line break', '\r': 'a carriage return' };
+
+/** The characters that make a name invalid, described for a message (unique, in order). */
+export function badNameChars(name: string): string[] {
+  const out: string[] = [];
+  for (const ch of name) {
+    let word: string | undefined;
+    if (/\s/u.test(ch)) word = WHITESPACE_WORDS[ch] ?? `white space (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+    else if ((FORBIDDEN_NAME_CHARS as readonly string[]).includes(ch)) word = `\`${ch}\``;
+    if (word && !out.includes(word)) out.push(word);
+  }
+  return out;
+}
+
+/** The name with every white space run and forbidden character turned into `_`. */
+export function sanitizedName(name: string): string {
+  const forbidden = new Set<string>(FORBIDDEN_NAME_CHARS);
+  let out = '';
+  for (const ch of name.trim()) out += /\s/u.test(ch) || forbidden.has(ch) ? '_' : ch;
+  return out.replace(/_+/g, '_').replace(/^_|_$/g, '');
+}
+
+export function unique<T>(items: Iterable<T>): T[] {
+  return [...new Set(items)];
+}
+
+/** "a number", "a list", … for messages about a node's type. */
+export function kindWord(node: AstNode): string {
+  const words: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', boolean: 'a boolean', null: 'null', unknown: 'an unreadable value' };
+  return words[node.kind] ?? node.kind;
+}
+
+export const SKIPPED = 'Profy skips this subagent without raising any error (publishing still succeeds, the subagent just never exists)';

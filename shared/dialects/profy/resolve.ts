@@ -1,0 +1,54 @@
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { RuleContext } from '../../engine';
+import type { ResolvedDefinition } from '../../types';
+import { expertModel, type SubagentModel, type Toolset } from './model';
+
+/** A Profy definition carries, beyond SPEC §9's fields, the toolset it was resolved against. */
+export interface ProfyResolvedDefinition extends ResolvedDefinition {
+  /** Where the main toolset came from: `expert` (its `tools`), `config` (`profy.mainTools`) or `unknown`. */
+  toolset: Toolset['source'];
+  notes?: string[];
+}
+
+/**
+ * SPEC §5 resolution: one definition per `subagents` entry, in file order.
+ *
+ * The status is computed from the same model the drop rules use, not from the final
+ * diagnostics: turning a rule off in `.subagents.yaml` silences it, but Profy still drops
+ * the subagent, and the resolution shows what the runtime does.
+ *
+ * Unknown toolset: plain names and globs cannot be checked, so `tools` stays empty, the
+ * entries that could not be checked are listed in `unexpanded`, a note says so, and the
+ * status is `dropped` only when a rule that does not need the toolset fires (including
+ * no-tools when no entry could ever resolve); otherwise `loads`.
+ *
+ * A file with JSON syntax errors cannot be read by Profy at all: every definition found in
+ * the partial parse is `rejected` with `syntax/json` among its reasons.
+ */
+export function resolveProfy(ctx: RuleContext, _diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
+  const model = expertModel(ctx);
+  const broken = ctx.file.syntax.length > 0;
+  return model.subagents.map((s) => definition(ctx, s, model.toolset, broken));
+}
+
+function definition(ctx: RuleContext, s: SubagentModel, toolset: Toolset, broken: boolean): ProfyResolvedDefinition {
+  const reasons = [...(broken ? ['syntax/json'] : []), ...s.dropReasons];
+  const notes: string[] = [];
+  const unexpanded = toolset.known ? [] : s.entries.filter((e) => e.unchecked).map((e) => e.text!);
+  if (!toolset.known && s.isObject && !s.toolsNotArray) {
+    notes.push("The main agent's toolset is unknown (no Expert `tools`, no `profy.mainTools`), so which of these entries resolve cannot be told.");
+  }
+  return {
+    name: s.label,
+    status: broken ? 'rejected' : reasons.length ? 'dropped' : 'loads',
+    tools: s.tools,
+    unexpanded,
+    removed: s.removed,
+    dropped: s.dropped,
+    provenance: s.provenance,
+    reasons,
+    range: ctx.file.source.range(s.node.start, s.node.end),
+    toolset: toolset.source,
+    ...(notes.length ? { notes } : {}),
+  };
+}

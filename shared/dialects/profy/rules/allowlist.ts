@@ -1,0 +1,92 @@
+import type { Rule } from '../../../engine';
+import { nearestName } from '../../../catalog/catalog';
+import type { Finding } from '../../../types';
+import { RESERVED_NAMES } from '../constants';
+import { expandGlob } from '../glob';
+import { expertModel } from '../model';
+import { at, code, nameList } from './util';
+
+/**
+ * `profy/reserved-tool`: an allowlist entry that is a reserved name (pass 1). Range: the
+ * entry. `data.removable`.
+ */
+export const reservedTool: Rule = {
+  ids: ['profy/reserved-tool'],
+  check(ctx) {
+    const out: Finding[] = [];
+    for (const s of expertModel(ctx).subagents) {
+      for (const e of s.entries) {
+        if (e.kind !== 'reserved') continue;
+        out.push(
+          at(
+            ctx,
+            'profy/reserved-tool',
+            e.node,
+            `${code(e.text!)} is reserved for the main agent, so Profy never grants it to a subagent and this entry has no effect; remove it.`,
+            { removable: true },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/**
+ * `profy/unresolved-tool`: an entry that grants no tool of the main toolset: a literal
+ * name the toolset lacks (pass 3), or a glob that matches nothing, or only reserved
+ * tools (pass 2). Silent while the toolset is unknown. Range: the entry.
+ * `data.removable`; `data.replacement` (JSON text, quotes included) is the nearest tool,
+ * or for a glob the pattern with its literal prefix corrected.
+ */
+export const unresolvedTool: Rule = {
+  ids: ['profy/unresolved-tool'],
+  check(ctx) {
+    const model = expertModel(ctx);
+    if (!model.toolset.known) return [];
+    const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
+    const out: Finding[] = [];
+    for (const s of model.subagents) {
+      for (const e of s.entries) {
+        if (!e.unresolved) continue;
+        const text = e.text!;
+        const dropped = 'so Profy drops this entry without any error';
+        let message: string;
+        let suggestion: string | undefined;
+        if (e.kind === 'glob' && e.reservedMatches.length) {
+          message = `The glob ${code(text)} matches only reserved tools (${nameList(e.reservedMatches)}), which are never granted to a subagent, so this entry grants nothing; remove it or name the tools the subagent needs.`;
+        } else if (e.kind === 'glob') {
+          suggestion = nearestGlob(text, grantable);
+          message = `The glob ${code(text)} matches no tool of the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${code(suggestion)}?` : 'fix the pattern (only `*` and `?` are special, and case counts) or remove it.'}`;
+        } else {
+          suggestion = text === '' ? undefined : nearestName(text, grantable);
+          const inCatalog = text !== '' && ctx.catalog.has(text) && !RESERVED_NAMES.has(text);
+          message =
+            text === ''
+              ? `This empty entry names no tool, ${dropped}; remove it.`
+              : inCatalog && !suggestion
+                ? `${code(text)} is a known tool, but the main agent's toolset does not have it, ${dropped}; a subagent only gets tools its main agent has, so enable the plugin that provides it on this Expert (and list it in the Expert's \`tools\`), or remove the entry.`
+                : `${code(text)} is not in the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${code(suggestion)}?` : 'use a tool the main agent has, or remove the entry.'}`;
+        }
+        out.push(at(ctx, 'profy/unresolved-tool', e.node, message, { removable: true, ...(suggestion ? { replacement: JSON.stringify(suggestion) } : {}) }));
+      }
+    }
+    return out;
+  },
+};
+
+/** A glob whose literal prefix (before the first wildcard) is a near miss of a real tool's prefix. */
+function nearestGlob(pattern: string, tools: readonly string[]): string | undefined {
+  const wildcard = pattern.search(/[*?]/);
+  const prefix = pattern.slice(0, wildcard);
+  if (prefix.length < 3) return undefined;
+  const candidates = new Set<string>();
+  for (const t of tools) {
+    for (let len = prefix.length - 2; len <= prefix.length + 2; len++) if (len > 0 && len <= t.length) candidates.add(t.slice(0, len));
+  }
+  candidates.delete(prefix);
+  const near = nearestName(prefix, candidates);
+  if (!near) return undefined;
+  const fixed = near + pattern.slice(prefix.length);
+  return expandGlob(fixed, tools).length ? fixed : undefined;
+}

@@ -1,0 +1,59 @@
+import type { Rule } from '../../../engine';
+import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
+import { pathOf as nodePath } from '../../../text/tree';
+import type { Finding } from '../../../types';
+import { REQUIRED_SUBAGENT_FIELDS } from '../constants';
+import { expertModel } from '../model';
+import { at, atFirstLine } from './util';
+import schema from '../../../../schemas/profy.schema.json';
+
+/**
+ * `profy/invalid-value`: a value of the wrong type or shape, from schemas/profy.schema.json.
+ * Problems the drop rules own are left to them, so each problem is reported once:
+ * - a `subagents` entry that is not an object: `profy/not-an-object`;
+ * - a missing, empty or non-string `name`, `description` or `system_prompt`: `profy/missing-field`;
+ * - a subagent `tools` that is not a list: `profy/tools-not-array`.
+ * What remains: the root not an object (first line), Expert keys of the wrong type,
+ * `subagents` not a list, non-string allowlist entries, `model` not a string.
+ */
+export const invalidValue: Rule = {
+  ids: ['profy/invalid-value'],
+  check(ctx) {
+    const root = expertModel(ctx).root;
+    if (!root) return [];
+    const out: Finding[] = [];
+    for (const p of validateNode(schema, root)) {
+      if (ownedByDropRule(p)) continue;
+      const message = `${describeProblem(p)} ${consequence(p)}`;
+      out.push(p.node === root && root.kind !== 'object' ? atFirstLine(ctx, 'profy/invalid-value', message) : at(ctx, 'profy/invalid-value', p.node, message));
+    }
+    return out;
+  },
+};
+
+function subagentPath(p: SchemaProblem): (string | number)[] | undefined {
+  const path = pathOf(p);
+  return path[0] === 'subagents' && typeof path[1] === 'number' ? path.slice(2) : undefined;
+}
+
+function pathOf(p: SchemaProblem): (string | number)[] {
+  return nodePath(p.node);
+}
+
+function ownedByDropRule(p: SchemaProblem): boolean {
+  const rest = subagentPath(p);
+  if (!rest) return false;
+  if (rest.length === 0) return true; // not an object, or a required field missing
+  if (rest.length === 1 && (REQUIRED_SUBAGENT_FIELDS as readonly (string | number)[]).includes(rest[0])) return true;
+  return rest.length === 1 && rest[0] === 'tools';
+}
+
+function consequence(p: SchemaProblem): string {
+  const rest = subagentPath(p);
+  if (rest?.[0] === 'tools') return 'Such an entry never resolves to a tool; write the tool name as a string.';
+  const path = pathOf(p);
+  if (path.length === 0) return 'An Expert file holds one JSON object; wrap the keys in `{ }`.';
+  if (path[0] === 'subagents' && path.length === 1) return 'Profy finds no subagents in it; make it a list of subagent objects.';
+  if (path[0] === 'delegationPolicy') return 'Profy cannot tell which Experts to offer for delegation; use "none", "all" or a list of Expert names.';
+  return 'Profy cannot use this value; change it to the expected type.';
+}

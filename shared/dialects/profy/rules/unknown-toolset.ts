@@ -1,0 +1,24 @@
+import type { Rule } from '../../../engine';
+import { expertModel } from '../model';
+import { atFirstLine } from './util';
+
+/**
+ * `profy/unknown-toolset`: neither the Expert's `tools` nor `profy.mainTools` gives the main
+ * agent's toolset, and some allowlist entry would need it to be checked (an Expert without
+ * subagents, or whose allowlists hold only reserved names, loses nothing). One finding, on
+ * the first line.
+ */
+export const unknownToolset: Rule = {
+  ids: ['profy/unknown-toolset'],
+  check(ctx) {
+    const model = expertModel(ctx);
+    if (model.toolset.known || !model.subagents.some((s) => s.entries.some((e) => e.unchecked))) return [];
+    return [
+      atFirstLine(
+        ctx,
+        'profy/unknown-toolset',
+        "The main agent's toolset is unknown (the Expert has no `tools` list and `.subagents.yaml` sets no `profy.mainTools`), so no allowlist entry can be checked against it and the subagents' tool sets cannot be shown; add the Expert's `tools` or set `profy.mainTools`.",
+      ),
+    ];
+  },
+};
