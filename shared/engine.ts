@@ -1,7 +1,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import { posix } from 'path';
 import { catalogFor, type Catalog } from './catalog/catalog';
-import { parseConfig, type LoadedConfig, type SubagentsConfig } from './config/config';
+import { defaultConfig, parseConfig, type LoadedConfig, type SubagentsConfig } from './config/config';
 import { dialectOf, toPosix } from './files';
 import { ruleDocsUrl, ruleMeta } from './rules/registry';
 import type { ParsedFile } from './text/document';
@@ -131,6 +131,14 @@ export function analyze(input: DocumentInput): Analysis {
   const suppressions = findSuppressions(source, file.yamlRegions);
   const diagnostics = finalize(findings, input.config.config, (f) => isSuppressed(suppressions, f.rule, f.range.start.line));
   return { kind, diagnostics, context };
+}
+
+/**
+ * Diagnostics for findings made outside `analyze`, with the default severities: a
+ * configuration file that cannot be read (its own `rules:` are unknown then).
+ */
+export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
+  return finalize(findings, defaultConfig(), () => false);
 }
 
 /** Files above this size are reported, not parsed. */

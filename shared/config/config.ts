@@ -1,7 +1,9 @@
 import type { Dialect, Finding, SeveritySetting } from '../types';
 import { parseYamlFile } from '../text/document';
-import { nodeAtPath, toPlain, type AstNode } from '../text/tree';
-import { describeProblem, validateNode } from '../schema/validate';
+import { getProperty, getValue, nodeAtPath, pathOf, toPlain, type AstNode } from '../text/tree';
+import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
+import { nearestName } from '../catalog/catalog';
+import { RULES, ruleMeta } from '../rules/registry';
 import configSchema from '../../schemas/subagents-config.schema.json';
 
 export interface ToolEntry {
@@ -52,32 +54,130 @@ export function defaultLoadedConfig(dir: string): LoadedConfig {
   return { config: defaultConfig(), dir, findings: [] };
 }
 
+/** Said after every problem that makes the whole file unusable. */
+const FALLBACK = 'so the whole configuration is ignored and the defaults are used until it is fixed';
+
 /**
  * Parses `.subagents.yaml`. A malformed file yields `config/invalid` findings and the
- * defaults, so the checker carries on.
+ * defaults, so the checker carries on. A rule id that is well formed but unknown is
+ * only a warning: that setting has no effect and the rest of the file applies.
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
   const parsed = parseYamlFile(text);
+  const source = parsed.source;
   const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
-  const syntax = parsed.syntax.map((f) => ({ ...f, rule: 'config/invalid', message: `The configuration does not parse: ${f.message} The defaults are used until it is fixed.` }));
+  const syntax = parsed.syntax.map((f) => ({
+    ...f,
+    rule: 'config/invalid',
+    message: `The configuration is not valid YAML (${f.message.replace(/[.\s]+$/, '')}), ${FALLBACK}.`,
+  }));
   if (syntax.length) return invalid(syntax);
   const root = parsed.root;
   if (!root || root.kind === 'null') return { config: defaultConfig(), path, dir, findings: [] };
-  const problems = validateNode(configSchema, root);
+  if (root.kind !== 'object') {
+    const what = root.kind === 'array' ? 'a list' : root.kind === 'unknown' ? 'not a mapping' : `a single ${root.kind}`;
+    return invalid([
+      {
+        rule: 'config/invalid',
+        range: source.firstLine(),
+        message: `The configuration is ${what}, but it must be a mapping of settings (\`files\`, \`ignore\`, \`tools\`, \`mcp\`, \`polytoken\`, \`profy\`, \`rules\`), ${FALLBACK}.`,
+      },
+    ]);
+  }
+  const problems = relevantProblems(validateNode(configSchema, root));
   if (problems.length) {
     return invalid(
-      problems.map((p) => ({
-        rule: 'config/invalid',
-        range: parsed.source.range(keyOrNode(p.node).start, keyOrNode(p.node).end),
-        message: `${describeProblem(p)} The whole configuration is ignored and the defaults are used until it is fixed.`,
-      })),
+      problems.map((p) => {
+        const { node, message, data } = explain(p);
+        const at = rangeNode(node);
+        return { rule: 'config/invalid', range: source.range(at.start, at.end), message: `${message}, ${FALLBACK}.`, ...(data ? { data } : {}) };
+      }),
     );
   }
-  return { config: fromPlain(toPlain(root) as Record<string, any>), path, dir, findings: [] };
+  const findings: Finding[] = [];
+  for (const p of getValue(root, 'rules')?.properties ?? []) {
+    if (ruleMeta(p.key)) continue;
+    const suggestion = nearestName(p.key, RULES.map((r) => r.id), 3);
+    findings.push({
+      rule: 'config/invalid',
+      severity: 'warning',
+      range: source.range(p.keyNode.start, p.keyNode.end),
+      message: `\`${p.key}\` is not a rule id, so this setting has no effect; ${suggestion ? `did you mean \`${suggestion}\`?` : 'run `subagents rules` to list them.'}`,
+      data: suggestion ? { replacement: suggestion } : { removable: true },
+    });
+  }
+  return { config: fromPlain(toPlain(root) as Record<string, any>), path, dir, findings };
 }
 
-function keyOrNode(node: AstNode): AstNode {
-  return node.kind === 'object' && node.property ? node.property.keyNode : node;
+/**
+ * Drops the noise of `anyOf` and `propertyNames`: a value that took the mapping
+ * branch of "a name or a mapping" is not also "not a string", and a bad rule id is
+ * reported once, on its key.
+ */
+function relevantProblems(problems: SchemaProblem[]): SchemaProblem[] {
+  return problems.filter((p) => {
+    const here = problems.filter((q) => q.node === p.node && q.label === p.label);
+    if (p.keyword === 'type' && here.some((q) => q.keyword !== 'type' && q.keyword !== 'anyOf')) return false;
+    if (p.keyword === 'pattern' && p.node.kind === 'object' && here.some((q) => q.keyword === 'propertyNames')) return false;
+    return true;
+  });
+}
+
+/** The message for one schema problem and the node it is about. */
+function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Record<string, unknown> } {
+  if (p.keyword === 'additionalProperties') {
+    const key = String(p.params.additionalProperty);
+    const property = getProperty(p.node, key);
+    const known = knownKeys(pathOf(p.node));
+    const suggestion = nearestName(key, known, 2);
+    const where = p.node.parent ? `under \`${p.label}\`` : 'at the top level';
+    const hint = suggestion ? ` (did you mean \`${suggestion}\`?)` : known.length ? ` (known keys: ${known.map((k) => `\`${k}\``).join(', ')})` : '';
+    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: suggestion ? { replacement: suggestion } : { removable: true } };
+  }
+  if (p.keyword === 'propertyNames') {
+    const key = String(p.params.propertyName);
+    const property = getProperty(p.node, key);
+    const suggestion = nearestName(key, RULES.map((r) => r.id), 3);
+    return {
+      node: property?.keyNode ?? p.node,
+      message: `\`${key}\` is not a rule id (they look like \`picasso/unknown-key\`)${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`,
+      data: suggestion ? { replacement: suggestion } : undefined,
+    };
+  }
+  if (p.keyword === 'required') return { node: p.node, message: `\`${p.label}\` needs a \`${String(p.params.missingProperty)}\` key` };
+  if (p.keyword === 'minLength') return { node: p.node, message: `\`${p.label}\` must not be empty` };
+  if (p.keyword === 'enum' && pathOf(p.node)[0] === 'rules') {
+    return { node: p.node, message: `\`${p.label}\` must be off, error, warning, information or hint`, data: nearestSeverity(p.node) };
+  }
+  return { node: p.node, message: describeProblem(p).replace(/\.$/, '') };
+}
+
+function nearestSeverity(node: AstNode): Record<string, unknown> | undefined {
+  if (node.kind !== 'string') return undefined;
+  const replacement = nearestName(String(node.value).toLowerCase(), ['off', 'error', 'warning', 'information', 'hint'], 3);
+  return replacement ? { replacement } : undefined;
+}
+
+/** The keys the schema knows at a path of the configuration. */
+function knownKeys(path: (string | number)[]): string[] {
+  const defs = (configSchema as { definitions: Record<string, any> }).definitions;
+  const deref = (s: any): any => (s && typeof s.$ref === 'string' ? deref(defs[s.$ref.split('/').pop()]) : s);
+  let schema: any = configSchema;
+  for (const segment of path) {
+    schema = deref(schema);
+    if (!schema) return [];
+    schema = typeof segment === 'number' ? schema.items : schema.properties?.[segment] ?? schema.additionalProperties;
+  }
+  schema = deref(schema);
+  if (schema?.anyOf) schema = schema.anyOf.map(deref).find((s: any) => s?.properties);
+  return Object.keys(schema?.properties ?? {});
+}
+
+/** Where to show a problem: a mapping value on its key, an empty value on its key, else the node. */
+function rangeNode(node: AstNode): AstNode {
+  if (!node.parent) return node;
+  if (node.property && (node.kind === 'object' || node.start === node.end)) return node.property.keyNode;
+  return node;
 }
 
 function fromPlain(raw: Record<string, any>): SubagentsConfig {

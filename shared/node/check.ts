@@ -4,14 +4,14 @@ import * as path from 'path';
 import { posix } from 'path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { analyze, DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
+import { analyze, DIALECT_MODULES, findingsToDiagnostics, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
 import type { FileKind } from '../types';
-import { ConfigResolver, type ConfigOptions } from './config-loader';
+import { ConfigResolver, unreadableConfigFinding, type ConfigOptions } from './config-loader';
 import { describeError, walkFiles } from './walk';
 
 export interface CheckOptions extends ConfigOptions {
@@ -156,6 +156,8 @@ class Runner {
       try {
         text = fs.readFileSync(c.path, 'utf8');
       } catch (e) {
+        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
+        if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
         return { error: describeError(e) };
       }
     }

@@ -3,6 +3,8 @@ import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
+import type { Finding } from '../types';
+import { describeError } from './walk';
 
 export interface ConfigOptions {
   /** An explicit configuration file (CLI `--config`): used for every file. */
@@ -31,6 +33,15 @@ export function resolveGlobalDir(configured: string | undefined, options: Config
   return posix.join(xdg, 'polytoken', 'subagents');
 }
 
+/** `config/invalid` for a configuration file that exists but cannot be read. */
+export function unreadableConfigFinding(e: unknown): Finding {
+  return {
+    rule: 'config/invalid',
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    message: `The configuration file cannot be read (${describeError(e)}), so the defaults are used for every definition it covers; make it readable or remove it.`,
+  };
+}
+
 /** Reads and parses one configuration file; an unreadable one is reported like a malformed one. */
 export function loadConfigFile(file: string, options: ConfigOptions): LoadedConfig {
   const path = toPosix(posix.resolve(toPosix(file)));
@@ -41,7 +52,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
-    loaded.findings = [{ rule: 'config/invalid', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: `The configuration cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}); the defaults are used.` }];
+    loaded.findings = [unreadableConfigFinding(e)];
     loaded.globalDir = resolveGlobalDir(undefined, options, dir);
     return loaded;
   }
