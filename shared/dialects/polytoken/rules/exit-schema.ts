@@ -1,0 +1,186 @@
+import Ajv from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import { distance } from 'fastest-levenshtein';
+import type { Rule } from '../../../engine';
+import type { Finding } from '../../../types';
+import { isArray, isObject, isString, nodeAtPath, toPlain, type AstNode } from '../../../text/tree';
+import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
+import { at, definitionOf, polyProperty } from '../util';
+
+type Draft = 'draft-07' | '2019-09' | '2020-12';
+
+interface SchemaVerdict {
+  ok: boolean;
+  reason?: string;
+  /** Where in the schema the problem is (keys and indexes), when ajv says. */
+  path?: (string | number)[];
+  /** An unresolvable `$ref`. */
+  missingRef?: string;
+}
+
+const validators: Partial<Record<Draft, Ajv>> = {};
+function ajvFor(draft: Draft): Ajv {
+  let ajv = validators[draft];
+  if (!ajv) {
+    const options = { strict: false, allErrors: false, validateFormats: false } as const;
+    ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    validators[draft] = ajv;
+  }
+  return ajv;
+}
+
+function draftOf(schema: Record<string, unknown>): { draft: Draft; known: boolean } {
+  const s = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (!s) return { draft: 'draft-07', known: true };
+  if (s.includes('2020-12')) return { draft: '2020-12', known: true };
+  if (s.includes('2019-09')) return { draft: '2019-09', known: true };
+  return { draft: 'draft-07', known: /draft-07/.test(s) };
+}
+
+/** Compiled verdicts, by the schema's JSON text: typing elsewhere in the file does not recompile. */
+const verdicts = new Map<string, SchemaVerdict>();
+const MAX_CACHED = 256;
+
+export function checkExitSchema(schema: Record<string, unknown>): SchemaVerdict {
+  const key = JSON.stringify(schema);
+  const cached = verdicts.get(key);
+  if (cached) return cached;
+  const verdict = computeVerdict(schema);
+  if (verdicts.size >= MAX_CACHED) verdicts.delete(verdicts.keys().next().value as string);
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
+  const { draft, known } = draftOf(original);
+  // A `$schema` ajv has no meta-schema for (draft-04, a custom URI) is not the author's mistake.
+  const schema = known ? original : { ...original, $schema: undefined };
+  if (!known) delete schema.$schema;
+  const ajv = ajvFor(draft);
+  try {
+    const valid = ajv.validateSchema(schema);
+    if (!valid && ajv.errors?.length) {
+      const e = ajv.errors[0];
+      const params = e.params as Record<string, unknown>;
+      const allowed = Array.isArray(params.allowedValues) ? ` (${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})` : '';
+      return { ok: false, reason: `${e.message ?? 'is invalid'}${allowed}`, path: pointer(e.instancePath) };
+    }
+    ajv.compile(schema);
+    ajv.removeSchema(schema);
+    return { ok: true };
+  } catch (error) {
+    const err = error as { message?: string; missingRef?: string; missingSchema?: string };
+    try {
+      ajv.removeSchema(schema);
+    } catch {
+      // Nothing was added.
+    }
+    return { ok: false, reason: (err.message ?? String(error)).split('\n')[0], missingRef: err.missingRef };
+  }
+}
+
+function pointer(p: string): (string | number)[] {
+  if (!p) return [];
+  return p
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function deepestNode(root: AstNode, path: (string | number)[]): { node: AstNode; path: (string | number)[] } {
+  let found = path;
+  while (found.length && !nodeAtPath(root, found)) found = found.slice(0, -1);
+  return { node: nodeAtPath(root, found) ?? root, path: found };
+}
+
+function findRef(node: AstNode, ref: string): AstNode | undefined {
+  for (const p of node.properties ?? []) {
+    if (p.key === '$ref' && isString(p.value) && (p.value.value === ref || ref.endsWith(p.value.value) || p.value.value.endsWith(ref))) return p.value;
+    const inner = findRef(p.value, ref);
+    if (inner) return inner;
+  }
+  for (const item of node.items ?? []) {
+    const inner = findRef(item, ref);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** polytoken/invalid-exit-schema: `exit_tool_schema` compiled with ajv. */
+export const exitSchemaRule: Rule = {
+  ids: ['polytoken/invalid-exit-schema'],
+  check(ctx) {
+    const node = polyProperty(definitionOf(ctx), 'exit_tool_schema')?.value;
+    if (!isObject(node)) return [];
+    const verdict = checkExitSchema(toPlain(node) as Record<string, unknown>);
+    if (verdict.ok) return [];
+    let target: AstNode = node;
+    let where = '';
+    if (verdict.path?.length) {
+      const deepest = deepestNode(node, verdict.path);
+      target = deepest.node;
+      where = ` at \`${deepest.path.join('.')}\``;
+    } else if (verdict.missingRef) {
+      target = findRef(node, verdict.missingRef) ?? node;
+    }
+    return [
+      at(
+        ctx,
+        'polytoken/invalid-exit-schema',
+        target,
+        `\`exit_tool_schema\` is not a valid JSON Schema${where} (${verdict.reason}), so Polytoken cannot use it to shape the exit payload; fix the schema so that it compiles.`,
+        { reason: verdict.reason },
+      ),
+    ];
+  },
+};
+
+const RECOGNIZED: readonly string[] = Object.values(STATUS_FAMILIES).flat();
+
+/** Common words for each family, so that the suggestion means the same thing. */
+const SYNONYMS: Record<string, keyof typeof STATUS_FAMILIES> = {
+  succeeded: 'success', successful: 'success', pass: 'success', passed: 'success', complete: 'success', finished: 'success', good: 'success', resolved: 'success', yes: 'success', true: 'success',
+  fail: 'failure', errored: 'failure', err: 'failure', broken: 'failure', crashed: 'failure', false: 'failure', no: 'failure', rejected: 'failure',
+  aborted: 'cancelled', abort: 'cancelled', stopped: 'cancelled', interrupted: 'cancelled', cancel_requested: 'cancelled',
+};
+
+/** Recognized values, the closest first (a synonym's family leads). */
+export function statusSuggestions(value: string): string[] {
+  const v = value.toLowerCase();
+  const family = SYNONYMS[v];
+  const score = (r: string) => (family && STATUS_FAMILIES[family][0] === r ? -1 : distance(v, r));
+  return [...RECOGNIZED].sort((a, b) => score(a) - score(b) || RECOGNIZED.indexOf(a) - RECOGNIZED.indexOf(b));
+}
+
+/** polytoken/unrecognized-status-enum: one warning per enum value outside the families. */
+export const statusEnumRule: Rule = {
+  ids: ['polytoken/unrecognized-status-enum'],
+  check(ctx) {
+    const schema = polyProperty(definitionOf(ctx), 'exit_tool_schema')?.value;
+    if (!isObject(schema)) return [];
+    const out: Finding[] = [];
+    const families = Object.entries(STATUS_FAMILIES)
+      .map(([f, values]) => `${f} (${values.join(', ')})`)
+      .join('; ');
+    for (const field of [...STATUS_FIELDS].sort((a, b) => ['status', 'kind', 'outcome'].indexOf(a) - ['status', 'kind', 'outcome'].indexOf(b))) {
+      const values = nodeAtPath(schema, ['properties', field, 'enum']);
+      if (!isArray(values)) continue;
+      for (const item of values.items) {
+        if (!isString(item) || statusFamily(item.value)) continue;
+        const suggestions = statusSuggestions(item.value);
+        out.push(
+          at(
+            ctx,
+            'polytoken/unrecognized-status-enum',
+            item,
+            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${families} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
+            { suggestions, replacement: suggestions[0], field },
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,58 @@
+import { posix } from 'path';
+import type { Rule, RuleContext } from '../../../engine';
+import { toPosix, relativeInside } from '../../../files';
+import { getProperty, isString } from '../../../text/tree';
+import { definitionOf } from '../util';
+
+const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
+
+/** Where a folder stands in discovery order (later replaces earlier); undefined when it is not searched. */
+interface Place {
+  rank: number;
+  /** The `.polytoken/subagents/` folder, for project definitions. */
+  project?: string;
+  global?: boolean;
+}
+
+function placeOf(ctx: RuleContext, path: string): Place | undefined {
+  const dir = posix.dirname(toPosix(path));
+  if (ctx.loaded.globalDir && dir === ctx.loaded.globalDir) return { rank: 0, global: true };
+  const extra = ctx.config.polytoken.subagentDirs.map((d) => posix.resolve(ctx.loaded.dir, toPosix(d)));
+  const index = extra.lastIndexOf(dir);
+  if (index >= 0) return { rank: 1 + index };
+  if (PROJECT_DIR.test(dir)) return { rank: 1 + extra.length, project: dir };
+  return undefined;
+}
+
+/**
+ * polytoken/shadowed: a later definition with the same name replaces this one. Each
+ * project folder shadows the global folder and `subagentDirs` (those of projects under
+ * this configuration's folder), never another project; global files are not reported.
+ */
+export const shadowedRule: Rule = {
+  ids: ['polytoken/shadowed'],
+  check(ctx) {
+    const entries = ctx.workspace?.polytoken;
+    if (!entries?.length) return [];
+    const def = definitionOf(ctx);
+    const nameNode = getProperty(def?.root, 'name')?.value;
+    const name = isString(nameNode) && nameNode.value ? nameNode.value : ctx.fileStem;
+    const here = placeOf(ctx, ctx.path);
+    if (!here || here.global) return [];
+    let winner: { path: string; rank: number } | undefined;
+    for (const entry of entries) {
+      const path = toPosix(entry.path);
+      if (entry.name !== name || path === ctx.path) continue;
+      const there = placeOf(ctx, path);
+      if (!there || there.rank <= here.rank) continue;
+      // A project shadows only what it loads: folders of its configuration, never another project.
+      if (there.project && (here.project || relativeInside(ctx.loaded.dir, there.project) === undefined)) continue;
+      if (!winner || there.rank > winner.rank || (there.rank === winner.rank && path < winner.path)) winner = { path, rank: there.rank };
+    }
+    if (!winner) return [];
+    const shown = relativeInside(ctx.loaded.dir, winner.path) ?? winner.path;
+    const message = `Another definition named \`${name}\` comes later in Polytoken's discovery order, in ${shown}, and replaces this one, so this file is never used; rename one of them if both are meant to exist, or delete this one.`;
+    const range = isString(nameNode) && nameNode.value ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine();
+    return [{ rule: 'polytoken/shadowed', range, message, data: { by: winner.path } }];
+  },
+};

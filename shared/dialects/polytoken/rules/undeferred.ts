@@ -1,0 +1,70 @@
+import type { Rule } from '../../../engine';
+import type { Finding } from '../../../types';
+import { getProperty, isArray } from '../../../text/tree';
+import { at, definitionOf, isShorthand, isTagRef, polyList, polyProperty } from '../util';
+
+/** polytoken/deny-undeferred-conflict and polytoken/undeferred-not-granted. */
+export const undeferredRule: Rule = {
+  ids: ['polytoken/deny-undeferred-conflict', 'polytoken/undeferred-not-granted'],
+  check(ctx) {
+    const def = definitionOf(ctx);
+    const out: Finding[] = [];
+    const deny = polyList(def, 'tools_deny').filter((e) => !isTagRef(e.value));
+    const undeferred = polyList(def, 'undeferred_tools').filter((e) => !isTagRef(e.value));
+    const denied = new Set(deny.map((e) => e.value));
+    const undeferredSet = new Set(undeferred.map((e) => e.value));
+    for (const { value, node } of deny) {
+      if (!undeferredSet.has(value)) continue;
+      out.push(
+        at(
+          ctx,
+          'polytoken/deny-undeferred-conflict',
+          node,
+          `\`${value}\` is denied here and also listed in \`undeferred_tools\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
+          { removable: true, other: 'undeferred_tools' },
+        ),
+      );
+    }
+    for (const { value, node } of undeferred) {
+      if (!denied.has(value)) continue;
+      out.push(
+        at(
+          ctx,
+          'polytoken/deny-undeferred-conflict',
+          node,
+          `\`${value}\` is undeferred here and also listed in \`tools_deny\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
+          { removable: true, other: 'tools_deny' },
+        ),
+      );
+    }
+
+    // undeferred-not-granted: only when neither inherit_tools nor a shorthand can grant more.
+    if (!def?.poly) return out;
+    const inherit = getProperty(def.poly, 'inherit_tools')?.value;
+    if (inherit?.kind === 'boolean' && inherit.value === true) return out;
+    const toolsNode = polyProperty(def, 'tools')?.value;
+    // A `tools` of the wrong type is polytoken/invalid-value's; guessing its content would only add noise.
+    if (toolsNode && !isArray(toolsNode) && toolsNode.kind !== 'null') return out;
+    const servers = [...ctx.catalog.servers.keys()];
+    const tools = polyList(def, 'tools').map((e) => e.value);
+    if (tools.some((t) => isShorthand(t, servers))) return out;
+    const granted = new Set(tools);
+    for (const { value, node } of undeferred) {
+      if (granted.has(value) || value === 'switch_facet') continue;
+      const fix =
+        value === 'exit_tool'
+          ? '`exit_tool` may not be listed in `tools`, so remove it from `undeferred_tools`'
+          : `add \`${value}\` to \`tools\`, or remove it from \`undeferred_tools\``;
+      out.push(
+        at(
+          ctx,
+          'polytoken/undeferred-not-granted',
+          node,
+          `\`${value}\` is undeferred but \`tools\` does not grant it, and without \`inherit_tools: true\` or a shorthand in \`tools\` Polytoken rejects such a definition; ${fix}.`,
+          { removable: true, ...(value === 'exit_tool' ? {} : { addTo: 'tools' }) },
+        ),
+      );
+    }
+    return out;
+  },
+};

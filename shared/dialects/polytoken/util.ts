@@ -1,0 +1,94 @@
+import type { RuleContext } from '../../engine';
+import type { Finding, SeverityName } from '../../types';
+import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
+import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
+
+/** The frontmatter mapping and its `polytoken` mapping, when they are mappings. */
+export interface PolytokenDefinition {
+  root: AstNode & { properties: AstProperty[] };
+  /** The `polytoken` mapping; undefined when absent or not a mapping. */
+  poly?: AstNode & { properties: AstProperty[] };
+}
+
+export function definitionOf(ctx: RuleContext): PolytokenDefinition | undefined {
+  const root = ctx.file.root;
+  if (!isObject(root)) return undefined;
+  const polyNode = getProperty(root, 'polytoken')?.value;
+  return { root, poly: isObject(polyNode) ? polyNode : undefined };
+}
+
+/** A `polytoken.<key>` property. */
+export function polyProperty(def: PolytokenDefinition | undefined, key: string): AstProperty | undefined {
+  return def?.poly ? getProperty(def.poly, key) : undefined;
+}
+
+/** The string entries of `polytoken.<key>` when it is a list. */
+export function polyList(def: PolytokenDefinition | undefined, key: string): { value: string; node: AstNode }[] {
+  const node = polyProperty(def, key)?.value;
+  if (!isArray(node)) return [];
+  return node.items.filter(isString).map((n) => ({ value: n.value, node: n }));
+}
+
+/** A finding whose range is exactly the node. */
+export function at(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+  return {
+    rule,
+    range: nodeRange(ctx, node),
+    message,
+    ...(severity ? { severity } : {}),
+    ...(data ? { data } : {}),
+  };
+}
+
+/** The node's range; a block collection's span stops at its last character, not the line break after it. */
+export function nodeRange(ctx: RuleContext, node: AstNode) {
+  const text = ctx.file.source.text;
+  let end = node.end;
+  while (end > node.start && /\s/.test(text[end - 1] ?? '')) end--;
+  return ctx.file.source.range(node.start, end);
+}
+
+/** A zero-width value (e.g. `tools:` with nothing after it) is shown on its key. */
+export function visibleNode(node: AstNode): AstNode {
+  if (node.start === node.end && node.property) return node.property.keyNode;
+  return node;
+}
+
+export const isTagRef = (name: string): boolean => name.startsWith('tag!');
+
+/** `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. */
+export function parseMcpName(name: string, knownServers: Iterable<string> = []): { server: string; tool?: string } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice('mcp__'.length);
+  if (!rest) return undefined;
+  // Prefer a configured server name (it may itself hold `__`), the longest first.
+  let best: string | undefined;
+  for (const s of knownServers) {
+    if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
+  }
+  if (best !== undefined) {
+    const tool = rest.slice(best.length + 2);
+    return tool ? { server: best, tool } : { server: best };
+  }
+  const sep = rest.indexOf('__');
+  if (sep < 0) return { server: rest };
+  if (sep === 0) return undefined;
+  const tool = rest.slice(sep + 2);
+  return tool ? { server: rest.slice(0, sep), tool } : { server: rest.slice(0, sep) };
+}
+
+/** A `tools` entry that the runtime expands: a `tag!` reference or an `mcp__<server>` shorthand. */
+export function isShorthand(name: string, knownServers: Iterable<string> = []): boolean {
+  if (isTagRef(name)) return true;
+  const mcp = parseMcpName(name, knownServers);
+  return !!mcp && mcp.tool === undefined;
+}
+
+export const ALWAYS_VALID_IN_TOOLS = new Set<string>([SHORTHAND_ALL, SHORTHAND_ALL_MCP]);
+
+/** `a`, `b` and `c` as "`a`, `b` or `c`". */
+export function listWords(items: readonly string[], last = 'or'): string {
+  const quoted = items.map((i) => `\`${i}\``);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} ${last} ${quoted[quoted.length - 1]}`;
+}
