@@ -1,0 +1,336 @@
+import * as assert from 'assert';
+import * as fc from 'fast-check';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
+import { analyze, resolveAnalysis } from '../shared/engine';
+import { globMatches } from '../shared/dialects/profy/glob';
+import type { ResolvedDefinition } from '../shared/types';
+import { removeWorkspace, runFixture } from './support/fixtures';
+
+const FILE = '/work/ws/bookkeeper.expert.json';
+
+function config(yaml?: string): LoadedConfig {
+  if (yaml === undefined) return defaultLoadedConfig('/work/ws');
+  const loaded = parseConfig(yaml, '/work/ws/.subagents.yaml', '/work/ws');
+  assert.deepStrictEqual(loaded.findings, [], 'test configuration must be valid');
+  return loaded;
+}
+
+function run(text: string, yaml?: string) {
+  const ruleErrors: string[] = [];
+  const analysis = analyze({ text, path: FILE, root: '/work/ws', config: config(yaml), onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${String(e)}`) });
+  assert.deepStrictEqual(ruleErrors, [], 'no rule may throw');
+  const resolution = resolveAnalysis(analysis, FILE);
+  return { analysis, diagnostics: analysis.diagnostics, definitions: resolution?.definitions ?? [] };
+}
+
+/** The text a diagnostic's range covers. */
+function covered(text: string, d: Diagnostic): string {
+  const lines = text.split('\n');
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return text.slice(offset(d.range.start), offset(d.range.end));
+}
+
+const of = (diagnostics: Diagnostic[], rule: string) => diagnostics.filter((d) => d.code === rule);
+const rules = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code)).sort();
+
+/** An Expert with a brief and a toolset, so only what a test adds fires. */
+function expert(subagents: unknown[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ name: 'bookkeeper', description: 'Books.', delegationBrief: 'Takes statements; returns ledgers.', tools: ['read', 'grep', 'glob', 'mcp__ledger__post_entry', 'mcp__ledger__list_accounts', 'delegate', 'Task'], ...extra, subagents }, null, 2);
+}
+
+const sub = (name: unknown, tools?: unknown, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: 'Finds clauses.',
+  system_prompt: 'Extract only.',
+  ...(tools === undefined ? {} : { tools }),
+  ...extra,
+});
+
+function def(definitions: ResolvedDefinition[], name: string): ResolvedDefinition {
+  const found = definitions.find((d) => d.name === name);
+  assert.ok(found, `no definition named ${name}`);
+  return found;
+}
+
+describe('profy: glob matcher', () => {
+  it('`*` matches any run, also none; `?` exactly one character', () => {
+    assert.ok(globMatches('*', ''));
+    assert.ok(globMatches('*', 'read'));
+    assert.ok(globMatches('mcp__ledger__*', 'mcp__ledger__'));
+    assert.ok(globMatches('mcp__ledger__*', 'mcp__ledger__post_entry'));
+    assert.ok(!globMatches('mcp__ledger__*', 'mcp__ledgers__post_entry'));
+    assert.ok(globMatches('gr?p', 'grep'));
+    assert.ok(!globMatches('gr?p', 'grp'));
+    assert.ok(!globMatches('gr?p', 'greep'));
+  });
+  it('is anchored, case-sensitive, and nothing else is special', () => {
+    assert.ok(!globMatches('rea*', 'xread'));
+    assert.ok(!globMatches('Read*', 'read'));
+    assert.ok(globMatches('a.b', 'a.b'));
+    assert.ok(!globMatches('a.b', 'axb'));
+    assert.ok(globMatches('[x]+(y)|^$\\', '[x]+(y)|^$\\'));
+    assert.ok(!globMatches('[ab]', 'a'));
+  });
+});
+
+describe('profy: ranges', () => {
+  it('not-an-object covers the entry; missing-field an absent field the opening brace', () => {
+    const text = '{\n  "delegationBrief": "b",\n  "tools": ["read"],\n  "subagents": [\n    "scanner",\n    { "name": "x", "description": "d", "tools": ["read"] }\n  ]\n}';
+    const { diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/missing-field', 'profy/not-an-object']);
+    assert.strictEqual(covered(text, of(diagnostics, 'profy/not-an-object')[0]), '"scanner"');
+    const missing = of(diagnostics, 'profy/missing-field')[0];
+    assert.strictEqual(covered(text, missing), '{');
+    assert.deepStrictEqual(missing.range.start, { line: 5, character: 4 });
+    assert.match(String(missing.message), /system_prompt/);
+  });
+
+  it('invalid-name and duplicate-name cover the name value; tools-not-array the tools value', () => {
+    const text = expert([sub('a b', ['read']), sub('scanner', ['read']), sub('scanner', 'read')]);
+    const { diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/duplicate-name', 'profy/invalid-name', 'profy/tools-not-array']);
+    assert.strictEqual(covered(text, of(diagnostics, 'profy/invalid-name')[0]), '"a b"');
+    assert.strictEqual(of(diagnostics, 'profy/invalid-name')[0].data && (of(diagnostics, 'profy/invalid-name')[0].data as any).replacement, '"a_b"');
+    const dup = of(diagnostics, 'profy/duplicate-name')[0];
+    assert.strictEqual(covered(text, dup), '"scanner"');
+    assert.ok(dup.range.start.line > text.split('\n').findIndex((l) => l.includes('"scanner"')), 'the later one is reported');
+    const notArray = of(diagnostics, 'profy/tools-not-array')[0];
+    assert.strictEqual(covered(text, notArray), '"read"');
+    assert.strictEqual((notArray.data as any).replacement, '["read"]');
+  });
+
+  it('reserved-tool and unresolved-tool cover the entry, with quick-fix data', () => {
+    const text = expert([sub('scanner', ['read', 'delegate', 'reed', 'mcp__ledgr__*'])]);
+    const { diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/reserved-tool', 'profy/unresolved-tool', 'profy/unresolved-tool']);
+    const reserved = of(diagnostics, 'profy/reserved-tool')[0];
+    assert.strictEqual(covered(text, reserved), '"delegate"');
+    assert.strictEqual((reserved.data as any).removable, true);
+    const [reed, glob] = of(diagnostics, 'profy/unresolved-tool');
+    assert.strictEqual(covered(text, reed), '"reed"');
+    assert.strictEqual((reed.data as any).replacement, '"read"');
+    assert.strictEqual(covered(text, glob), '"mcp__ledgr__*"');
+    assert.strictEqual((glob.data as any).replacement, '"mcp__ledger__*"');
+    assert.strictEqual(reed.severity, 2);
+  });
+
+  it('whitelist-cap: one diagnostic on each entry past the tenth', () => {
+    const policy = Array.from({ length: 13 }, (_, i) => `expert-${i + 1}`);
+    const text = expert([sub('scanner', ['read'])], { delegationPolicy: policy });
+    const caps = of(run(text).diagnostics, 'profy/whitelist-cap');
+    assert.deepStrictEqual(caps.map((d) => covered(text, d)), ['"expert-11"', '"expert-12"', '"expert-13"']);
+  });
+
+  it('unknown-key covers the key and suggests the nearest', () => {
+    const text = expert([sub('scanner', ['read'], { systemPromt: 'x' })], { delegation_brief: 'x' });
+    const keys = of(run(text).diagnostics, 'profy/unknown-key');
+    assert.deepStrictEqual(keys.map((d) => covered(text, d)).sort(), ['"delegation_brief"', '"systemPromt"']);
+    assert.deepStrictEqual(keys.map((d) => (d.data as any).replacement).sort(), ['"delegationBrief"', '"system_prompt"']);
+  });
+
+  it('file-level problems sit on the first line; an empty brief on its value', () => {
+    const text = '{\n  "description": "Books.",\n  "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": ["read"] }]\n}';
+    const { diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/missing-delegation-brief', 'profy/unknown-toolset']);
+    for (const d of diagnostics) assert.deepStrictEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } });
+    const empty = '{\n  "delegationBrief": "",\n  "tools": ["read"]\n}';
+    const brief = of(run(empty).diagnostics, 'profy/missing-delegation-brief');
+    assert.strictEqual(covered(empty, brief[0]), '""');
+    assert.deepStrictEqual(run('{ "delegatable": false }').diagnostics, []);
+  });
+
+  it('every drop message says Profy skips the subagent without an error', () => {
+    const text = expert([5, sub(''), sub('a b', ['read']), sub('task', ['read']), sub('x', 'read'), sub('y', []), sub('y', ['read'])]);
+    const drops = ['not-an-object', 'missing-field', 'invalid-name', 'reserved-name', 'tools-not-array', 'no-tools', 'duplicate-name'].map((r) => `profy/${r}`);
+    const { diagnostics } = run(text);
+    for (const rule of drops) {
+      const found = of(diagnostics, rule);
+      assert.ok(found.length, `${rule} fires`);
+      for (const d of found) assert.match(String(d.message), /skips this subagent without raising any error/);
+    }
+  });
+
+  it('rules: severity overrides apply', () => {
+    const text = expert([sub('scanner', ['read', 'delegate'])]);
+    const d = of(run(text, 'rules:\n  profy/reserved-tool: error\n').diagnostics, 'profy/reserved-tool');
+    assert.strictEqual(d[0].severity, 1);
+    assert.deepStrictEqual(of(run(text, 'rules:\n  profy/reserved-tool: "off"\n').diagnostics, 'profy/reserved-tool'), []);
+  });
+});
+
+describe('profy: resolution', () => {
+  it('pass 1 drops reserved names, pass 2 expands globs, pass 3 keeps known literals', () => {
+    const text = expert([sub('s', ['Task', 'gr?p', 'mcp__ledger__*', 'read', 'write', 'read', 'g*'])]);
+    const { definitions } = run(text);
+    const s = def(definitions, 's');
+    assert.strictEqual(s.status, 'loads');
+    assert.deepStrictEqual(s.tools, ['glob', 'grep', 'mcp__ledger__list_accounts', 'mcp__ledger__post_entry', 'read']);
+    assert.deepStrictEqual(s.removed, [{ tool: 'Task', by: 'reserved' }]);
+    assert.deepStrictEqual(s.dropped, [{ entry: 'write', reason: 'not in the main toolset' }]);
+    assert.deepStrictEqual(s.provenance?.grep, ['tools: gr?p', 'tools: g*']);
+    assert.deepStrictEqual(s.provenance?.read, ['tools: read', 'tools: read']);
+    assert.deepStrictEqual(s.reasons, []);
+  });
+
+  it('`*` never grants a reserved tool, even when the main agent has it', () => {
+    const { definitions, diagnostics } = run(expert([sub('all', ['*'])]));
+    const all = def(definitions, 'all');
+    assert.ok(!all.tools.includes('delegate') && !all.tools.includes('Task'));
+    assert.deepStrictEqual(all.tools, ['glob', 'grep', 'mcp__ledger__list_accounts', 'mcp__ledger__post_entry', 'read']);
+    assert.deepStrictEqual(all.removed.map((r) => r.tool).sort(), ['Task', 'delegate']);
+    assert.deepStrictEqual(diagnostics, []);
+  });
+
+  it('a glob that matches only reserved tools resolves to nothing', () => {
+    const { definitions, diagnostics } = run(expert([sub('d', ['delegat?'])]));
+    assert.strictEqual(def(definitions, 'd').status, 'dropped');
+    assert.deepStrictEqual(def(definitions, 'd').reasons, ['profy/no-tools']);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/no-tools', 'profy/unresolved-tool']);
+  });
+
+  it('one definition per entry in file order; non-objects dropped as #index', () => {
+    const { definitions } = run(expert([sub('a', ['read']), 'text', null, sub('b', ['nope'])]));
+    assert.deepStrictEqual(definitions.map((d) => [d.name, d.status]), [['a', 'loads'], ['#1', 'dropped'], ['#2', 'dropped'], ['b', 'dropped']]);
+    assert.deepStrictEqual(definitions[1].reasons, ['profy/not-an-object']);
+    assert.deepStrictEqual(definitions[3].reasons, ['profy/no-tools']);
+    assert.deepStrictEqual(definitions[3].dropped, [{ entry: 'nope', reason: 'not in the main toolset' }]);
+  });
+
+  it('duplicates: first wins, builtins come first', () => {
+    const text = expert([sub('general', ['read']), sub('scan', ['read']), sub('scan', ['grep'])]);
+    const { definitions, diagnostics } = run(text, 'profy:\n  builtinSubagents: [general]\n');
+    assert.deepStrictEqual(definitions.map((d) => d.status), ['dropped', 'loads', 'dropped']);
+    assert.deepStrictEqual(definitions.map((d) => d.reasons), [['profy/duplicate-name'], [], ['profy/duplicate-name']]);
+    assert.strictEqual(of(diagnostics, 'profy/duplicate-name').length, 2);
+    assert.match(String(of(diagnostics, "profy/duplicate-name")[0].message), /builtin/);
+    // Without the builtin, `general` loads.
+    assert.strictEqual(run(text).definitions[0].status, 'loads');
+  });
+
+  it('the drop status does not depend on the rule being turned off', () => {
+    const text = expert([sub('s', [])]);
+    const { definitions, diagnostics } = run(text, 'rules:\n  profy/no-tools: "off"\n');
+    assert.deepStrictEqual(diagnostics, []);
+    assert.strictEqual(definitions[0].status, 'dropped');
+  });
+
+  it('main toolset: the Expert `tools` wins over profy.mainTools, which stands in when absent', () => {
+    const yaml = 'profy:\n  mainTools: [edit]\n';
+    const withOwn = run(expert([sub('s', ['edit', 'read'])]), yaml);
+    assert.deepStrictEqual(withOwn.definitions[0].tools, ['read']);
+    const withoutOwn = run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['edit', 'read'])] }), yaml);
+    assert.deepStrictEqual(withoutOwn.definitions[0].tools, ['edit']);
+    assert.deepStrictEqual(rules(withoutOwn.diagnostics), ['profy/unresolved-tool']);
+  });
+
+  it('unknown toolset: nothing is claimed, one information diagnostic, toolset-independent drops still count', () => {
+    const text = JSON.stringify({ delegatable: false, subagents: [sub('s', ['read', 'mcp__x__*', 'delegate']), sub('t', ['task']), sub('u'), sub('a b', ['read'])] }, null, 2);
+    const { definitions, diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['profy/invalid-name', 'profy/no-tools', 'profy/no-tools', 'profy/reserved-tool', 'profy/reserved-tool', 'profy/unknown-toolset']);
+    const unknown = of(diagnostics, 'profy/unknown-toolset')[0];
+    assert.strictEqual(unknown.severity, 3);
+    assert.strictEqual(unknown.range.start.line, 0);
+    const s = def(definitions, 's');
+    assert.strictEqual(s.status, 'loads');
+    assert.deepStrictEqual(s.tools, []);
+    assert.deepStrictEqual(s.unexpanded, ['read', 'mcp__x__*']);
+    assert.ok(((s as any).notes as string[]).length);
+    assert.deepStrictEqual(def(definitions, 't').reasons, ['profy/no-tools']);
+    assert.deepStrictEqual(def(definitions, 'u').reasons, ['profy/no-tools']);
+    assert.deepStrictEqual(def(definitions, 'a b').reasons, ['profy/invalid-name']);
+  });
+
+  it('no unknown-toolset for an Expert whose allowlists need no toolset', () => {
+    assert.deepStrictEqual(run(JSON.stringify({ delegatable: false })).diagnostics, []);
+    assert.deepStrictEqual(rules(run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['Task'])] })).diagnostics), ['profy/no-tools', 'profy/reserved-tool']);
+  });
+
+  it('broken JSON: definitions from the partial parse are rejected', () => {
+    const text = expert([sub('s', ['read'])]).replace('"name": "bookkeeper",', '"name": "bookkeeper"');
+    const { definitions, diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['syntax/json']);
+    assert.deepStrictEqual(definitions.map((d) => [d.status, d.reasons]), [['rejected', ['syntax/json']]]);
+  });
+});
+
+describe('profy: bad input never throws', () => {
+  const cases: Record<string, string> = {
+    'empty file': '',
+    'white space only': '  \n',
+    'array root': '[{ "name": "x" }, 5]',
+    'scalar root': '42',
+    'string root': '"bookkeeper"',
+    'null root': 'null',
+    'subagents: 5': '{ "subagents": 5 }',
+    'subagents: object': '{ "subagents": { "name": "x" } }',
+    'entries of every wrong type': '{ "tools": ["read"], "subagents": [1, "s", true, null, [], [1], {}, { "name": null, "description": 5, "system_prompt": [], "tools": [null, 1, {}, [], true, ""], "model": {} }] }',
+    'every Expert key wrong': '{ "name": 1, "description": [], "delegatable": null, "delegationBrief": 5, "delegationPolicy": {}, "tools": "read", "subagents": null }',
+    'policy of non-strings': '{ "delegationPolicy": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, null] }',
+    'truncated': '{ "subagents": [ { "name": "a", "tools": ["re',
+    'deep nesting': `{ "subagents": [${'['.repeat(2000)}${']'.repeat(2000)}] }`,
+    'duplicate keys': '{ "tools": ["read"], "tools": 5, "subagents": [{ "name": "a", "name": "b" }] }',
+    'BOM': '\ufeff{ "delegatable": false }',
+  };
+  for (const [title, text] of Object.entries(cases)) {
+    it(title, () => {
+      const { diagnostics, definitions } = run(text);
+      for (const d of diagnostics) assert.ok(typeof d.message === 'string' && d.message.length > 0);
+      assert.ok(Array.isArray(definitions));
+    });
+  }
+
+  it('wrong types report the expected rules', () => {
+    assert.deepStrictEqual(rules(run('[]').diagnostics), ['profy/invalid-value']);
+    assert.deepStrictEqual(rules(run('42').diagnostics), ['profy/invalid-value']);
+    assert.deepStrictEqual(rules(run('').diagnostics), ['syntax/json']);
+    assert.deepStrictEqual(rules(run('{ "delegatable": false, "subagents": 5 }').diagnostics), ['profy/invalid-value']);
+    const every = run(cases['entries of every wrong type']);
+    const count = (r: string) => of(every.diagnostics, r).length;
+    assert.strictEqual(count('profy/not-an-object'), 6);
+    assert.strictEqual(count('profy/missing-field'), 6); // {} misses three, the last one has three of the wrong type
+    assert.strictEqual(count('profy/invalid-value'), 6); // five non-string tools entries and the model
+    assert.strictEqual(count('profy/unresolved-tool'), 1); // the empty string
+    assert.strictEqual(every.definitions.length, 8);
+    assert.ok(every.definitions.every((d) => d.status === 'dropped'));
+  });
+
+  it('any JSON value as an Expert, or as a subagent, never throws (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(fc.jsonValue(), { maxLength: 4 }), (value, entries) => {
+        run(JSON.stringify(value));
+        run(JSON.stringify({ tools: ['read', 'grep'], subagents: entries }));
+        run(JSON.stringify({ tools: value, subagents: [{ name: 'a', description: 'd', system_prompt: 'p', tools: value, model: value }] }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('profy: the seed example (contract_scanner)', () => {
+  const dir = path.resolve(__dirname, '../../test/fixtures/seeds/profy-contract-scanner');
+
+  it('reports exactly what the document implies', () => {
+    const result = runFixture(dir);
+    try {
+      assert.ok(result.expected.length > 0);
+      assert.deepStrictEqual(result.actual, result.expected);
+    } finally {
+      removeWorkspace(result.workspace);
+    }
+  });
+
+  it('contract_scanner loads with glob, grep and read', () => {
+    const text = fs.readFileSync(path.join(dir, 'contract-review.expert.json'), 'utf8').replace(/[ \t]*\/\/!.*$/gm, '');
+    const yaml = fs.readFileSync(path.join(dir, '.subagents.yaml'), 'utf8');
+    const { definitions } = run(text, yaml);
+    assert.strictEqual(definitions.length, 1);
+    assert.strictEqual(definitions[0].name, 'contract_scanner');
+    assert.strictEqual(definitions[0].status, 'loads');
+    assert.deepStrictEqual(definitions[0].tools, ['glob', 'grep', 'read']);
+    assert.deepStrictEqual(definitions[0].removed, []);
+    assert.deepStrictEqual(definitions[0].dropped, []);
+  });
+});
