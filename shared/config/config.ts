@@ -1,5 +1,6 @@
 import type { Dialect, Finding, SeveritySetting } from '../types';
 import { parseYamlFile } from '../text/document';
+import type { SourceText } from '../text/source';
 import { getProperty, getValue, nodeAtPath, pathOf, toPlain, type AstNode } from '../text/tree';
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
 import { nearestName } from '../catalog/catalog';
@@ -85,18 +86,26 @@ export function parseConfig(text: string, path: string, dir: string): LoadedConf
     ]);
   }
   const problems = relevantProblems(validateNode(configSchema, root));
+  const warnings = unknownRuleIds(parsed.source, root);
   if (problems.length) {
-    return invalid(
-      problems.map((p) => {
-        const { node, message, data } = explain(p);
-        const at = rangeNode(node);
-        return { rule: 'config/invalid', range: source.range(at.start, at.end), message: `${message}, ${FALLBACK}.`, ...(data ? { data } : {}) };
-      }),
-    );
+    const errors: Finding[] = problems.map((p) => {
+      const { node, message, data } = explain(p);
+      const at = rangeNode(node);
+      return { rule: 'config/invalid', range: source.range(at.start, at.end), message: `${message}, ${FALLBACK}.`, ...(data ? { data } : {}) };
+    });
+    return invalid([...errors, ...warnings].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
   }
+  return { config: fromPlain(toPlain(root) as Record<string, any>), path, dir, findings: warnings };
+}
+
+const RULE_ID = /^(polytoken|profy|picasso|syntax|config)\/[a-z0-9-]+$/;
+
+/** Well-formed rule ids that no rule has: only a warning, since the setting just has no effect. */
+function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
+  const rules = getValue(root, 'rules');
   const findings: Finding[] = [];
-  for (const p of getValue(root, 'rules')?.properties ?? []) {
-    if (ruleMeta(p.key)) continue;
+  for (const p of rules?.kind === 'object' ? rules.properties ?? [] : []) {
+    if (ruleMeta(p.key) || !RULE_ID.test(p.key)) continue;
     const suggestion = nearestName(p.key, RULES.map((r) => r.id), 3);
     findings.push({
       rule: 'config/invalid',
@@ -106,7 +115,7 @@ export function parseConfig(text: string, path: string, dir: string): LoadedConf
       data: suggestion ? { replacement: suggestion } : { removable: true },
     });
   }
-  return { config: fromPlain(toPlain(root) as Record<string, any>), path, dir, findings };
+  return findings;
 }
 
 /**

@@ -5,10 +5,28 @@ import { finding, quote, roleRoot } from './util';
 
 const KNOWN = new Set<string>(ALL_KEYS);
 
-/** The known key an unknown one most likely means: case-insensitive, then by edit distance. */
+/** Spellings other agent runtimes use for the same idea. */
+const SYNONYMS: Record<string, string> = {
+  prompt: 'system_prompt',
+  instructions: 'system_prompt',
+  allowed_tools: 'tools',
+  allowlist: 'tools',
+  denied: 'deny',
+  deny_tools: 'deny',
+  disallowed_tools: 'deny',
+  tools_deny: 'deny',
+  denylist: 'deny',
+  desc: 'description',
+  steps: 'max_steps',
+  depth: 'max_depth',
+  schema: 'output_schema',
+};
+
+/** The known key an unknown one most likely means: case-insensitive, a known synonym, then by edit distance. */
 export function nearestKey(key: string, present: ReadonlySet<string> = new Set()): string | undefined {
-  const lower = key.toLowerCase().replace(/-/g, '_');
+  const lower = key.toLowerCase().replace(/[- ]/g, '_');
   if (KNOWN.has(lower)) return lower;
+  if (SYNONYMS[lower]) return SYNONYMS[lower];
   const absent = ALL_KEYS.filter((k) => !present.has(k));
   const budget = key.length > 6 ? 3 : 2;
   return nearestName(lower, absent, budget) ?? nearestName(lower, ALL_KEYS, budget);
