@@ -1,7 +1,534 @@
-import type { Connection } from 'vscode-languageserver';
+/**
+ * The language server: moves messages between LSP and the engine. Rule logic lives in
+ * the engine (shared/), editor-feature logic in shared/features/; this file only keeps
+ * documents, configuration and the workspace index current and answers requests.
+ *
+ * Settings: `subagents.rules` is merged over the `rules:` of the file's `.subagents.yaml`
+ * (the editor setting wins for a rule both name), so an author can silence or raise a rule
+ * locally without editing the shared configuration. `subagents.polytoken.globalDir` is the
+ * ConfigResolver `globalDirSetting` (a `polytoken.globalDir` in `.subagents.yaml` wins over it).
+ */
+import * as fs from 'fs';
+import { posix } from 'path';
+import {
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type ClientCapabilities,
+  type Connection,
+  type InitializeResult,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { analyze, DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../shared/engine';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
+import { toPosix } from '../shared/files';
+import { ConfigResolver } from '../shared/node/config-loader';
+import { walkFiles } from '../shared/node/walk';
+import { SourceText } from '../shared/text/source';
+import type { Dialect, SeveritySetting } from '../shared/types';
+import { completions } from '../shared/features/completion';
+import { hover } from '../shared/features/hover';
+import { codeActions } from '../shared/features/code-actions';
+import { documentSymbols, foldingRanges, definitionNames, type IndexedName } from '../shared/features/symbols';
+import { codeLenses } from '../shared/features/code-lens';
+import { definition } from '../shared/features/definition';
+import { resolveWithProvenance } from '../shared/features/resolve';
+
+export const RESOLVE_REQUEST = 'subagents/resolve';
+
+interface Settings {
+  rules: Record<string, SeveritySetting>;
+  globalDir?: string;
+}
+
+interface IndexEntry {
+  path: string;
+  uri: string;
+  kind: Dialect;
+  names: IndexedName[];
+}
+
+const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
+
+function readSettings(raw: unknown): Settings {
+  const s = (raw ?? {}) as { rules?: unknown; polytoken?: { globalDir?: unknown } };
+  const rules: Record<string, SeveritySetting> = {};
+  if (s.rules && typeof s.rules === 'object') {
+    for (const [id, v] of Object.entries(s.rules as Record<string, unknown>)) if (typeof v === 'string' && SEVERITIES.has(v)) rules[id] = v as SeveritySetting;
+  }
+  const globalDir = typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim() ? s.polytoken.globalDir.trim() : undefined;
+  return { rules, globalDir };
+}
+
+export function uriToPath(uri: string): string | undefined {
+  try {
+    const u = URI.parse(uri);
+    return toPosix(u.scheme === 'file' ? u.fsPath : u.path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Wires every LSP feature to the engine on the given connection. */
 export function startServer(connection: Connection): void {
-  // Replaced by the server implementation; until then the server answers nothing.
+  const documents = new TextDocuments(TextDocument);
+  let capabilities: ClientCapabilities = {};
+  let folders: string[] = [];
+  let settings: Settings = { rules: {} };
+  let resolvers = new Map<string, ConfigResolver>();
+  let merged = new WeakMap<LoadedConfig, LoadedConfig>();
+  /** Bumped whenever configuration, settings or the Polytoken names change: cached analyses are stale. */
+  let generation = 0;
+  const cache = new Map<string, { version: number; generation: number; analysis: Analysis; config: LoadedConfig }>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const cost = new Map<string, number>();
+  const loggedRuleErrors = new Set<string>();
+  const index = new Map<string, IndexEntry>();
+  let workspaceIndex: WorkspaceIndex | undefined;
+  let indexBuild = 0;
+  let shuttingDown = false;
+
+  // ---------------------------------------------------------------------------------
+  // Configuration
+
+  const folderOf = (path: string): string | undefined => {
+    let best: string | undefined;
+    for (const f of folders) if ((path === f || path.startsWith(f.endsWith('/') ? f : f + '/')) && (!best || f.length > best.length)) best = f;
+    return best;
+  };
+
+  const resolverFor = (folder: string | undefined): ConfigResolver => {
+    const key = folder ?? '';
+    let r = resolvers.get(key);
+    if (!r) resolvers.set(key, (r = new ConfigResolver({ stopAt: folder, globalDirSetting: settings.globalDir })));
+    return r;
+  };
+
+  const configFor = (path: string): LoadedConfig => {
+    const loaded = resolverFor(folderOf(path)).forFile(path);
+    if (!Object.keys(settings.rules).length) return loaded;
+    let m = merged.get(loaded);
+    if (!m) {
+      m = { ...loaded, config: { ...loaded.config, rules: { ...loaded.config.rules, ...settings.rules } } };
+      merged.set(loaded, m);
+    }
+    return m;
+  };
+
+  const resetConfiguration = () => {
+    for (const r of resolvers.values()) r.invalidate();
+    resolvers = new Map();
+    merged = new WeakMap();
+    generation++;
+  };
+
+  const onRuleError = (rule: string, error: unknown) => {
+    if (loggedRuleErrors.has(rule)) return;
+    loggedRuleErrors.add(rule);
+    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    connection.console.error(`subagents: rule ${rule} failed and was skipped: ${detail}`);
+  };
+
+  // ---------------------------------------------------------------------------------
+  // Workspace index (names of every definition; Polytoken names for shadowing)
+
+  const currentWorkspaceIndex = (): WorkspaceIndex => {
+    if (!workspaceIndex) {
+      const polytoken: { path: string; name: string }[] = [];
+      for (const e of index.values()) if (e.kind === 'polytoken' && e.names[0]) polytoken.push({ path: e.path, name: e.names[0].name });
+      workspaceIndex = { polytoken };
+    }
+    return workspaceIndex;
+  };
+
+  /** Sets an index entry; true when the Polytoken names changed (shadowing must be re-checked). */
+  const setEntry = (path: string, entry: IndexEntry | undefined): boolean => {
+    const old = index.get(path);
+    if (entry) index.set(path, entry);
+    else index.delete(path);
+    workspaceIndexChanged();
+    const oldName = old?.kind === 'polytoken' ? old.names[0]?.name : undefined;
+    const newName = entry?.kind === 'polytoken' ? entry.names[0]?.name : undefined;
+    return oldName !== newName;
+  };
+  const workspaceIndexChanged = () => {
+    workspaceIndex = undefined;
+  };
+
+  const entryFromText = (path: string, kind: Dialect, text: string): IndexEntry | undefined => {
+    if (unreadableReason(text)) return undefined;
+    const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), path);
+    return { path, uri: URI.file(path).toString(), kind, names: definitionNames(kind, parsed, path) };
+  };
+
+  const openPaths = () => new Set(documents.all().map((d) => uriToPath(d.uri)).filter((p): p is string => !!p));
+
+  const indexFile = (path: string, open: Set<string>): boolean => {
+    if (open.has(path)) return false; // the editor's text wins
+    const folder = folderOf(path);
+    const config = configFor(path);
+    const kind = kindOf({ path, config, root: folder });
+    if (!kind || kind === 'config') return setEntry(path, undefined);
+    let text: string;
+    try {
+      text = fs.readFileSync(path, 'utf8');
+    } catch {
+      return setEntry(path, undefined);
+    }
+    return setEntry(path, entryFromText(path, kind, text));
+  };
+
+  const buildIndex = async () => {
+    const build = ++indexBuild;
+    const progress = capabilities.window?.workDoneProgress ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+    progress?.begin('Subagents: indexing definitions', 0, undefined, false);
+    try {
+      const files: string[] = [];
+      for (const folder of folders) files.push(...walkFiles(folder));
+      const found = new Map<string, IndexEntry>();
+      const extraDirs = new Set<string>();
+      for (const folder of folders) {
+        const c = configFor(posix.join(folder, '_'));
+        if (c.globalDir) extraDirs.add(c.globalDir);
+        for (const d of c.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.dir, toPosix(d)));
+      }
+      let done = 0;
+      for (const path of files) {
+        if (build !== indexBuild || shuttingDown) return;
+        const config = configFor(path);
+        const kind = kindOf({ path, config, root: folderOf(path) });
+        if (kind && kind !== 'config') {
+          try {
+            const entry = entryFromText(path, kind, fs.readFileSync(path, 'utf8'));
+            if (entry) found.set(path, entry);
+          } catch {
+            // unreadable: nothing to index
+          }
+          if (kind === 'polytoken') {
+            if (config.globalDir) extraDirs.add(config.globalDir);
+            for (const d of config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(config.dir, toPosix(d)));
+          }
+        }
+        if (++done % 200 === 0) {
+          progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      for (const dir of extraDirs) {
+        let names: string[];
+        try {
+          names = fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
+        } catch {
+          continue;
+        }
+        for (const n of names) {
+          const path = posix.join(dir, n);
+          if (found.has(path)) continue;
+          try {
+            const entry = entryFromText(path, 'polytoken', fs.readFileSync(path, 'utf8'));
+            if (entry) found.set(path, entry);
+          } catch {
+            // skipped like the runtime skips it
+          }
+        }
+      }
+      if (build !== indexBuild) return;
+      const open = openPaths();
+      for (const path of [...index.keys()]) if (!open.has(path)) index.delete(path);
+      for (const [path, entry] of found) if (!open.has(path)) index.set(path, entry);
+      workspaceIndexChanged();
+      generation++;
+      revalidateAll();
+    } finally {
+      progress?.done();
+    }
+  };
+
+  // ---------------------------------------------------------------------------------
+  // Analysis and diagnostics
+
+  const analysisFor = (uri: string): { analysis: Analysis; config: LoadedConfig } | undefined => {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const cached = cache.get(uri);
+    if (cached && cached.version === doc.version && cached.generation === generation) return cached;
+    const path = uriToPath(uri);
+    if (!path) return undefined;
+    const started = performance.now();
+    const config = configFor(path);
+    const folder = folderOf(path);
+    const analysis = analyze({ text: doc.getText(), path, config, root: folder, workspace: currentWorkspaceIndex(), onRuleError });
+    cost.set(uri, performance.now() - started);
+    let namesChanged = false;
+    if (analysis.context && analysis.kind && analysis.kind !== 'config') {
+      const entry: IndexEntry = { path, uri, kind: analysis.kind, names: definitionNames(analysis.kind, analysis.context.file, path) };
+      namesChanged = setEntry(path, entry);
+    }
+    if (namesChanged) {
+      generation++;
+      // Other open Polytoken definitions may be shadowed (or no longer) by this name.
+      for (const other of documents.all()) if (other.uri !== uri && cache.get(other.uri)?.analysis.kind === 'polytoken') schedule(other.uri);
+      // This document's own shadowing does not depend on its own index entry: no need to redo it.
+    }
+    const entry = { version: doc.version, generation, analysis, config };
+    cache.set(uri, entry);
+    return entry;
+  };
+
+  const publish = (uri: string) => {
+    timers.delete(uri);
+    const doc = documents.get(uri);
+    if (!doc || shuttingDown) return;
+    const result = analysisFor(uri);
+    // Everything above runs synchronously, so this is the document's current version.
+    connection.sendDiagnostics({ uri, version: doc.version, diagnostics: result?.analysis.diagnostics ?? [] });
+  };
+
+  function schedule(uri: string) {
+    const existing = timers.get(uri);
+    if (existing) clearTimeout(existing);
+    const delay = (cost.get(uri) ?? 0) < 3 ? 0 : 25;
+    timers.set(uri, setTimeout(() => publish(uri), delay));
+  }
+
+  function revalidateAll() {
+    for (const doc of documents.all()) schedule(doc.uri);
+  }
+
+  documents.onDidOpen((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidSave((e) => {
+    if (posix.basename(uriToPath(e.document.uri) ?? '') === CONFIG_FILE_NAME) configurationFileChanged();
+  });
+  documents.onDidClose((e) => {
+    const uri = e.document.uri;
+    const t = timers.get(uri);
+    if (t) clearTimeout(t);
+    timers.delete(uri);
+    cache.delete(uri);
+    cost.delete(uri);
+    connection.sendDiagnostics({ uri, diagnostics: [] });
+    const path = uriToPath(uri);
+    if (path && folderOf(path)) {
+      // Back to what is on disk.
+      if (indexFile(path, new Set())) {
+        generation++;
+        revalidateAll();
+      }
+    } else if (path && setEntry(path, undefined)) {
+      generation++;
+      revalidateAll();
+    }
+  });
+
+  const configurationFileChanged = () => {
+    resetConfiguration();
+    revalidateAll();
+    void buildIndex();
+  };
+
+  // ---------------------------------------------------------------------------------
+  // LSP wiring
+
+  const safe =
+    <P, R>(empty: R, handler: (params: P) => R) =>
+    (params: P): R => {
+      try {
+        return handler(params);
+      } catch (error) {
+        connection.console.error(`subagents: request failed: ${error instanceof Error ? error.stack : String(error)}`);
+        return empty;
+      }
+    };
+
+  connection.onInitialize((params): InitializeResult => {
+    capabilities = params.capabilities;
+    const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
+    folders = wsFolders.map((f) => uriToPath(f.uri)).filter((p): p is string => !!p).map((p) => p.replace(/\/+$/, '') || '/');
+    settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        completionProvider: { triggerCharacters: ['[', ',', ' ', '-', '"', '@', '!', '_'], resolveProvider: false },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: ['quickfix'] },
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        foldingRangeProvider: true,
+        definitionProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
+    };
+  });
+
+  const pullSettings = async () => {
+    if (!capabilities.workspace?.configuration) return;
+    try {
+      const raw = await connection.workspace.getConfiguration('subagents');
+      settings = readSettings(raw);
+    } catch {
+      // keep the previous settings
+    }
+  };
+
+  connection.onInitialized(async () => {
+    if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'subagents' }).catch(() => undefined);
+    }
+    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+      void connection.client
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: ['**/*.md', '**/*.yaml', '**/*.yml', '**/*.json'].map((globPattern) => ({ globPattern })),
+        })
+        .catch(() => undefined);
+    }
+    if (capabilities.workspace?.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+        const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
+        folders = folders.filter((f) => !removed.has(f));
+        for (const f of e.added) {
+          const p = uriToPath(f.uri);
+          if (p) folders.push(p.replace(/\/+$/, '') || '/');
+        }
+        resetConfiguration();
+        revalidateAll();
+        void buildIndex();
+      });
+    }
+    const before = JSON.stringify(settings);
+    await pullSettings();
+    if (JSON.stringify(settings) !== before) {
+      resetConfiguration();
+      revalidateAll();
+    }
+    await buildIndex();
+  });
+
+  connection.onDidChangeConfiguration(async (change) => {
+    const pushed = (change.settings as { subagents?: unknown } | undefined)?.subagents;
+    if (pushed !== undefined && !capabilities.workspace?.configuration) settings = readSettings(pushed);
+    else await pullSettings();
+    resetConfiguration();
+    revalidateAll();
+    void buildIndex();
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    let configChanged = false;
+    let namesChanged = false;
+    const open = openPaths();
+    for (const change of params.changes) {
+      const path = uriToPath(change.uri);
+      if (!path) continue;
+      if (posix.basename(path) === CONFIG_FILE_NAME) {
+        configChanged = true;
+        continue;
+      }
+      if (change.type === FileChangeType.Deleted) {
+        if (!open.has(path) && index.has(path)) namesChanged = setEntry(path, undefined) || namesChanged;
+      } else if (folderOf(path)) {
+        namesChanged = indexFile(path, open) || namesChanged;
+      }
+    }
+    if (configChanged) configurationFileChanged();
+    else if (namesChanged) {
+      generation++;
+      revalidateAll();
+    }
+  });
+
+  connection.onCompletion(
+    safe(null, (params) => {
+      const a = analysisFor(params.textDocument.uri);
+      if (!a) return null;
+      const snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport !== false;
+      return { isIncomplete: false, items: completions(a.analysis, params.position, { snippets }) };
+    }),
+  );
+
+  connection.onHover(safe(null, (params) => {
+    const a = analysisFor(params.textDocument.uri);
+    return a ? hover(a.analysis, params.position) ?? null : null;
+  }));
+
+  connection.onCodeAction(
+    safe([], (params) => {
+      const a = analysisFor(params.textDocument.uri);
+      if (!a) return [];
+      const resourceOps = capabilities.workspace?.workspaceEdit?.resourceOperations ?? [];
+      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context.diagnostics, {
+        renameFiles: resourceOps.includes('rename'),
+        documentChanges: !!capabilities.workspace?.workspaceEdit?.documentChanges,
+        version: documents.get(params.textDocument.uri)?.version,
+      });
+    }),
+  );
+
+  connection.onDocumentSymbol(safe([], (params) => {
+    const a = analysisFor(params.textDocument.uri);
+    return a ? documentSymbols(a.analysis) : [];
+  }));
+
+  connection.onFoldingRanges(safe([], (params) => {
+    const a = analysisFor(params.textDocument.uri);
+    return a ? foldingRanges(a.analysis) : [];
+  }));
+
+  connection.onWorkspaceSymbol(
+    safe([] as WorkspaceSymbol[], (params) => {
+      const query = params.query.toLowerCase();
+      const out: WorkspaceSymbol[] = [];
+      for (const e of index.values()) {
+        for (const n of e.names) {
+          if (query && !n.name.toLowerCase().includes(query)) continue;
+          out.push({ name: n.name, kind: n.symbolKind, containerName: n.container ?? e.kind, location: { uri: e.uri, range: n.range } });
+        }
+      }
+      return out.sort((a, b) => a.name.localeCompare(b.name));
+    }),
+  );
+
+  const readText = (path: string): string | undefined => {
+    const uri = URI.file(path).toString();
+    const open = documents.all().find((d) => d.uri === uri || uriToPath(d.uri) === path);
+    if (open) return open.getText();
+    try {
+      return fs.readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+
+  connection.onDefinition(safe(null, (params) => {
+    const a = analysisFor(params.textDocument.uri);
+    if (!a) return null;
+    return definition(a.analysis, params.position, { configPath: a.config.path, readText, pathToUri: (p) => URI.file(p).toString() }) ?? null;
+  }));
+
+  connection.onCodeLens(safe([], (params) => {
+    const a = analysisFor(params.textDocument.uri);
+    return a ? codeLenses(a.analysis, params.textDocument.uri) : [];
+  }));
+
+  connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
+    const uri = params?.uri;
+    if (typeof uri !== 'string') return null;
+    const a = analysisFor(uri);
+    return a ? resolveWithProvenance(a.analysis, uri) ?? null : null;
+  }));
+
+  connection.onShutdown(() => {
+    shuttingDown = true;
+    for (const t of timers.values()) clearTimeout(t);
+    timers.clear();
+  });
+
+  documents.listen(connection);
   connection.listen();
 }

@@ -1,0 +1,33 @@
+/** A code lens above each definition: its status and tool count, opening the resolution. */
+import type { CodeLens, Range } from 'vscode-languageserver-types';
+import type { Analysis } from '../engine';
+import { featureFile } from './common';
+import { definitionNames } from './symbols';
+import { resolveWithProvenance } from './resolve';
+
+export const RESOLVE_COMMAND = 'subagents.resolve';
+
+export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLens[] {
+  const file = featureFile(analysis);
+  if (!file) return [];
+  const resolution = resolveWithProvenance(analysis, uri);
+  if (!resolution) return [];
+  const names = definitionNames(file.dialect, file.ctx.file, file.ctx.path);
+  const firstLine: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return resolution.definitions.map((d, i) => {
+    // Profy: the subagents follow the Expert in the names list.
+    const named = file.dialect === 'profy' ? names.slice(1).find((n) => n.name === d.name) : undefined;
+    const at = d.range ?? named?.range ?? firstLine;
+    const line = file.dialect === 'profy' && !d.range && !named ? i : at.start.line;
+    const range: Range = { start: { line, character: 0 }, end: { line, character: 0 } };
+    return { range, command: { title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.dialect === 'profy'), command: RESOLVE_COMMAND, arguments: [uri] } };
+  });
+}
+
+function lensTitle(status: string, tools: number, reasons: string[] | undefined, name: string, showName: boolean): string {
+  const who = showName ? `${name}: ` : '';
+  const count = `${tools} tool${tools === 1 ? '' : 's'}`;
+  if (status === 'loads') return `${who}loads \u00b7 ${count}`;
+  const why = reasons?.length ? ` \u00b7 ${[...new Set(reasons)].slice(0, 3).join(', ')}` : '';
+  return `${who}${status}${why}`;
+}

@@ -1,0 +1,58 @@
+/** Helpers the editor features share: the analysed file, its YAML region, tree lookups. */
+import type { Position, Range } from 'vscode-languageserver-types';
+import type { Analysis, RuleContext } from '../engine';
+import type { AstNode } from '../text/tree';
+import { getValue, isArray, isString, nodeAtOffset, toPlain } from '../text/tree';
+import type { Dialect } from '../types';
+
+export interface FeatureFile {
+  dialect: Dialect;
+  ctx: RuleContext;
+  text: string;
+  root?: AstNode;
+}
+
+/** The definition file behind an analysis; undefined for configuration and unrecognized files. */
+export function featureFile(analysis: Analysis | undefined): FeatureFile | undefined {
+  if (!analysis?.context || !analysis.kind || analysis.kind === 'config') return undefined;
+  const ctx = analysis.context;
+  return { dialect: analysis.kind, ctx, text: ctx.file.source.text, root: ctx.file.root };
+}
+
+export function offsetAt(file: FeatureFile, position: Position): number {
+  return file.ctx.file.source.offset(position);
+}
+
+export function rangeOf(file: FeatureFile, start: number, end: number): Range {
+  return file.ctx.file.source.range(start, end);
+}
+
+/** The YAML region holding the offset (the frontmatter, or the whole YAML file). */
+export function yamlRegionAt(file: FeatureFile, offset: number): { start: number; end: number } | undefined {
+  if (file.ctx.file.format !== 'yaml') return undefined;
+  return file.ctx.file.yamlRegions.find((r) => offset >= r.start && offset <= r.end);
+}
+
+/** The deepest node at the offset; at a node's very end the node still counts. */
+export function nodeAt(file: FeatureFile, offset: number): AstNode | undefined {
+  return nodeAtOffset(file.root, offset);
+}
+
+/** String entries of a list at a path of the root (from the tree). */
+export function listAt(root: AstNode | undefined, path: (string | number)[]): string[] {
+  let node = root;
+  for (const s of path) node = typeof s === 'number' ? node?.items?.[s] : getValue(node, s);
+  return isArray(node) ? node.items.filter(isString).map((n) => n.value) : [];
+}
+
+export function stringAt(root: AstNode | undefined, key: string): string | undefined {
+  const v = getValue(root, key);
+  return isString(v) ? v.value : undefined;
+}
+
+export function plainAt(root: AstNode | undefined, key: string): unknown {
+  return toPlain(getValue(root, key));
+}
+
+export const pathEquals = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
+  a.length === b.length && a.every((s, i) => s === b[i] || (typeof s === 'number' && typeof b[i] === 'number'));

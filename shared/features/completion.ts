@@ -1,0 +1,308 @@
+/** Context-aware completion: keys, values and tool names for each dialect. */
+import { getLocation, parse as parseJsonc, type Location } from 'jsonc-parser';
+import {
+  CompletionItemKind,
+  CompletionItemTag,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type Position,
+  type Range,
+} from 'vscode-languageserver-types';
+import type { Analysis } from '../engine';
+import { PROFY_RESERVED } from '../catalog/builtins';
+import { keyDoc, keyDocMarkdown, keysAt, type KeyDoc } from '../docs/keys';
+import { profyMainToolset, toolMarkdown } from '../docs/tools';
+import { STATUS_FAMILIES, STATUS_FIELDS, SHORTHAND_ALL, SHORTHAND_ALL_MCP } from '../dialects/polytoken/constants';
+import { NAME_PATTERN } from '../dialects/picasso/constants';
+import { featureFile, listAt, offsetAt, rangeOf, stringAt, yamlRegionAt, type FeatureFile } from './common';
+import { yamlCursorAt, type YamlCursor } from './yaml-context';
+
+export interface CompletionOptions {
+  /** The client understands snippet syntax (default true). */
+  snippets?: boolean;
+}
+
+interface Candidate {
+  label: string;
+  detail?: string;
+  documentation?: string;
+  kind: CompletionItemKind;
+  /** Inserted text: a snippet when `snippet` is set. */
+  insert?: string;
+  snippet?: boolean;
+  deprecated?: boolean;
+  preselect?: boolean;
+  sort?: number;
+}
+
+/** Completion items at a position of an analysed document. */
+export function completions(analysis: Analysis | undefined, position: Position, options: CompletionOptions = {}): CompletionItem[] {
+  const file = featureFile(analysis);
+  if (!file) return [];
+  const offset = offsetAt(file, position);
+  if (file.dialect === 'profy') return profyCompletions(file, offset, options);
+  const region = yamlRegionAt(file, offset);
+  if (!region) return frontmatterStarter(file, offset, options);
+  const cursor = yamlCursorAt(file.text, region.start, region.end, offset);
+  if (!cursor) return [];
+  const candidates = file.dialect === 'polytoken' ? polytokenCandidates(file, cursor) : picassoCandidates(file, cursor);
+  return toItems(file, candidates, cursor.replaceStart, cursor.replaceEnd, options, cursor);
+}
+
+// ---------------------------------------------------------------------------------------
+// YAML dialects
+
+function keyCandidates(file: FeatureFile, cursor: YamlCursor, docs: KeyDoc[]): Candidate[] {
+  const after = file.text.slice(cursor.replaceEnd, file.text.indexOf('\n', cursor.replaceEnd) >>> 0);
+  const hasColon = /^\s*:/.test(after);
+  return docs
+    .filter((d) => !cursor.siblings.includes(d.key))
+    .map((d, i) => {
+      const body = (d.snippet ?? ' $1').replace(/\$\{INDENT\}/g, '  ');
+      return {
+        label: d.key,
+        kind: CompletionItemKind.Property,
+        detail: `${d.type}${d.presence ? ` \u00b7 ${d.presence}` : ''}`,
+        documentation: keyDocMarkdown(file.dialect, [...cursor.path, d.key], d),
+        insert: hasColon ? d.key : `${d.key}:${body}`,
+        snippet: !hasColon,
+        deprecated: d.deprecated,
+        sort: d.presence === 'required' ? i : 100 + i,
+      };
+    });
+}
+
+function valueCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
+  const doc = keyDoc(file.dialect, cursor.path);
+  const out: Candidate[] = [];
+  const key = cursor.path[cursor.path.length - 1];
+  if (cursor.path.length === 1 && key === 'name') {
+    out.push({ label: file.ctx.fileStem, kind: CompletionItemKind.Value, detail: 'the file name', preselect: true });
+  }
+  if (file.dialect === 'picasso' && cursor.path.length === 1 && key === 'invocation') {
+    const name = stringAt(file.root, 'name') ?? /^name:\s*["']?([^\s"'#]+)/m.exec(file.text)?.[1] ?? file.ctx.fileStem;
+    const value = `@${name}`;
+    out.push({ label: value, kind: CompletionItemKind.Value, detail: '`@` followed by `name`', insert: cursor.quoted ? value : `"${value}"`, preselect: true });
+  }
+  for (const v of doc?.values ?? []) {
+    if (v === 'skip') {
+      out.push({ label: 'skip', kind: CompletionItemKind.Snippet, detail: 'skip some hooks', insert: '\n  skip: [${1:post-act}]', snippet: true });
+      continue;
+    }
+    out.push({ label: v, kind: v === 'true' || v === 'false' ? CompletionItemKind.Keyword : CompletionItemKind.EnumMember, detail: doc!.type, documentation: doc!.summary });
+  }
+  return out;
+}
+
+function toolCandidates(file: FeatureFile, names: string[], sortBase = 0, detail?: (n: string) => string | undefined): Candidate[] {
+  return names.map((name, i) => ({
+    label: name,
+    kind: CompletionItemKind.Function,
+    detail: detail?.(name) ?? file.ctx.catalog.get(name)?.description,
+    documentation: toolMarkdown(file.dialect, file.ctx.catalog, name),
+    sort: sortBase + i,
+  }));
+}
+
+function isStatusEnumPath(path: (string | number)[]): boolean {
+  const n = path.length;
+  return n >= 5 && path[0] === 'polytoken' && path[1] === 'exit_tool_schema' && path[n - 1] === 'enum' && path[n - 3] === 'properties' && (STATUS_FIELDS as readonly string[]).includes(String(path[n - 2]));
+}
+
+function polytokenCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
+  const { catalog } = file.ctx;
+  const path = cursor.path;
+  if (cursor.kind === 'key') return keyCandidates(file, cursor, keysAt('polytoken', path));
+  if (cursor.kind === 'value') return valueCandidates(file, cursor);
+  const listKey = path.length === 2 && path[0] === 'polytoken' ? String(path[1]) : undefined;
+  let out: Candidate[] = [];
+  if (isStatusEnumPath(path)) {
+    out = Object.entries(STATUS_FAMILIES).flatMap(([family, values]) =>
+      values.map((v, i) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: `${family} (recognized status)`, sort: i })),
+    );
+  } else if (listKey === 'tools') {
+    const literal = catalog.names().filter((n) => n !== 'exit_tool' && n !== 'switch_facet');
+    out = toolCandidates(file, literal, 100);
+    out.push({ label: SHORTHAND_ALL, kind: CompletionItemKind.Constant, detail: 'every catalog and MCP tool', sort: 0 });
+    out.push({ label: SHORTHAND_ALL_MCP, kind: CompletionItemKind.Constant, detail: 'every MCP tool', sort: 1 });
+    for (const tag of catalog.tags()) out.push({ label: `tag!${tag}`, kind: CompletionItemKind.Constant, detail: `every tool tagged ${tag}`, sort: 2 });
+    for (const server of catalog.servers.keys()) out.push({ label: `mcp__${server}`, kind: CompletionItemKind.Module, detail: `every tool of MCP server ${server}`, sort: 3 });
+  } else if (listKey === 'tools_deny') {
+    out = toolCandidates(file, catalog.names().filter((n) => !catalog.get(n)?.undeniable));
+  } else if (listKey === 'undeferred_tools') {
+    const granted = new Set(listAt(file.root, ['polytoken', 'tools']));
+    const denied = new Set(listAt(file.root, ['polytoken', 'tools_deny']));
+    out = toolCandidates(file, catalog.names().filter((n) => n !== 'switch_facet' && !denied.has(n)));
+    for (const c of out) if (granted.has(c.label)) c.sort = -1;
+  }
+  return excludeListed(out, cursor);
+}
+
+function picassoCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
+  const path = cursor.path;
+  if (cursor.kind === 'key') return keyCandidates(file, cursor, keysAt('picasso', path));
+  if (cursor.kind === 'value') {
+    const out = valueCandidates(file, cursor);
+    if (path.length === 1 && path[0] === 'name' && !NAME_PATTERN.test(file.ctx.fileStem)) out.length = 0;
+    return out;
+  }
+  if (path.length !== 1 || (path[0] !== 'tools' && path[0] !== 'deny')) return [];
+  const other = new Set(listAt(file.root, [path[0] === 'tools' ? 'deny' : 'tools']));
+  return excludeListed(toolCandidates(file, file.ctx.catalog.names().filter((n) => !other.has(n))), cursor);
+}
+
+function excludeListed(candidates: Candidate[], cursor: YamlCursor): Candidate[] {
+  const listed = new Set(cursor.siblings);
+  return candidates.filter((c) => !listed.has(c.label));
+}
+
+/** A Polytoken file without frontmatter: offer the whole block at the top. */
+function frontmatterStarter(file: FeatureFile, offset: number, options: CompletionOptions): CompletionItem[] {
+  if (file.dialect !== 'polytoken' || file.ctx.file.frontmatter?.kind !== 'none') return [];
+  if (file.text.slice(0, offset).includes('\n')) return [];
+  const body = `---\nname: ${file.ctx.fileStem}\ndescription: \${1:what it does and when to use it}\npolytoken:\n  tools: [\${2:file_read, glob, grep}]\n---\n$0`;
+  return toItems(file, [{ label: 'frontmatter', kind: CompletionItemKind.Snippet, detail: 'Polytoken subagent frontmatter', insert: body, snippet: true }], 0, offset, options);
+}
+
+function toItems(file: FeatureFile, candidates: Candidate[], start: number, end: number, options: CompletionOptions, cursor?: YamlCursor): CompletionItem[] {
+  const range: Range = rangeOf(file, start, end);
+  const snippets = options.snippets !== false;
+  const seen = new Set<string>();
+  const items: CompletionItem[] = [];
+  for (const c of candidates) {
+    if (seen.has(c.label)) continue;
+    seen.add(c.label);
+    let insert = c.insert ?? c.label;
+    let snippet = !!c.snippet && snippets;
+    if (c.snippet && !snippets) insert = stripSnippet(insert);
+    if (cursor?.kind === 'list-line') {
+      insert = `- ${snippet ? escapeSnippet(insert) : insert}`;
+    }
+    const item: CompletionItem = {
+      label: c.label,
+      kind: c.kind,
+      textEdit: { range, newText: insert },
+      insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+      sortText: String(c.sort ?? 50).padStart(5, '0') + c.label,
+    };
+    if (cursor?.kind === 'list-line') item.filterText = `- ${c.label}`;
+    if (snippet && insert.includes('\n')) item.insertTextMode = InsertTextMode.adjustIndentation;
+    if (c.detail) item.detail = c.detail;
+    if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
+    if (c.deprecated) item.tags = [CompletionItemTag.Deprecated];
+    if (c.preselect) item.preselect = true;
+    items.push(item);
+  }
+  return items;
+}
+
+const escapeSnippet = (s: string) => s;
+
+function stripSnippet(s: string): string {
+  return s
+    .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\d+/g, '');
+}
+
+// ---------------------------------------------------------------------------------------
+// Profy (JSON)
+
+function profyCompletions(file: FeatureFile, offset: number, options: CompletionOptions): CompletionItem[] {
+  const text = file.text;
+  let loc: Location;
+  try {
+    loc = getLocation(text, offset);
+  } catch {
+    return [];
+  }
+  const plain = (parseJsonc(text, [], { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
+  const prev = loc.previousNode;
+  const inString = prev && prev.type === 'string' && offset > prev.offset && offset <= prev.offset + prev.length;
+  let start = offset;
+  let end = offset;
+  if (inString) {
+    start = prev!.offset;
+    end = prev!.offset + prev!.length;
+  } else {
+    while (start > 0 && /[\w$*?-]/.test(text[start - 1])) start--;
+    while (end < text.length && /[\w$*?-]/.test(text[end])) end++;
+  }
+  const path = loc.path;
+  const quote = (s: string) => JSON.stringify(s);
+  const make = (candidates: Candidate[], asKey: boolean): CompletionItem[] =>
+    toItems(file, candidates, start, end, options).map((item) => {
+      item.filterText = quote(item.label);
+      return item;
+    }).map((item) => {
+      if (!asKey && item.insertTextFormat !== InsertTextFormat.Snippet && item.textEdit && 'range' in item.textEdit) {
+        item.textEdit.newText = quote(item.textEdit.newText);
+      }
+      return item;
+    });
+
+  if (loc.isAtPropertyKey) {
+    const mapPath = path.slice(0, -1);
+    const holder = valueAtPath(plain, mapPath);
+    const existing = holder && typeof holder === 'object' && !Array.isArray(holder) ? Object.keys(holder) : [];
+    const own = inString ? String(prev!.value ?? '') : '';
+    const afterText = text.slice(end, end + 40);
+    const hasColon = /^\s*:/.test(afterText);
+    const docs = keysAt('profy', mapPath).filter((d) => !existing.includes(d.key) || d.key === own);
+    const candidates = docs.map((d, i): Candidate => ({
+      label: d.key,
+      kind: CompletionItemKind.Property,
+      detail: `${d.type}${d.presence ? ` \u00b7 ${d.presence}` : ''}`,
+      documentation: keyDocMarkdown('profy', [...mapPath, d.key], d),
+      insert: hasColon ? quote(d.key) : `${quote(d.key)}: ${d.snippet ?? '$1'}`,
+      snippet: !hasColon,
+      sort: d.presence === 'required' ? i : 100 + i,
+    }));
+    return make(candidates, true);
+  }
+  const last = path[path.length - 1];
+  const listed = (list: unknown) => new Set(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []);
+  const current = inString ? String(prev!.value ?? '') : '';
+  if (typeof last === 'number') {
+    const listPath = path.slice(0, -1);
+    const already = listed(valueAtPath(plain, listPath));
+    already.delete(current);
+    if (listPath.length === 1 && listPath[0] === 'tools') {
+      const names = file.ctx.catalog.names().filter((n) => !PROFY_RESERVED.has(n) && !already.has(n));
+      return make(toolCandidates(file, names), false);
+    }
+    if (listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools') {
+      const toolset = profyMainToolset(plain.tools, file.ctx.config);
+      if (!toolset) return [];
+      const names = [...new Set(toolset)].filter((n) => !PROFY_RESERVED.has(n) && !already.has(n));
+      const out = toolCandidates(file, names, 10, () => 'main agent tool');
+      const servers = new Set(toolset.map((t) => /^mcp__(.+?)__/.exec(t)?.[1]).filter((s): s is string => !!s));
+      for (const s of servers) {
+        const glob = `mcp__${s}__*`;
+        if (!already.has(glob)) out.push({ label: glob, kind: CompletionItemKind.Constant, detail: `every tool of MCP server ${s} in the main toolset`, sort: 0 });
+      }
+      if (!already.has('*')) out.push({ label: '*', kind: CompletionItemKind.Constant, detail: 'every tool of the main toolset (reserved names excluded)', sort: 1 });
+      return make(out, false);
+    }
+    return [];
+  }
+  if (typeof last === 'string') {
+    const doc = keyDoc('profy', path);
+    if (!doc?.values) return [];
+    const candidates = doc.values.map((v): Candidate => ({ label: v, kind: CompletionItemKind.Value, detail: doc.type, insert: v }));
+    // Values are JSON literals already: insert them as they are.
+    return toItems(file, candidates, start, end, options);
+  }
+  return [];
+}
+
+function valueAtPath(root: unknown, path: (string | number)[]): unknown {
+  let v = root;
+  for (const s of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[s];
+  }
+  return v;
+}

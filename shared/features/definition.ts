@@ -1,0 +1,95 @@
+/**
+ * Go to definition: a tool or MCP server name to its entry in `.subagents.yaml`; a shadowed
+ * Polytoken definition's `name` to the file that replaces it.
+ */
+import type { Diagnostic, Location, Position } from 'vscode-languageserver-types';
+import type { Analysis } from '../engine';
+import { DIALECT_MODULES } from '../engine';
+import { parseYamlFile } from '../text/document';
+import { SourceText } from '../text/source';
+import { getProperty, getValue, isArray, isObject, isString, pathOf, type AstNode } from '../text/tree';
+import { featureFile, nodeAt, offsetAt } from './common';
+import { posix } from 'path';
+
+export interface DefinitionHost {
+  /** The `.subagents.yaml` in force for the file. */
+  configPath?: string;
+  readText(path: string): string | undefined;
+  pathToUri(path: string): string;
+}
+
+const TOOL_LISTS: Record<string, (path: (string | number)[]) => boolean> = {
+  polytoken: (p) => p.length === 3 && p[0] === 'polytoken' && ['tools', 'tools_deny', 'undeferred_tools'].includes(String(p[1])),
+  picasso: (p) => p.length === 2 && (p[0] === 'tools' || p[0] === 'deny'),
+  profy: (p) => (p.length === 2 && p[0] === 'tools') || (p.length === 4 && p[0] === 'subagents' && p[2] === 'tools'),
+};
+
+export function definition(analysis: Analysis | undefined, position: Position, host: DefinitionHost): Location[] | undefined {
+  const file = featureFile(analysis);
+  if (!file) return undefined;
+  const offset = offsetAt(file, position);
+  const node = nodeAt(file, offset);
+  if (!node) return undefined;
+  const path = pathOf(node);
+
+  if (file.dialect === 'polytoken' && path.length === 1 && path[0] === 'name') {
+    const shadowed = analysis!.diagnostics.find((d) => d.code === 'polytoken/shadowed');
+    const by = shadowed && shadowedBy(shadowed);
+    if (by) {
+      const target = posix.isAbsolute(by) ? by : posix.resolve(posix.dirname(file.ctx.path), by);
+      return [{ uri: host.pathToUri(target), range: nameRangeIn(target, host) }];
+    }
+    return undefined;
+  }
+
+  if (node.kind !== 'string' || node.keyOf || !TOOL_LISTS[file.dialect](path) || !host.configPath) return undefined;
+  const text = host.readText(host.configPath);
+  if (text === undefined) return undefined;
+  const config = parseYamlFile(text);
+  const target = configTarget(config.root, file.dialect, String(node.value));
+  if (!target) return undefined;
+  return [{ uri: host.pathToUri(host.configPath), range: config.source.range(target.start, target.end) }];
+}
+
+function shadowedBy(d: Diagnostic): string | undefined {
+  const data = d.data as { by?: unknown } | undefined;
+  const by = data?.by;
+  if (typeof by === 'string') return by;
+  if (by && typeof by === 'object' && typeof (by as { path?: unknown }).path === 'string') return (by as { path: string }).path;
+  return undefined;
+}
+
+function nameRangeIn(path: string, host: DefinitionHost) {
+  const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const text = host.readText(path);
+  if (text === undefined) return zero;
+  const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), path);
+  const n = getValue(parsed.root, 'name');
+  return n ? parsed.source.range(n.start, n.end) : zero;
+}
+
+/** The node in `.subagents.yaml` that declares a tool name or MCP server. */
+function configTarget(root: AstNode | undefined, dialect: string, name: string): AstNode | undefined {
+  const mcp = /^mcp__(.+?)(?:__(.+))?$/.exec(name);
+  if (mcp) {
+    const serverGlob = mcp[1];
+    const server = getProperty(getValue(root, 'mcp'), serverGlob);
+    if (!server) return undefined;
+    const tool = mcp[2];
+    if (tool && isArray(server.value)) {
+      const entry = server.value.items.find((i) => isString(i) && i.value === tool);
+      if (entry) return entry;
+    }
+    return server.keyNode;
+  }
+  const list = getValue(getValue(root, 'tools'), dialect);
+  if (!isArray(list)) return undefined;
+  for (const item of list.items) {
+    if (isString(item) && item.value === name) return item;
+    if (isObject(item)) {
+      const n = getValue(item, 'name');
+      if (isString(n) && n.value === name) return n;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,145 @@
+/** Document symbols, folding ranges and the definition names the workspace index holds. */
+import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range } from 'vscode-languageserver-types';
+import type { Analysis } from '../engine';
+import { fileStem } from '../engine';
+import type { ParsedFile } from '../text/document';
+import { getValue, isArray, isObject, isString, type AstNode } from '../text/tree';
+import type { Dialect } from '../types';
+import { featureFile } from './common';
+
+export interface IndexedName {
+  name: string;
+  range: Range;
+  symbolKind: SymbolKind;
+  /** For a Profy subagent: its Expert's name. */
+  container?: string;
+}
+
+/** Every definition a file declares, by name (one for Polytoken and Picasso; the Expert and each subagent for Profy). */
+export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string): IndexedName[] {
+  const source = parsed.source;
+  const root = parsed.root;
+  const nameRange = (node: AstNode | undefined) => (node ? source.range(node.start, node.end) : source.firstLine());
+  if (kind === 'polytoken') {
+    const n = getValue(root, 'name');
+    const name = isString(n) && n.value ? n.value : fileStem(path);
+    return [{ name, range: nameRange(getValue(root, 'name')), symbolKind: SymbolKind.Class }];
+  }
+  if (kind === 'picasso') {
+    const n = getValue(root, 'name');
+    return [{ name: isString(n) && n.value ? n.value : fileStem(path), range: nameRange(n), symbolKind: SymbolKind.Class }];
+  }
+  const out: IndexedName[] = [];
+  const n = getValue(root, 'name');
+  const expert = isString(n) && n.value ? n.value : fileStem(path);
+  out.push({ name: expert, range: nameRange(n), symbolKind: SymbolKind.Module });
+  const subagents = getValue(root, 'subagents');
+  if (isArray(subagents)) {
+    for (const item of subagents.items) {
+      const sn = getValue(item, 'name');
+      if (isString(sn) && sn.value) out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: expert });
+    }
+  }
+  return out;
+}
+
+const VALUE_KIND: Record<string, SymbolKind> = {
+  object: SymbolKind.Object,
+  array: SymbolKind.Array,
+  string: SymbolKind.String,
+  number: SymbolKind.Number,
+  boolean: SymbolKind.Boolean,
+  null: SymbolKind.Null,
+  unknown: SymbolKind.Variable,
+};
+
+function preview(node: AstNode): string | undefined {
+  if (node.kind === 'string') {
+    const v = String(node.value);
+    return v.length > 60 ? v.slice(0, 57) + '\u2026' : v.split('\n')[0];
+  }
+  if (node.kind === 'number' || node.kind === 'boolean') return String(node.value);
+  if (node.kind === 'array') return `${node.items?.length ?? 0} entries`;
+  return undefined;
+}
+
+/** The definition and its keys; for Profy, the Expert and each subagent. */
+export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[] {
+  const file = featureFile(analysis);
+  if (!file || !isObject(file.root)) return [];
+  const source = file.ctx.file.source;
+  const range = (n: AstNode) => source.range(n.start, n.end);
+  const keySymbols = (obj: AstNode, depth: number): DocumentSymbol[] =>
+    (obj.properties ?? []).map((p) => {
+      const full = source.range(p.keyNode.start, Math.max(p.keyNode.end, p.value.end));
+      const sym: DocumentSymbol = { name: p.key || '""', kind: VALUE_KIND[p.value.kind] ?? SymbolKind.Property, range: full, selectionRange: range(p.keyNode) };
+      const detail = preview(p.value);
+      if (detail) sym.detail = detail;
+      if (depth < 3 && isObject(p.value)) sym.children = keySymbols(p.value, depth + 1);
+      if (depth < 3 && isArray(p.value) && file.dialect === 'profy' && p.key === 'subagents' && depth === 0) {
+        sym.children = p.value.items.map((item, i) => {
+          const nameNode = getValue(item, 'name');
+          const name = isString(nameNode) && nameNode.value ? nameNode.value : `subagent ${i + 1}`;
+          const s: DocumentSymbol = { name, kind: SymbolKind.Class, detail: 'subagent', range: range(item), selectionRange: nameNode ? range(nameNode) : range(item) };
+          if (isObject(item)) s.children = keySymbols(item, depth + 2);
+          return s;
+        });
+      }
+      return sym;
+    });
+  const names = definitionNames(file.dialect, file.ctx.file, file.ctx.path);
+  const top = names[0];
+  const fm = file.ctx.file.frontmatter;
+  const whole = fm?.kind === 'closed' ? source.range(0, fm.bodyStart) : source.range(file.root.start, file.root.end);
+  return [
+    {
+      name: top.name,
+      detail: file.dialect === 'profy' ? 'Profy Expert' : file.dialect === 'polytoken' ? 'Polytoken subagent' : 'Picasso role',
+      kind: top.symbolKind,
+      range: whole,
+      selectionRange: containsRange(whole, top.range) ? top.range : whole,
+      children: keySymbols(file.root, 0),
+    },
+  ];
+}
+
+function containsRange(outer: Range, inner: Range): boolean {
+  const le = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return le(outer.start, inner.start) && le(inner.end, outer.end);
+}
+
+/** Folding: the frontmatter block, and every multi-line mapping or list value. */
+export function foldingRanges(analysis: Analysis | undefined): FoldingRange[] {
+  const file = featureFile(analysis);
+  if (!file) return [];
+  const source = file.ctx.file.source;
+  const out: FoldingRange[] = [];
+  const fm = file.ctx.file.frontmatter;
+  if (fm?.kind === 'closed') {
+    const end = source.position(fm.closeStart).line;
+    if (end > 0) out.push({ startLine: 0, endLine: end, kind: FoldingRangeKind.Region });
+  }
+  const visit = (node: AstNode | undefined, depth: number) => {
+    if (!node || depth > 20) return;
+    for (const p of node.properties ?? []) {
+      if (p.value.kind === 'object' || p.value.kind === 'array') {
+        const startLine = source.position(p.keyNode.start).line;
+        let endOffset = p.value.end;
+        while (endOffset > p.value.start && /\s/.test(file.text[endOffset - 1])) endOffset--;
+        const endLine = source.position(endOffset).line;
+        if (endLine > startLine) out.push({ startLine, endLine: file.ctx.file.format === 'json' ? endLine - 1 : endLine });
+      }
+      visit(p.value, depth + 1);
+    }
+    for (const item of node.items ?? []) {
+      if ((item.kind === 'object' || item.kind === 'array') && file.ctx.file.format === 'json') {
+        const startLine = source.position(item.start).line;
+        const endLine = source.position(item.end).line;
+        if (endLine - 1 > startLine) out.push({ startLine, endLine: endLine - 1 });
+      }
+      visit(item, depth + 1);
+    }
+  };
+  visit(file.root, 0);
+  return out.filter((r) => r.endLine > r.startLine);
+}
