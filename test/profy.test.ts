@@ -44,7 +44,7 @@ function expert(subagents: unknown[], extra: Record<string, unknown> = {}): stri
 const sub = (name: unknown, tools?: unknown, extra: Record<string, unknown> = {}) => ({
   name,
   description: 'Finds clauses.',
-  system_prompt: 'Extract only.',
+  system_prompt: 'Quote clauses.',
   ...(tools === undefined ? {} : { tools }),
   ...extra,
 });
