@@ -338,6 +338,11 @@ describe('polytoken: bad input never throws', () => {
     assert.deepStrictEqual(diagnostics('---\nname: triage\npolytoken: [a]\n---\n').map((d) => [d.code, d.range.start.line, d.range.start.character]), [['polytoken/invalid-value', 2, 11]]);
   });
 
+  it('broken YAML gives syntax/yaml only, no follow-on noise', () => {
+    assert.deepStrictEqual([...new Set(diagnostics('---\nname: [triage\npolytoken: {tools: [\n---\n').map((d) => d.code))], ['syntax/yaml']);
+    assert.deepStrictEqual(diagnostics('---\nname: triage\npolytoken:\n  tools: [a]\n  tools: [exit_tool]\n---\n').map((d) => d.code), ['syntax/yaml']);
+  });
+
   it('random frontmatter never throws', () => {
     const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
       v: fc.oneof({ depthSize: 'small' }, fc.constantFrom('file_read', 'tag!ALL', 'mcp__x', 'exit_tool', 'grep', 'tag!x', 'switch_facet', 'done', 'weird', '{{'), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.constantFrom('tools', 'tools_deny', 'undeferred_tools', 'exit_tool_schema', 'properties', 'status', 'enum', 'name', 'type', 'polytoken', 'inherit_tools', 'skills_allow'), tie('v'), { maxKeys: 4 })),

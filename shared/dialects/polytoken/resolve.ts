@@ -20,7 +20,7 @@ const nonEmpty = (list: string[]) => (list.length ? list : undefined);
 
 /** SPEC §4 "Resolution": the tool set Polytoken grants the definition. */
 export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
-  const def = definitionOf(ctx);
+  const def = definitionOf(ctx, true);
   const nameNode = getProperty(def?.root, 'name')?.value;
   const hasName = isString(nameNode) && nameNode.value.trim() !== '';
   const name = hasName ? nameNode.value : ctx.fileStem;

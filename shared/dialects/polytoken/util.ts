@@ -10,11 +10,21 @@ export interface PolytokenDefinition {
   poly?: AstNode & { properties: AstProperty[] };
 }
 
-export function definitionOf(ctx: RuleContext): PolytokenDefinition | undefined {
+/**
+ * The definition's mappings. While the frontmatter's YAML does not parse, the parser's
+ * partial tree would only produce follow-on noise (`name: [x` read as a list), so rules
+ * see nothing until syntax/yaml is fixed; resolution passes `partial` to use what there is.
+ */
+export function definitionOf(ctx: RuleContext, partial = false): PolytokenDefinition | undefined {
+  if (!partial && yamlIsBroken(ctx)) return undefined;
   const root = ctx.file.root;
   if (!isObject(root)) return undefined;
   const polyNode = getProperty(root, 'polytoken')?.value;
   return { root, poly: isObject(polyNode) ? polyNode : undefined };
+}
+
+export function yamlIsBroken(ctx: RuleContext): boolean {
+  return ctx.file.syntax.some((f) => f.rule === 'syntax/yaml');
 }
 
 /** A `polytoken.<key>` property. */

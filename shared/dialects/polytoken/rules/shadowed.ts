@@ -40,9 +40,11 @@ export const shadowedRule: Rule = {
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
     let winner: { path: string; rank: number } | undefined;
-    for (const entry of entries) {
+    // Only same-name entries matter: the grouped index (checkPaths) keeps a workspace check linear.
+    for (const entry of ctx.workspace?.polytokenByName?.get(name) ?? entries) {
+      if (entry.name !== name) continue;
       const path = toPosix(entry.path);
-      if (entry.name !== name || path === ctx.path) continue;
+      if (path === ctx.path) continue;
       const there = placeOf(ctx, path);
       if (!there || there.rank <= here.rank) continue;
       // A project shadows only what it loads: folders of its configuration, never another project.

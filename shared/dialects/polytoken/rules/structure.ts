@@ -5,7 +5,7 @@ import { describeProblem, validateNode } from '../../../schema/validate';
 import { nearestName } from '../../../catalog/catalog';
 import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
-import { at, definitionOf, visibleNode } from '../util';
+import { at, definitionOf, visibleNode, yamlIsBroken } from '../util';
 
 const KIND_WORDS: Record<string, string> = {
   array: 'a list',
@@ -83,7 +83,7 @@ export const invalidValueRule: Rule = {
   ids: ['polytoken/invalid-value'],
   check(ctx) {
     const root = ctx.file.root;
-    if (!root || root.kind === 'null') return [];
+    if (!root || root.kind === 'null' || yamlIsBroken(ctx)) return [];
     if (!isObject(root)) {
       const what = KIND_WORDS[root.kind] ?? 'not a mapping';
       return [
