@@ -31,6 +31,7 @@ export function main(argv: string[], io: Io): number | undefined {
         }
         const unknown = rest.find((a) => a !== '--stdio');
         if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} for \`subagents lsp\`; run \`subagents lsp --stdio\``);
+        if (!rest.includes('--stdio')) throw new UsageError('lsp needs --stdio (the only transport); run `subagents lsp --stdio`');
         // Loaded only here: the server is not needed by the other commands.
         // eslint-disable-next-line @typescript-eslint/no-var-requires
         const { runLsp } = require('./lsp') as typeof import('./lsp');
