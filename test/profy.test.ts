@@ -334,3 +334,25 @@ describe('profy: the seed example (contract_scanner)', () => {
     assert.deepStrictEqual(definitions[0].dropped, []);
   });
 });
+
+describe('profy: JSON Schema', () => {
+  const schema = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../schemas/profy.schema.json'), 'utf8'));
+
+  it('is draft-07, documents every key in plain and Markdown text, and never forbids extra keys', () => {
+    assert.strictEqual(schema.$schema, 'http://json-schema.org/draft-07/schema#');
+    const seen: string[] = [];
+    const walk = (node: any, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      assert.notStrictEqual(node.additionalProperties, false, `${where} must not set additionalProperties: false`);
+      for (const [key, value] of Object.entries<any>(node.properties ?? {})) {
+        seen.push(key);
+        assert.ok(typeof value.description === 'string' && value.description.length > 10, `${where}.${key} has a description`);
+        assert.ok(typeof value.markdownDescription === 'string' && value.markdownDescription.length > 10, `${where}.${key} has a markdownDescription`);
+        walk(value, `${where}.${key}`);
+      }
+      for (const [key, value] of Object.entries<any>(node.definitions ?? {})) walk(value, `${where}#${key}`);
+    };
+    walk(schema, 'expert');
+    for (const key of ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents', 'system_prompt', 'model']) assert.ok(seen.includes(key), key);
+  });
+});
