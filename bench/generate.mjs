@@ -73,7 +73,7 @@ polytoken:
     - big-model
   tools:
 ${yamlList(tools, '    ')}
-${deny.length ? `  tools_deny:\n${yamlList(deny, '    ')}\n` : ''}  undeferred_tools: [${tools.filter((t) => !t.startsWith('mcp__') && t !== 'exit_tool').slice(0, 1).join(', ')}]
+${deny.length ? `  tools_deny:\n${yamlList(deny, '    ')}\n` : ''}  undeferred_tools: [${tools.filter((t) => !t.startsWith('mcp__') && t !== 'exit_tool' && !deny.includes(t)).slice(0, 1).join(', ')}]
   autonomous_hint: Work without asking questions.
   inherit_tools: ${rand() < 0.3}
   allow_subagent_spawn: false
@@ -134,13 +134,14 @@ ${extra}`;
 
 function profyExpert(rand, name, mistake) {
   const count = 2 + Math.floor(rand() * 3);
+  const mainTools = pick(rand, PROFY_TOOLS, 4);
   const subagents = [];
   for (let i = 0; i < count; i++) {
     subagents.push({
       name: `${name}_helper_${i}`,
       description: `Helps ${name} with part ${i}.`,
       system_prompt: `You help the ${name} expert. Keep to part ${i}.`,
-      tools: pick(rand, ['read', 'grep', 'gl*', 'web_search', 'mcp__ledger__*'], 2),
+      tools: pick(rand, mainTools, 2).map((t) => (t.startsWith('mcp__') && rand() < 0.5 ? 'mcp__ledger__*' : t)),
       model: 'some-model',
     });
   }
@@ -150,7 +151,7 @@ function profyExpert(rand, name, mistake) {
     delegatable: true,
     delegationBrief: `Accepts ${name} tasks and returns a short report.`,
     delegationPolicy: 'none',
-    tools: pick(rand, PROFY_TOOLS, 4),
+    tools: mainTools,
     subagents,
   };
   switch (mistake) {

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { posix } from 'path';
 import { analyze, resolveAnalysis } from '../shared/engine';
 import { toPosix } from '../shared/files';
-import { checkPaths, MissingPathError, type CheckRun, type FileReport } from '../shared/node/check';
+import { checkPaths, MissingPathError, type CheckOptions, type CheckRun, type FileReport } from '../shared/node/check';
 import { loadConfigFile, type ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
 import { RULES, ruleDocsUrl } from '../shared/rules/registry';
@@ -48,11 +48,12 @@ function configOptions(parsed: ParsedArgs, io: Io): ConfigOptions {
   return options;
 }
 
-function runCheckPaths(paths: string[], options: ConfigOptions, io: Io): CheckRun {
+function runCheckPaths(paths: string[], options: ConfigOptions, io: Io, keepAnalysis: CheckOptions['keepAnalysis'] = false): CheckRun {
   try {
     return checkPaths(paths, {
       ...options,
       cwd: io.cwd,
+      keepAnalysis,
       onRuleError: (rule, error) => io.err(`subagents: internal error in rule ${rule}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`),
     });
   } catch (e) {
@@ -137,7 +138,7 @@ export function commandResolve(args: string[], io: Io): number {
       // The file itself is readable; siblings are only for shadowing.
     }
   }
-  const run = runCheckPaths(inputs, options, io);
+  const run = runCheckPaths(inputs, options, io, (p) => p === abs);
   const own = run.ioErrors.find((e) => e.path === abs);
   if (own) throw new UsageError(`${file}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);

@@ -15,6 +15,8 @@ import { picasso } from './dialects/picasso';
 /** What the engine knows of other files: Polytoken definitions, for shadowing. */
 export interface WorkspaceIndex {
   polytoken: readonly { path: string; name: string }[];
+  /** Optional: the same entries grouped by name, in the same order (checkPaths builds it; rules fall back to `polytoken`). */
+  polytokenByName?: ReadonlyMap<string, readonly { path: string; name: string }[]>;
 }
 
 export interface DocumentInput {

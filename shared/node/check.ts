@@ -24,6 +24,12 @@ export interface CheckOptions extends ConfigOptions {
    * output is the same either way; with workers, reports carry no `analysis`.
    */
   workers?: number;
+  /**
+   * Which reports keep their `analysis` (for resolution, editor features); default: all.
+   * Keeping every analysis holds every parse in memory and rules out worker threads:
+   * `subagents check` passes false, `resolve` a predicate for its one file.
+   */
+  keepAnalysis?: boolean | ((path: string) => boolean);
 }
 
 export interface FileReport {
@@ -181,9 +187,11 @@ function workerFile(): string | undefined {
 
 function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions): CheckRun {
   const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
-  const count = workerCount(items.length, options);
+  const keep = options.keepAnalysis ?? true;
+  const keepFor = typeof keep === 'function' ? keep : () => keep;
+  const count = keep === true ? 0 : workerCount(items.length, options);
   const file = count > 0 ? workerFile() : undefined;
-  const { reports, readErrors } = file ? runParallel(items, options, count, file) : runSerial(items, options);
+  const { reports, readErrors } = file ? runParallel(items, options, count, file, keepFor) : runSerial(items, options, keepFor);
   readErrors.sort((a, b) => a.index - b.index);
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
   const files = reports.filter((r): r is FileReport => !!r);
@@ -197,7 +205,7 @@ function polytokenIndexes(items: readonly Item[]): number[] {
   return out;
 }
 
-function runSerial(items: Item[], options: CheckOptions): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
+function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string) => boolean): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
   const runner = new Runner(items, options.onRuleError);
   const names = new Map<number, string>();
   const readErrors: ReadError[] = [];
@@ -211,7 +219,7 @@ function runSerial(items: Item[], options: CheckOptions): { reports: (FileReport
   for (let i = 0; i < items.length; i++) {
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-    else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, analysis: r.analysis };
+    else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(keepFor(items[i].path) ? { analysis: r.analysis } : {}) };
   }
   return { reports, readErrors };
 }
@@ -249,7 +257,18 @@ function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>):
       }
     }
   }
-  return { polytoken: [...entries].map(([path, name]) => ({ path, name })) };
+  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })) });
+}
+
+/** Adds the by-name grouping (not sent to workers: each rebuilds it, a Map of 50,000 entries clones slowly). */
+function withByName(index: WorkspaceIndex): WorkspaceIndex {
+  const byName = new Map<string, { path: string; name: string }[]>();
+  for (const entry of index.polytoken) {
+    const list = byName.get(entry.name);
+    if (list) list.push(entry);
+    else byName.set(entry.name, [entry]);
+  }
+  return { polytoken: index.polytoken, polytokenByName: byName };
 }
 
 // ---- Worker threads -------------------------------------------------------------
@@ -299,9 +318,19 @@ type WorkerMessage =
 const chunkOf = (list: readonly number[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
 const chunks = (list: readonly number[]) => Math.ceil(list.length / CHUNK);
 
-function runParallel(items: Item[], options: CheckOptions, count: number, file: string): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
-  const poly = polytokenIndexes(items);
-  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken');
+function runParallel(
+  items: Item[],
+  options: CheckOptions,
+  count: number,
+  file: string,
+  keepFor: (path: string) => boolean,
+): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
+  // Files whose analysis is kept are done on this thread; the rest is shared.
+  const pinned = items.map((c) => keepFor(c.path));
+  const poly = polytokenIndexes(items).filter((i) => !pinned[i]);
+  const pinnedPoly = polytokenIndexes(items).filter((i) => pinned[i]);
+  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i]);
+  const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i]);
   const configIds = new Map<LoadedConfig, number>();
   const configs: LoadedConfig[] = [];
   const wire: WireItem[] = items.map((c) => {
@@ -372,6 +401,11 @@ function runParallel(items: Item[], options: CheckOptions, count: number, file: 
     const runner = new Runner(items, options.onRuleError);
 
     // Phase 1: the shadowing index.
+    for (const i of pinnedPoly) {
+      const r = runner.indexEntry(i);
+      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+      else names.set(i, r.name);
+    }
     const phase1Chunks = chunks(poly);
     for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
       for (const i of chunkOf(poly, c)) {
@@ -393,7 +427,7 @@ function runParallel(items: Item[], options: CheckOptions, count: number, file: 
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage(workspace);
+    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken });
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 
@@ -401,9 +435,10 @@ function runParallel(items: Item[], options: CheckOptions, count: number, file: 
     const analyzeHere = (i: number) => {
       const r = runner.analyzeOne(i, workspace);
       if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-      else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
+      else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(pinned[i] ? { analysis: r.analysis } : {}) };
     };
     for (const i of runner.owned()) analyzeHere(i);
+    for (const i of pinnedOther) analyzeHere(i);
     const phase2Chunks = chunks(other);
     for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) {
       for (const i of chunkOf(other, c)) analyzeHere(i);
@@ -463,7 +498,7 @@ export function workerMain(data: WorkerInput): void {
     Atomics.wait(ctl, GO, 0);
     const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
     if (!received) return;
-    const workspace = received.message as WorkspaceIndex;
+    const workspace = withByName(received.message as WorkspaceIndex);
 
     const analyzeAll = (indexes: number[]) => {
       const reports: [number, Diagnostic[]][] = [];

@@ -1,0 +1,142 @@
+// `npm run bench`: times `node dist/cli.js check <ws> --format json` on generated workspaces
+// of 1,000, 10,000 and 50,000 definitions next to the FLOOR (bench/floor.mjs: one process
+// that only finds, reads and parses the same files with the same parsers), and the language
+// server (bench/server.mjs). Prints a table and writes bench/results.json.
+//
+//   node bench/run.mjs [--sizes 1000,10000,50000] [--runs 3] [--no-server] [--keep]
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+import { generateWorkspace } from './generate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.dirname(here);
+const cli = path.join(repo, 'dist', 'cli.js');
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const sizes = opt('--sizes', '1000,10000,50000').split(',').map(Number);
+const runs = Number(opt('--runs', '3'));
+const keep = args.includes('--keep');
+const withServer = !args.includes('--no-server');
+const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+if (!fs.existsSync(cli)) {
+  console.error('dist/cli.js is missing: run `npm run build` first');
+  process.exit(2);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Runs `node …argv` once: wall ms, peak RSS (MiB), CPU ms (user+sys), exit status, stdout file. */
+function measure(argv, env = {}, stdoutFile = '/dev/null') {
+  const out = fs.openSync(stdoutFile, 'w');
+  const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
+  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const start = performance.now();
+  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const wall = performance.now() - start;
+  fs.closeSync(out);
+  const stderr = r.stderr.toString();
+  let rssKb;
+  let cpu;
+  const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (t) {
+    rssKb = Number(t[2]);
+    cpu = (Number(t[3]) + Number(t[4])) * 1000;
+  } else {
+    const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
+    rssKb = m ? Number(m[1]) : NaN;
+  }
+  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
+}
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], server: undefined };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
+
+try {
+  for (const size of sizes) {
+    const ws = path.join(tmp, `ws-${size}`);
+    const t0 = performance.now();
+    const counts = generateWorkspace(ws, size);
+    process.stderr.write(`generated ${size} definitions in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    const checks = [];
+    const floors = [];
+    const single = [];
+    let reported;
+    for (let r = 0; r < runs; r++) {
+      // Interleaved, so that a busy machine slows both alike.
+      const outFile = path.join(tmp, `out-${size}.json`);
+      const c = measure([cli, 'check', ws, '--format', 'json'], {}, outFile);
+      if (c.status !== 0 && c.status !== 1) throw new Error(`check exited ${c.status}: ${c.stderr.slice(0, 500)}`);
+      if (r === 0) {
+        const json = JSON.parse(fs.readFileSync(outFile, 'utf8'));
+        reported = { files: json.files.length, summary: json.summary };
+      }
+      checks.push(c);
+      floors.push(measure([path.join(here, 'floor.mjs'), ws]));
+      if (r === 0) single.push(measure([cli, 'check', ws, '--format', 'json'], { SUBAGENTS_WORKERS: '0' }));
+    }
+    const row = {
+      definitions: size,
+      dialects: counts,
+      reportedFiles: reported.files,
+      summary: reported.summary,
+      checkMs: median(checks.map((c) => c.wall)),
+      checkRunsMs: checks.map((c) => Math.round(c.wall)),
+      checkCpuMs: median(checks.map((c) => c.cpu ?? NaN)),
+      checkRssMiB: Math.max(...checks.map((c) => c.rss)),
+      singleThreadMs: single[0].wall,
+      singleThreadRssMiB: single[0].rss,
+      floorMs: median(floors.map((c) => c.wall)),
+      floorRunsMs: floors.map((c) => Math.round(c.wall)),
+      floorRssMiB: Math.max(...floors.map((c) => c.rss)),
+    };
+    row.filesPerSecond = Math.round(size / (row.checkMs / 1000));
+    row.ratio = row.checkMs / row.floorMs;
+    row.msPer1k = row.checkMs / (size / 1000);
+    results.check.push(row);
+    if (!keep) fs.rmSync(ws, { recursive: true, force: true });
+  }
+
+  if (withServer) {
+    const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
+    try {
+      results.server = JSON.parse(server.stdout.toString().trim().split('\n').pop());
+    } catch {
+      results.server = { error: `server benchmark failed (exit ${server.status})` };
+    }
+  }
+} finally {
+  if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
+  else process.stderr.write(`kept ${tmp}\n`);
+}
+
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const lines = [];
+lines.push(`subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}`);
+lines.push('');
+lines.push('| definitions | check (ms) | files/s | peak RSS (MiB) | 1 thread (ms) | floor (ms) | floor RSS (MiB) | check/floor | ms per 1k |');
+lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of results.check) {
+  lines.push(`| ${r.definitions.toLocaleString('en')} | ${fmt(r.checkMs)} | ${r.filesPerSecond.toLocaleString('en')} | ${fmt(r.checkRssMiB)} | ${fmt(r.singleThreadMs)} | ${fmt(r.floorMs)} | ${fmt(r.floorRssMiB)} | ${fmt(r.ratio, 2)} | ${fmt(r.msPer1k)} |`);
+}
+if (results.server) {
+  const s = results.server;
+  lines.push('');
+  if (s.error) lines.push(`server: ${s.error}`);
+  else {
+    lines.push('| server | value |');
+    lines.push('| --- | ---: |');
+    for (const [k, v] of Object.entries(s)) lines.push(`| ${k} | ${typeof v === 'number' ? fmt(v, v < 10 ? 1 : 0) : v} |`);
+  }
+}
+console.log(lines.join('\n'));
+fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
