@@ -1,0 +1,81 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { buildOnce, makeWorkspace, TestClient } from './harness';
+
+const triage = (name: string) => `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read, grep]\n---\nYou triage issues.\n`;
+const codes = (ds: Diagnostic[]) => ds.map((d) => d.code);
+
+describe('LSP diagnostics', function () {
+  this.timeout(60000);
+  let client: TestClient;
+  let ws: string;
+
+  before(() => buildOnce());
+  beforeEach(async () => {
+    ws = makeWorkspace({ '.polytoken/subagents/triage.md': triage('triage') });
+    client = new TestClient();
+    await client.start([ws]);
+  });
+  afterEach(async () => client.stop());
+
+  it('pushes diagnostics on open and clears them on close', async () => {
+    const file = path.join(ws, '.polytoken/subagents/triage.md');
+    const uri = await client.open(file, triage('triaj'));
+    const ds = await client.diagnosticsFor(uri, (d) => d.length > 0);
+    assert.ok(codes(ds).includes('polytoken/name-mismatch'), JSON.stringify(codes(ds)));
+    const d = ds.find((x) => x.code === 'polytoken/name-mismatch')!;
+    assert.strictEqual(d.source, 'subagents');
+    assert.deepStrictEqual(d.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 11 } });
+    const before = client.diagnostics.length;
+    await client.close(uri);
+    const cleared = await client.until(() => client.diagnostics.slice(before).find((p) => p.uri === uri), 5000, 'clear');
+    assert.deepStrictEqual(cleared.diagnostics, []);
+  });
+
+  it('a burst of edits ends on the last version and never publishes an older one after a newer one', async () => {
+    const file = path.join(ws, '.polytoken/subagents/triage.md');
+    const uri = await client.open(file, triage('triage'));
+    await client.diagnosticsFor(uri);
+    for (let i = 0; i < 30; i++) void client.change(uri, triage(i % 2 ? 'triage' : `wrong${i}`));
+    const last = await client.change(uri, triage('final_wrong'));
+    const ds = await client.diagnosticsFor(uri, (d) => d.length > 0);
+    assert.ok(ds.some((d) => String(d.message).includes('final_wrong')), 'the last version\u2019s name is reported');
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = client.diagnostics.filter((p) => p.uri === uri);
+    const versions = mine.map((p) => p.version ?? -1);
+    for (let i = 1; i < versions.length; i++) assert.ok(versions[i] >= versions[i - 1], `versions go back: ${versions}`);
+    assert.strictEqual(mine[mine.length - 1].version, last);
+    assert.ok(mine.length < 32, `debounced: ${mine.length} publications for 32 versions`);
+  });
+
+  it('re-checks open definitions when .subagents.yaml changes', async () => {
+    const file = path.join(ws, '.polytoken/subagents/triage.md');
+    const uri = await client.open(file, triage('triaj'));
+    await client.diagnosticsFor(uri, (d) => codes(d).includes('polytoken/name-mismatch'));
+    const fs = await import('fs');
+    const cfg = path.join(ws, '.subagents.yaml');
+    fs.writeFileSync(cfg, 'rules:\n  polytoken/name-mismatch: off\n');
+    const before = client.diagnostics.length;
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${cfg}`, type: 1 }] });
+    await client.until(() => client.diagnostics.slice(before).find((p) => p.uri === uri && !codes(p.diagnostics).includes('polytoken/name-mismatch')), 5000, 'recheck');
+  });
+
+  it('registers file watchers dynamically', async () => {
+    await client.until(() => client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'), 5000, 'registration');
+    const reg = client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles')!;
+    const globs = (reg.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern);
+    assert.deepStrictEqual(globs.sort(), ['**/*.json', '**/*.md', '**/*.yaml', '**/*.yml']);
+  });
+
+  it('settings: subagents.rules wins over the file, and is re-read on change', async () => {
+    const file = path.join(ws, '.polytoken/subagents/triage.md');
+    const uri = await client.open(file, triage('triaj'));
+    await client.diagnosticsFor(uri, (d) => codes(d).includes('polytoken/name-mismatch'));
+    client.settings = { rules: { 'polytoken/name-mismatch': 'hint' } };
+    const before = client.diagnostics.length;
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    const p = await client.until(() => client.diagnostics.slice(before).find((x) => x.uri === uri && x.diagnostics.some((d: Diagnostic) => d.code === 'polytoken/name-mismatch' && d.severity === 4)), 5000, 'hint severity');
+    assert.ok(p);
+  });
+});

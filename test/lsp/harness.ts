@@ -1,0 +1,210 @@
+/**
+ * Starts the real language server as a child process over stdio and talks to it with
+ * vscode-jsonrpc, as an editor would.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+
+export interface PublishDiagnosticsParams {
+  uri: string;
+  version?: number;
+  diagnostics: Diagnostic[];
+}
+import { URI } from 'vscode-uri';
+
+export const REPO = path.resolve(__dirname, '..', '..', '..');
+
+let built = false;
+/** Bundles dist/ once per test run. */
+export function buildOnce(): void {
+  if (built) return;
+  execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'pipe' });
+  built = true;
+}
+
+export function serverCommand(): string[] {
+  const cli = path.join(REPO, 'dist', 'cli.js');
+  if (fs.existsSync(cli) && !process.env.SUBAGENTS_TEST_SERVER_JS) return [cli, 'lsp', '--stdio'];
+  return [path.join(REPO, 'dist', 'server.js'), '--stdio'];
+}
+
+/** A temporary workspace folder with the given files (relative path → text). */
+export function makeWorkspace(files: Record<string, string>): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-lsp-')));
+  for (const [rel, text] of Object.entries(files)) {
+    const full = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, text);
+  }
+  return dir;
+}
+
+/** Text with a `|` cursor marker → the text without it and the cursor's position. */
+export function cursor(marked: string): { text: string; position: Position } {
+  const at = marked.indexOf('|');
+  if (at < 0) throw new Error('no cursor marker');
+  const text = marked.slice(0, at) + marked.slice(at + 1);
+  const before = text.slice(0, at).split('\n');
+  return { text, position: { line: before.length - 1, character: before[before.length - 1].length } };
+}
+
+export function applyEdits(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///x', 'plaintext', 0, text), edits);
+}
+
+/** The text edits of a WorkspaceEdit for one document. */
+export function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit[] {
+  if (!edit) return [];
+  const out: TextEdit[] = [...(edit.changes?.[uri] ?? [])];
+  for (const change of edit.documentChanges ?? []) {
+    if ('textDocument' in change && change.textDocument.uri === uri) out.push(...(change.edits as TextEdit[]));
+  }
+  return out;
+}
+
+export interface ClientOptions {
+  settings?: Record<string, unknown>;
+  folders?: string[];
+}
+
+export class TestClient {
+  readonly connection: MessageConnection;
+  readonly child: ChildProcess;
+  readonly diagnostics: PublishDiagnosticsParams[] = [];
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
+  readonly progress: unknown[] = [];
+  readonly logs: string[] = [];
+  settings: Record<string, unknown>;
+  private versions = new Map<string, number>();
+  private waiters: (() => void)[] = [];
+
+  constructor(options: ClientOptions = {}) {
+    const [script, ...args] = serverCommand();
+    this.child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.settings = options.settings ?? {};
+    this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      this.diagnostics.push(p);
+      this.wake();
+    });
+    this.connection.onNotification('window/logMessage', (p: { message: string }) => {
+      this.logs.push(p.message);
+    });
+    this.connection.onNotification('$/progress', (p: unknown) => {
+      this.progress.push(p);
+      this.wake();
+    });
+    this.connection.onRequest('workspace/configuration', (p: any) => p.items.map((i: { section?: string }) => (i.section === 'subagents' ? this.settings : null)));
+    this.connection.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
+    this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.listen();
+  }
+
+  private wake() {
+    const w = this.waiters;
+    this.waiters = [];
+    w.forEach((f) => f());
+  }
+
+  async start(folders: string[]): Promise<void> {
+    await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: folders[0] ? URI.file(folders[0]).toString() : null,
+      workspaceFolders: folders.map((f, i) => ({ uri: URI.file(f).toString(), name: `ws${i}` })),
+      capabilities: {
+        workspace: {
+          configuration: true,
+          didChangeConfiguration: { dynamicRegistration: true },
+          didChangeWatchedFiles: { dynamicRegistration: true },
+          workspaceFolders: true,
+          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+        },
+        window: { workDoneProgress: true },
+        textDocument: {
+          completion: { completionItem: { snippetSupport: true } },
+          publishDiagnostics: { versionSupport: true },
+        },
+      },
+    });
+    await this.connection.sendNotification('initialized', {});
+  }
+
+  /** Waits until `check` returns a value (re-checked on every notification), or fails after `ms`. */
+  async until<T>(check: () => T | undefined | false, ms = 8000, what = 'condition'): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = check();
+      if (v) return v;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Index build finished (the server reports work-done progress `end`). */
+  async indexed(): Promise<void> {
+    await this.until(() => this.progress.some((p) => (p as { value?: { kind?: string } }).value?.kind === 'end'), 8000, 'index progress end');
+  }
+
+  async open(file: string, text: string, languageId?: string): Promise<string> {
+    const uri = URI.file(file).toString();
+    this.versions.set(uri, 1);
+    const lang = languageId ?? (file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'yaml');
+    await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: lang, version: 1, text } });
+    return uri;
+  }
+
+  async change(uri: string, text: string): Promise<number> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
+  }
+
+  async close(uri: string): Promise<void> {
+    await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  version(uri: string): number {
+    return this.versions.get(uri) ?? 0;
+  }
+
+  /** The diagnostics published for the document's current version. */
+  async diagnosticsFor(uri: string, predicate: (d: Diagnostic[]) => boolean = () => true): Promise<Diagnostic[]> {
+    const version = this.version(uri);
+    return this.until(() => {
+      const last = [...this.diagnostics].reverse().find((p) => p.uri === uri);
+      return last && last.version === version && predicate(last.diagnostics) ? last.diagnostics : undefined;
+    }, 8000, `diagnostics for ${uri} v${version}`);
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.connection.sendRequest(method, params) as Promise<R>;
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 1000))]);
+      await this.connection.sendNotification('exit');
+    } catch {
+      // already gone
+    }
+    this.connection.dispose();
+    if (this.child.exitCode === null) this.child.kill();
+  }
+}
