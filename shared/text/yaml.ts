@@ -18,11 +18,13 @@ const MAX_DEPTH = 500;
  */
 export function parseYaml(text: string, base = 0): YamlParseResult {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true, keepSourceTokens: false });
-  const errors = doc.errors.map((e) => ({
-    start: base + (e.pos?.[0] ?? 0),
-    end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
-    message: firstLine(e.message),
-  }));
+  const errors = capErrors(
+    doc.errors.map((e) => ({
+      start: base + (e.pos?.[0] ?? 0),
+      end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
+      message: describeYamlError(e.message),
+    })),
+  );
   const converter = new Converter(doc, base);
   const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
   if (converter.aliasBudgetExceeded) {
@@ -34,6 +36,23 @@ export function parseYaml(text: string, base = 0): YamlParseResult {
     errors.push({ start: at[0], end: at[1], message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
   }
   return { root, errors };
+}
+
+/** Past this many syntax errors in one file, the rest are summed up in one more (a broken file can yield thousands). */
+export const MAX_SYNTAX_ERRORS = 50;
+
+function capErrors<T extends { start: number; end: number; message: string }>(errors: T[]): T[] {
+  if (errors.length <= MAX_SYNTAX_ERRORS) return errors;
+  const kept = errors.slice(0, MAX_SYNTAX_ERRORS);
+  const last = kept[kept.length - 1];
+  kept.push({ ...last, message: `${errors.length - MAX_SYNTAX_ERRORS} more YAML syntax errors follow; fix the ones above first.` });
+  return kept;
+}
+
+function describeYamlError(message: string): string {
+  // The yaml package catches its own stack overflow on absurd nesting and reports it as an error.
+  if (/Maximum call stack size exceeded/.test(message)) return 'The YAML is nested too deeply to be read.';
+  return firstLine(message);
 }
 
 function firstLine(message: string): string {
