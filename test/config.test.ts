@@ -1,0 +1,222 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { defaultConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
+import { analyze } from '../shared/engine';
+import { checkPaths } from '../shared/node/check';
+import { loadConfigFile } from '../shared/node/config-loader';
+import type { Finding } from '../shared/types';
+
+const FILE = '/ws/.subagents.yaml';
+
+/** SPEC §2's full example. */
+const FULL = `files:                    # extra globs per dialect, added to the defaults
+  polytoken: ["agents/*.md"]
+ignore: ["test/fixtures/**"]
+tools:                    # tools each runtime knows, added to its built-ins (§3)
+  polytoken:
+    - deploy                          # a bare name, or:
+    - { name: shell, description: Runs a command., tags: [exec] }
+  picasso: [run_tests]
+  profy: [web_search]
+mcp:                      # MCP servers and their tools, shared by every runtime
+  github: [create_issue, list_issues]
+polytoken:
+  facetTools: [file_read, shell]  # the calling facet's tools, used when inherit_tools is true
+  subagentDirs: [vendor/agents]   # extra discovery folders, in order
+  globalDir: ~/.config/polytoken/subagents
+profy:
+  mainTools: [read, grep]         # main agent toolset for Expert files that declare none
+  builtinSubagents: [general]     # platform builtin subagent names (they come first)
+rules:                    # per-rule severity: off | error | warning | information | hint
+  polytoken/unknown-tool: off
+`;
+
+function parse(text: string): LoadedConfig {
+  return parseConfig(text, FILE, '/ws');
+}
+
+/** The text each finding's range covers. */
+function covered(text: string, f: Finding): string {
+  const lines = text.split('\n');
+  const { start, end } = f.range;
+  if (start.line !== end.line) return lines.slice(start.line, end.line + 1).join('\n');
+  return lines[start.line].slice(start.character, end.character);
+}
+
+/** Parses a broken configuration: only config/invalid errors, and the defaults in force. */
+function broken(text: string): Finding[] {
+  const loaded = parse(text);
+  assert.ok(loaded.findings.length > 0, `no finding for ${JSON.stringify(text)}`);
+  assert.ok(loaded.findings.every((f) => f.rule === 'config/invalid'));
+  assert.deepStrictEqual(loaded.config, defaultConfig());
+  assert.strictEqual(loaded.path, FILE);
+  return loaded.findings.filter((f) => f.severity !== 'warning');
+}
+
+describe('config: parsing the full example', () => {
+  it('gives every value of SPEC §2', () => {
+    const loaded = parse(FULL);
+    assert.deepStrictEqual(loaded.findings, []);
+    const c = loaded.config;
+    assert.deepStrictEqual(c.files, { polytoken: ['agents/*.md'] });
+    assert.deepStrictEqual(c.ignore, ['test/fixtures/**']);
+    assert.deepStrictEqual(c.tools.polytoken, [
+      { name: 'deploy', tags: [] },
+      { name: 'shell', description: 'Runs a command.', tags: ['exec'] },
+    ]);
+    assert.deepStrictEqual(c.tools.picasso, [{ name: 'run_tests', tags: [] }]);
+    assert.deepStrictEqual(c.tools.profy, [{ name: 'web_search', tags: [] }]);
+    assert.deepStrictEqual(c.mcp, { github: ['create_issue', 'list_issues'] });
+    assert.deepStrictEqual(c.polytoken, { facetTools: ['file_read', 'shell'], subagentDirs: ['vendor/agents'], globalDir: '~/.config/polytoken/subagents' });
+    assert.deepStrictEqual(c.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
+    assert.deepStrictEqual(c.rules, { 'polytoken/unknown-tool': 'off' });
+  });
+
+  it('treats an empty file or one with only comments as the defaults, without findings', () => {
+    for (const text of ['', '# nothing yet\n', '~\n']) {
+      const loaded = parse(text);
+      assert.deepStrictEqual(loaded.findings, []);
+      assert.deepStrictEqual(loaded.config, defaultConfig());
+    }
+  });
+});
+
+describe('config: each kind of breakage', () => {
+  it('bad YAML: on the parser error, defaults in force', () => {
+    const text = 'ignore: []\nignore: [a]\n';
+    const [f] = broken(text);
+    assert.strictEqual(f.range.start.line, 1);
+    assert.match(f.message, /not valid YAML/);
+    assert.match(f.message, /defaults/);
+  });
+
+  it('a list or scalar root: one finding on the first line', () => {
+    for (const text of ['- tools\n- rules\n', 'just words\n', '42\n']) {
+      const findings = broken(text);
+      assert.strictEqual(findings.length, 1);
+      assert.deepStrictEqual([findings[0].range.start.line, findings[0].range.end.line], [0, 0]);
+      assert.match(findings[0].message, /must be a mapping/);
+    }
+  });
+
+  it('wrong types: on the offending value', () => {
+    const text = 'ignore: 5\nmcp:\n  github: create_issue\npolytoken:\n  facetTools: [file_read, 7]\n';
+    assert.deepStrictEqual(broken(text).map((f) => covered(text, f)), ['5', 'create_issue', '7']);
+  });
+
+  it('a null value: on its key', () => {
+    const text = 'tools:\n  picasso:\n';
+    const [f] = broken(text);
+    assert.strictEqual(covered(text, f), 'picasso');
+    assert.match(f.message, /`tools.picasso` must be a list/);
+  });
+
+  it('unknown keys: on the key, with the nearest known key', () => {
+    const text = 'tols:\n  picasso: [x]\nfiles:\n  picaso: ["a/*.yaml"]\npolytoken:\n  zzz: 1\n';
+    const findings = broken(text);
+    assert.deepStrictEqual(findings.map((f) => covered(text, f)), ['tols', 'picaso', 'zzz']);
+    assert.deepStrictEqual(findings.map((f) => f.data?.replacement), ['tools', 'picasso', undefined]);
+    assert.match(findings[2].message, /facetTools/);
+  });
+
+  it('a tool entry without a name: one finding on the entry, not a second "must be a string"', () => {
+    const text = 'tools:\n  profy:\n    - { description: Searches. }\n';
+    const findings = broken(text);
+    assert.strictEqual(findings.length, 1);
+    assert.strictEqual(covered(text, findings[0]), '{ description: Searches. }');
+    assert.match(findings[0].message, /needs a `name` key/);
+  });
+
+  it('rules: a malformed id on its key, a bad severity on its value with the nearest', () => {
+    const text = 'rules:\n  Bad Rule: off\n  picasso/unknown-tool: warn\n';
+    const findings = broken(text);
+    assert.deepStrictEqual(findings.map((f) => covered(text, f)), ['Bad Rule', 'warn']);
+    assert.strictEqual(findings[1].data?.replacement, 'warning');
+  });
+
+  it('an unknown but well-formed rule id is a warning and the rest of the file applies', () => {
+    const text = 'rules:\n  picasso/unknwn-key: off\n  picasso/unknown-tool: off\n';
+    const loaded = parse(text);
+    assert.strictEqual(loaded.findings.length, 1);
+    const [f] = loaded.findings;
+    assert.deepStrictEqual([f.rule, f.severity, covered(text, f), f.data?.replacement], ['config/invalid', 'warning', 'picasso/unknwn-key', 'picasso/unknown-key']);
+    assert.deepStrictEqual(loaded.config.rules, { 'picasso/unknwn-key': 'off', 'picasso/unknown-tool': 'off' });
+  });
+
+  it('an unreadable file: reported on itself, defaults in force', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
+    try {
+      const folder = path.join(dir, 'not-a-file.yaml');
+      fs.mkdirSync(folder);
+      const loaded = loadConfigFile(folder, {});
+      assert.strictEqual(loaded.findings.length, 1);
+      assert.strictEqual(loaded.findings[0].rule, 'config/invalid');
+      assert.match(loaded.findings[0].message, /cannot be read/);
+      assert.deepStrictEqual(loaded.config, defaultConfig());
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('config: the engine and the checker', () => {
+  it('analyze reports config/invalid on .subagents.yaml with the default severity, unless silenced', () => {
+    const text = 'ignore: 5\n';
+    const loaded = parse(text);
+    const { kind, diagnostics } = analyze({ text, path: FILE, config: loaded });
+    assert.strictEqual(kind, 'config');
+    assert.deepStrictEqual(diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.source]), [['config/invalid', DiagnosticSeverity.Error, 0, 'subagents']]);
+    const warned = 'rules:\n  picasso/nope: off\n';
+    assert.deepStrictEqual(analyze({ text: warned, path: FILE, config: parse(warned) }).diagnostics.map((d) => [d.severity, d.range.start.line]), [[DiagnosticSeverity.Warning, 1]]);
+    const silenced = 'rules:\n  # subagents-disable-next-line config/invalid\n  picasso/nope: off\n';
+    assert.deepStrictEqual(analyze({ text: silenced, path: FILE, config: parse(silenced) }).diagnostics, []);
+  });
+
+  it('check lists a broken configuration and checks definitions with the defaults', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.subagents.yaml'), 'tools:\n  picasso: run_tests\n');
+      fs.mkdirSync(path.join(dir, 'apps/cli/agents'), { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, 'apps/cli/agents/test_writer.yaml'),
+        'name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [run_tests]\nmax_steps: 3\nmax_depth: 0\n',
+      );
+      const run = checkPaths(['.'], { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
+      const byFile = run.files.map((f) => [path.relative(dir, f.path), f.kind, f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]);
+      assert.deepStrictEqual(byFile, [
+        ['.subagents.yaml', 'config', ['1:config/invalid']],
+        ['apps/cli/agents/test_writer.yaml', 'picasso', ['6:picasso/unknown-tool']],
+      ]);
+      assert.deepStrictEqual(run.ioErrors, []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('check reports an unreadable configuration on itself, not as an I/O error', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
+    const config = path.join(dir, '.subagents.yaml').replace(/\\/g, '/');
+    // Permissions do not stop root, so the read itself is made to fail.
+    const realFs = require('fs') as typeof fs;
+    const read = realFs.readFileSync;
+    try {
+      fs.writeFileSync(config, 'ignore: []\n');
+      (realFs as any).readFileSync = (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+        if (String(file).replace(/\\/g, '/') === config) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        return (read as any)(file, ...rest);
+      };
+      const run = checkPaths(['.'], { cwd: dir, stopAt: dir, env: { HOME: dir } });
+      assert.deepStrictEqual(run.ioErrors, []);
+      assert.deepStrictEqual(
+        run.files.map((f) => [f.kind, f.diagnostics.map((d) => [d.code, d.severity, String(d.message).includes('permission denied')])]),
+        [['config', [['config/invalid', DiagnosticSeverity.Error, true]]]],
+      );
+    } finally {
+      (realFs as any).readFileSync = read;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
