@@ -206,6 +206,13 @@ describe('polytoken: rule details', () => {
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace }), []);
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace, path: `${ROOT}/apps/a/.polytoken/subagents/triage.md` }), []);
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace, path: '/home/u/.config/polytoken/subagents/triage.md' }), []);
+    // A later subagentDirs entry replaces an earlier one; the index may come grouped by name.
+    const team = { path: `${ROOT}/team/triage.md`, name: 'triage' };
+    const grouped: WorkspaceIndex = { polytoken: [], polytokenByName: new Map([['triage', [workspace.polytoken[1], team]]]) };
+    const byTeam = diagnostics(text, { config: cfg, workspace: grouped, path: `${ROOT}/vendor/triage.md` });
+    assert.deepStrictEqual(byTeam.map((d) => (d.data as Record<string, unknown>).by), [team.path]);
+    assert.match(String(byTeam[0].message), /team\/triage\.md/);
+    assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace: grouped, path: team.path }), []);
   });
 });
 

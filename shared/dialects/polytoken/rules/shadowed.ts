@@ -32,11 +32,13 @@ function placeOf(ctx: RuleContext, path: string): Place | undefined {
 export const shadowedRule: Rule = {
   ids: ['polytoken/shadowed'],
   check(ctx) {
-    const entries = ctx.workspace?.polytoken;
-    if (!entries?.length) return [];
+    if (!ctx.workspace) return [];
     const def = definitionOf(ctx);
     const nameNode = getProperty(def?.root, 'name')?.value;
     const name = isString(nameNode) && nameNode.value ? nameNode.value : ctx.fileStem;
+    // Grouped by name when the caller built the index that way (large workspaces).
+    const entries = ctx.workspace.polytokenByName ? ctx.workspace.polytokenByName.get(name) ?? [] : ctx.workspace.polytoken;
+    if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
     let winner: { path: string; rank: number } | undefined;
