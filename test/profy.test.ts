@@ -248,6 +248,16 @@ describe('profy: resolution', () => {
     assert.deepStrictEqual(rules(run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['Task'])] })).diagnostics), ['profy/no-tools', 'profy/reserved-tool']);
   });
 
+  it('a duplicate key is a syntax/json problem on the later key, but the file still resolves', () => {
+    const text = '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["read"], "tools": ["grep"] }] }';
+    const { definitions, diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), ['syntax/json']);
+    assert.strictEqual(covered(text, diagnostics[0]), '"tools"');
+    const firstInSubagent = text.indexOf('"tools"', text.indexOf('"subagents"'));
+    assert.ok(diagnostics[0].range.start.character > firstInSubagent, 'the later key is reported');
+    assert.strictEqual(definitions[0].status, 'loads');
+  });
+
   it('broken JSON: definitions from the partial parse are rejected', () => {
     const text = expert([sub('s', ['read'])]).replace('"name": "bookkeeper",', '"name": "bookkeeper"');
     const { definitions, diagnostics } = run(text);

@@ -40,10 +40,38 @@ export function parseJsonFile(raw: string | SourceText): ParsedFile {
   const source = typeof raw === 'string' ? new SourceText(raw) : raw;
   const { root, errors } = parseJson(source.text);
   const syntax = syntaxFindings(source, 'syntax/json', errors);
+  syntax.push(...duplicateKeys(source, root));
   if (!source.text.trim()) {
     syntax.splice(0, syntax.length, { rule: 'syntax/json', range: source.firstLine(), message: 'The file is empty; a JSON object is expected.' });
   }
   return { source, format: 'json', root, syntax, yamlRegions: [] };
+}
+
+/**
+ * JSON allows a key twice in one object, but readers disagree on which value counts
+ * (most keep the last, this tree keeps the first), so the later key is reported.
+ */
+function duplicateKeys(source: SourceText, root: AstNode | undefined): Finding[] {
+  const out: Finding[] = [];
+  const stack = root ? [root] : [];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const seen = new Set<string>();
+    for (const p of node.properties ?? []) {
+      if (seen.has(p.key)) {
+        out.push({
+          rule: 'syntax/json',
+          range: source.range(p.keyNode.start, p.keyNode.end),
+          message: `The key \`${p.key}\` appears more than once in this object, and JSON readers disagree on which value counts (most keep the last, this checker reads the first); keep only one.`,
+          data: { duplicateKey: p.key },
+        });
+      }
+      seen.add(p.key);
+      stack.push(p.value);
+    }
+    for (const item of node.items ?? []) stack.push(item);
+  }
+  return out;
 }
 
 /**

@@ -193,12 +193,16 @@ function allowlistEntry(node: AstNode, toolset: Toolset): AllowlistEntry {
 function resolveEntries(s: SubagentModel, toolset: Toolset): void {
   const granted = new Set<string>();
   const removed = new Set<string>();
+  // A Map, not an object literal: tool names such as `__proto__` are plain text here.
+  const provenance = new Map<string, string[]>();
   for (const e of s.entries) {
     if (e.kind === 'reserved') removed.add(e.text!);
     for (const t of e.reservedMatches) removed.add(t);
     for (const t of e.granted) {
       granted.add(t);
-      (s.provenance[t] ??= []).push(`tools: ${e.text}`);
+      const from = provenance.get(t) ?? [];
+      from.push(`tools: ${e.text}`);
+      provenance.set(t, from);
     }
     if (e.kind === 'not-a-string') s.dropped.push({ entry: JSON.stringify(plainOf(e.node)) ?? String(e.node.kind), reason: 'not a string' });
     else if (e.unresolved)
@@ -214,6 +218,7 @@ function resolveEntries(s: SubagentModel, toolset: Toolset): void {
     if (e.unchecked) s.mayResolve = true;
   }
   s.tools = [...granted].sort();
+  s.provenance = Object.fromEntries(provenance);
   s.removed = [...removed].map((tool) => ({ tool, by: 'reserved' }));
   s.noTools = toolset.known ? granted.size === 0 : !s.mayResolve;
 }

@@ -23,11 +23,13 @@ export interface ProfyResolvedDefinition extends ResolvedDefinition {
  * no-tools when no entry could ever resolve); otherwise `loads`.
  *
  * A file with JSON syntax errors cannot be read by Profy at all: every definition found in
- * the partial parse is `rejected` with `syntax/json` among its reasons.
+ * the partial parse is `rejected` with `syntax/json` among its reasons. (A duplicate key,
+ * also reported as syntax/json, does not count: such a file still parses.)
  */
 export function resolveProfy(ctx: RuleContext, _diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
   const model = expertModel(ctx);
-  const broken = ctx.file.syntax.length > 0;
+  // A key given twice is reported too, but the file still loads (the runtime keeps one value).
+  const broken = ctx.file.syntax.some((f) => !f.data?.duplicateKey);
   return model.subagents.map((s) => definition(ctx, s, model.toolset, broken));
 }
 
