@@ -142,7 +142,7 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
     case 'tag-in-literal-list':
     case 'mcp-shorthand-in-deny':
       if (node && isString(node)) {
-        const f = expandFix(file, node);
+        const f = expandFix(file, node, data.expansion);
         if (f) fixes.push(f);
       }
       break;
@@ -162,7 +162,7 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
     case 'undeferred-not-granted': {
       if (!node || !isString(node)) break;
       const poly = getValue(file.root, 'polytoken');
-      const add = appendToListEdit(file, poly, 'tools', node.value);
+      const add = node.value === 'exit_tool' ? undefined : appendToListEdit(file, poly, 'tools', node.value);
       if (add) fixes.push({ title: `Add \`${node.value}\` to \`tools\``, edits: [add], preferred: true });
       fixes.push({ title: `Remove \`${node.value}\` from \`undeferred_tools\``, edits: [removeItemEdit(file, node)] });
       return fixes;
@@ -192,7 +192,6 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
 }
 
 function replaceAt(file: FeatureFile, node: AstNode | undefined, start: number, end: number, value: string): TextEdit {
-  if (node?.keyOf && node.start === start) return { range: rangeOf(file, start, end), newText: file.ctx.file.format === 'json' ? JSON.stringify(value) : value };
   if (node && node.start === start && node.end === end && node.kind === 'string') return replaceValueEdit(file, start, end, value);
   return { range: rangeOf(file, start, end), newText: value };
 }
@@ -209,10 +208,10 @@ function removeFix(file: FeatureFile, node: AstNode): Fix | undefined {
 }
 
 /** Replaces a shorthand in a literal list by the catalog's full names. */
-function expandFix(file: FeatureFile, node: AstNode & { value: string }): Fix | undefined {
+function expandFix(file: FeatureFile, node: AstNode & { value: string }, given: unknown): Fix | undefined {
   const sh = polytokenShorthand(node.value);
   if (!sh) return undefined;
-  const names = expandShorthand(file.ctx.catalog, sh);
+  const names = Array.isArray(given) && given.every((g) => typeof g === 'string') ? (given as string[]) : expandShorthand(file.ctx.catalog, sh);
   if (!names?.length) return undefined;
   const path = pathOf(node);
   const listKey = path[1];

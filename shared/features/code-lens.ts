@@ -18,7 +18,8 @@ export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLen
     // Profy: the subagents follow the Expert in the names list.
     const named = file.dialect === 'profy' ? names.slice(1).find((n) => n.name === d.name) : undefined;
     const at = d.range ?? named?.range ?? firstLine;
-    const line = file.dialect === 'profy' && !d.range && !named ? i : at.start.line;
+    // One definition per Polytoken or Picasso file: above the whole file.
+    const line = file.dialect !== 'profy' ? 0 : !d.range && !named ? i : at.start.line;
     const range: Range = { start: { line, character: 0 }, end: { line, character: 0 } };
     return { range, command: { title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.dialect === 'profy'), command: RESOLVE_COMMAND, arguments: [uri] } };
   });
@@ -28,6 +29,7 @@ function lensTitle(status: string, tools: number, reasons: string[] | undefined,
   const who = showName ? `${name}: ` : '';
   const count = `${tools} tool${tools === 1 ? '' : 's'}`;
   if (status === 'loads') return `${who}loads \u00b7 ${count}`;
-  const why = reasons?.length ? ` \u00b7 ${[...new Set(reasons)].slice(0, 3).join(', ')}` : '';
+  const ids = [...new Set(reasons ?? [])].map((r) => r.replace(/^[a-z]+\//, ''));
+  const why = ids.length ? ` \u00b7 ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` +${ids.length - 3}` : ''}` : '';
   return `${who}${status}${why}`;
 }

@@ -60,7 +60,9 @@ function keyCandidates(file: FeatureFile, cursor: YamlCursor, docs: KeyDoc[]): C
   return docs
     .filter((d) => !cursor.siblings.includes(d.key))
     .map((d, i) => {
-      const body = (d.snippet ?? ' $1').replace(/\$\{INDENT\}/g, '  ');
+      let body = (d.snippet ?? ' $1').replace(/\$\{INDENT\}/g, '  ');
+      if (cursor.path.length === 0 && d.key === 'name') body = ` \${1:${file.ctx.fileStem}}`;
+      if (cursor.path.length === 0 && d.key === 'invocation' && file.dialect === 'picasso') body = ` "@\${1:${currentName(file)}}"`;
       return {
         label: d.key,
         kind: CompletionItemKind.Property,
@@ -82,7 +84,7 @@ function valueCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
     out.push({ label: file.ctx.fileStem, kind: CompletionItemKind.Value, detail: 'the file name', preselect: true });
   }
   if (file.dialect === 'picasso' && cursor.path.length === 1 && key === 'invocation') {
-    const name = stringAt(file.root, 'name') ?? /^name:\s*["']?([^\s"'#]+)/m.exec(file.text)?.[1] ?? file.ctx.fileStem;
+    const name = currentName(file);
     const value = `@${name}`;
     out.push({ label: value, kind: CompletionItemKind.Value, detail: '`@` followed by `name`', insert: cursor.quoted ? value : `"${value}"`, preselect: true });
   }
@@ -94,6 +96,10 @@ function valueCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
     out.push({ label: v, kind: v === 'true' || v === 'false' ? CompletionItemKind.Keyword : CompletionItemKind.EnumMember, detail: doc!.type, documentation: doc!.summary });
   }
   return out;
+}
+
+function currentName(file: FeatureFile): string {
+  return stringAt(file.root, 'name') ?? /^name:\s*["']?([^\s"'#]+)/m.exec(file.text)?.[1] ?? file.ctx.fileStem;
 }
 
 function toolCandidates(file: FeatureFile, names: string[], sortBase = 0, detail?: (n: string) => string | undefined): Candidate[] {

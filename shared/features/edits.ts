@@ -118,14 +118,29 @@ export function yamlScalar(value: string, original?: string): string {
   return value;
 }
 
-/** Replaces a string node's text, keeping its quoting (YAML) or JSON form. */
+/**
+ * Replaces a value's text, keeping its quoting (YAML) or JSON form. A replacement that is
+ * already written as JSON text / a quoted YAML scalar (rules may give it so) is used as is.
+ */
 export function replaceValueEdit(file: FeatureFile, start: number, end: number, value: string): TextEdit {
   const original = file.text.slice(start, end);
   if (file.ctx.file.format === 'json') {
-    const newText = /^"/.test(original) ? JSON.stringify(value) : value;
+    let newText = value;
+    if (/^"/.test(original) && !isJsonText(value)) newText = JSON.stringify(value);
     return { range: rangeOf(file, start, end), newText };
   }
+  if (/^(".*"|'.*')$/s.test(value) && value.length >= 2) return { range: rangeOf(file, start, end), newText: value };
   return { range: rangeOf(file, start, end), newText: yamlScalar(value, original) };
+}
+
+function isJsonText(value: string): boolean {
+  if (!/^["\[{]/.test(value)) return false;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Replaces one list entry by several. */

@@ -1,0 +1,160 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
+import { applyEdits, buildOnce, editsFor, makeWorkspace, TestClient } from './harness';
+
+const CONFIG = 'mcp:\n  github: [create_issue, list_issues]\n';
+
+describe('LSP quick fixes', function () {
+  this.timeout(60000);
+  let client: TestClient;
+  let ws: string;
+
+  before(async () => {
+    buildOnce();
+    ws = makeWorkspace({ '.subagents.yaml': CONFIG });
+    client = new TestClient();
+    await client.start([ws]);
+  });
+  after(async () => client.stop());
+
+  const polyFile = () => path.join(ws, '.polytoken/subagents/triage.md');
+  const picassoFile = () => path.join(ws, '.picasso/agents/auditor.md');
+  const profyFile = () => path.join(ws, 'experts/book.expert.json');
+  const poly = (body: string, name = 'triage') => `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n${body}---\nYou triage issues.\n`;
+
+  /**
+   * Opens the text, finds the diagnostic of `rule` (optionally on a line), applies the code
+   * action whose title matches, re-checks the new text, and returns the new text, the new
+   * diagnostics and the actions offered.
+   */
+  async function fix(file: string, text: string, rule: string, title: RegExp, pick: (d: Diagnostic) => boolean = () => true) {
+    const uri = await client.open(file, text);
+    try {
+      const ds = await client.diagnosticsFor(uri, (d) => d.some((x) => x.code === rule && pick(x)));
+      const diagnostic = ds.find((x) => x.code === rule && pick(x))!;
+      const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic] },
+      });
+      const action = actions.find((a) => title.test(a.title));
+      assert.ok(action, `no action ${title} among ${actions.map((a) => a.title).join(' | ')}`);
+      const next = applyEdits(text, editsFor(action.edit, uri));
+      await client.change(uri, next);
+      const after = await client.diagnosticsFor(uri);
+      return { text: next, after, actions, action, uri };
+    } finally {
+      await client.close(uri);
+    }
+  }
+
+  const has = (ds: Diagnostic[], rule: string) => ds.some((d) => d.code === rule);
+
+  it('name mismatch: set the name to the file name (preferred), or rename the file', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep]\n', 'triaj'), 'polytoken/name-mismatch', /^Set name to `triage`/);
+    assert.ok(r.action.isPreferred);
+    assert.match(r.text, /^name: triage$/m);
+    assert.ok(!has(r.after, 'polytoken/name-mismatch'));
+    const rename = r.actions.find((a) => /Rename the file/.test(a.title))!;
+    assert.ok(rename, 'rename offered');
+    const op = rename.edit!.documentChanges![0] as { kind: string; newUri: string };
+    assert.strictEqual(op.kind, 'rename');
+    assert.ok(op.newUri.endsWith('/.polytoken/subagents/triaj.md'), op.newUri);
+  });
+
+  it('unknown key: rename to the nearest known key', async () => {
+    const r = await fix(polyFile(), poly('  modle: fast\n'), 'polytoken/unknown-key', /Rename to `model`/);
+    assert.match(r.text, /^ {2}model: fast$/m);
+    assert.ok(!has(r.after, 'polytoken/unknown-key'));
+  });
+
+  it('removable entry in a flow list: the entry and its comma', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep]\n  tools_deny: [job_status, glob]\n'), 'polytoken/undeniable-tool', /Remove `job_status`/);
+    assert.match(r.text, /^ {2}tools_deny: \[glob\]$/m);
+    assert.ok(!has(r.after, 'polytoken/undeniable-tool'));
+    assert.ok(!has(r.after, 'syntax/yaml'));
+  });
+
+  it('removable entry in a block list: the whole `- x` line', async () => {
+    const r = await fix(polyFile(), poly('  tools:\n    - grep\n    - exit_tool\n    - glob\n'), 'polytoken/exit-tool-listed', /Remove `exit_tool`/);
+    assert.match(r.text, /tools:\n {4}- grep\n {4}- glob\n---/);
+    assert.ok(!has(r.after, 'polytoken/exit-tool-listed'));
+  });
+
+  it('MCP shorthand in tools_deny: expand into full names', async () => {
+    const r = await fix(polyFile(), poly('  tools: [mcp__github]\n  tools_deny: [mcp__github]\n'), 'polytoken/mcp-shorthand-in-deny', /Expand/);
+    assert.match(r.text, /tools_deny: \[mcp__github__create_issue, mcp__github__list_issues\]/);
+    assert.ok(!has(r.after, 'polytoken/mcp-shorthand-in-deny'));
+  });
+
+  it('undeferred not granted: add it to tools', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep]\n  undeferred_tools: [glob]\n'), 'polytoken/undeferred-not-granted', /Add `glob` to `tools`/);
+    assert.match(r.text, /tools: \[grep, glob\]/);
+    assert.ok(!has(r.after, 'polytoken/undeferred-not-granted'));
+  });
+
+  it('deny/undeferred conflict: remove either side', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep]\n  tools_deny: [grep]\n  undeferred_tools: [grep]\n'), 'polytoken/deny-undeferred-conflict', /Remove `grep` from `tools_deny`/);
+    assert.ok(r.actions.some((a) => /Remove `grep` from `undeferred_tools`/.test(a.title)));
+    assert.ok(!has(r.after, 'polytoken/deny-undeferred-conflict'));
+  });
+
+  it('auto_facet_hint: rename to autonomous_hint', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep]\n  auto_facet_hint: careful\n'), 'polytoken/auto-facet-hint', /Rename to `autonomous_hint`/);
+    assert.match(r.text, /autonomous_hint: careful/);
+    assert.ok(!has(r.after, 'polytoken/auto-facet-hint'));
+  });
+
+  it('unrecognized status enum: one action per suggestion, the first preferred', async () => {
+    const schema = '  exit_tool_schema:\n    type: object\n    properties:\n      status:\n        type: string\n        enum: [yay, failed]\n';
+    const r = await fix(polyFile(), poly(schema), 'polytoken/unrecognized-status-enum', /Change to `success`/);
+    const changes = r.actions.filter((a) => /^Change to/.test(a.title));
+    assert.ok(changes.length >= 3, `${changes.length} suggestions`);
+    assert.strictEqual(changes.filter((a) => a.isPreferred).length, 1);
+    assert.match(r.text, /enum: \[success, failed\]/);
+    assert.ok(!has(r.after, 'polytoken/unrecognized-status-enum'));
+  });
+
+  it('missing name: insert `name: <stem>`', async () => {
+    const text = '---\ndescription: Sorts issues.\npolytoken:\n  tools: [grep]\n---\nbody\n';
+    const r = await fix(polyFile(), text, 'polytoken/missing-name', /Add `name: triage`/);
+    assert.match(r.text, /^---\nname: triage\ndescription/);
+    assert.ok(!has(r.after, 'polytoken/missing-name'));
+  });
+
+  it('disable a rule for one line (YAML) with the line\u2019s indentation', async () => {
+    const r = await fix(polyFile(), poly('  tools: [grep, gerp]\n'), 'polytoken/unknown-tool', /Disable polytoken\/unknown-tool for this line/);
+    assert.match(r.text, /\n {2}# subagents-disable-next-line polytoken\/unknown-tool\n {2}tools: \[grep, gerp\]/);
+    assert.ok(!has(r.after, 'polytoken/unknown-tool'));
+  });
+
+  const role = (extra: string) => `name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file, grep]\nmax_steps: 10\nmax_depth: 0\noutput_schema: s\ndescription: d\nwhen_to_use: w\n${extra}`;
+
+  it('Picasso: missing required key inserted; tools/deny overlap removed; invocation fixed; memory replaced', async () => {
+    const missing = role('').replace('max_steps: 10\n', '');
+    const a = await fix(picassoFile(), missing, 'picasso/missing-required', /Add `max_steps`/);
+    assert.match(a.text, /\nmax_steps: 30\n/);
+    assert.ok(!has(a.after, 'picasso/missing-required'));
+    const b = await fix(picassoFile(), role('deny: [grep, delete_file]\n'), 'picasso/tools-deny-overlap', /Remove `grep` from `deny`/);
+    assert.match(b.text, /deny: \[delete_file\]/);
+    assert.ok(!has(b.after, 'picasso/tools-deny-overlap'));
+    const c = await fix(picassoFile(), role('').replace('"@auditor"', '"@audit"'), 'picasso/invocation-mismatch', /invocation|@auditor/);
+    assert.match(c.text, /invocation: "@auditor"/);
+    assert.ok(!has(c.after, 'picasso/invocation-mismatch'));
+    const d = await fix(picassoFile(), role('memory: read-onyl\n'), 'picasso/invalid-memory', /read-only/);
+    assert.match(d.text, /memory: read-only/);
+    assert.ok(!has(d.after, 'picasso/invalid-memory'));
+  });
+
+  it('Profy: replace an unresolved tool, remove a broken entry with its comma; no disable action in JSON', async () => {
+    const expert = (sub: string) => `{\n  "name": "book",\n  "description": "d",\n  "delegationBrief": "b",\n  "tools": ["read", "grep"],\n  "subagents": [\n    ${sub}\n  ]\n}\n`;
+    const good = '{ "name": "scan", "description": "d", "system_prompt": "p", "tools": ["read", "rea"] }';
+    const a = await fix(profyFile(), expert(good), 'profy/unresolved-tool', /`"read"`|read/);
+    assert.ok(a.after.every((d) => d.code !== 'profy/unresolved-tool'));
+    assert.ok(!a.actions.some((x) => /Disable/.test(x.title)));
+    const b = await fix(profyFile(), expert(`${good.replace(', "rea"', '')},\n    5`), 'profy/not-an-object', /Remove/);
+    assert.ok(!has(b.after, 'profy/not-an-object'));
+    assert.ok(!has(b.after, 'syntax/json'), b.text);
+  });
+});
