@@ -220,3 +220,13 @@ describe('config: the engine and the checker', () => {
     }
   });
 });
+
+describe('config: the rule page', () => {
+  it('exists, and its bad example is reported while its good example is clean', () => {
+    const page = fs.readFileSync(path.resolve(__dirname, '../../docs/rules/config/invalid.md'), 'utf8');
+    assert.ok(page.startsWith('# config/invalid\n'));
+    const block = (section: string) => /```yaml\n([\s\S]*?)```/.exec(page.split(/^## /m).find((s) => s.startsWith(`${section}\n`))!)![1];
+    assert.deepStrictEqual(parse(block('Bad')).findings.map((f) => f.range.start.line), [1, 3]);
+    assert.deepStrictEqual(parse(block('Good')).findings, []);
+  });
+});

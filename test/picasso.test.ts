@@ -296,3 +296,31 @@ describe('picasso: the seed example (security_auditor)', () => {
     }
   });
 });
+
+describe('picasso: the rule pages', () => {
+  const DOCS = path.resolve(__dirname, '../../docs/rules/picasso');
+  const { RULES } = require('../shared/rules/registry') as typeof import('../shared/rules/registry');
+  const fs = require('fs') as typeof import('fs');
+
+  /** The example of a section: the file it is in, its role text, and an optional `.subagents.yaml`. */
+  function example(page: string, section: 'Bad' | 'Good') {
+    const body = page.split(/^## /m).find((s) => s.startsWith(`${section}\n`))!;
+    const file = /In `([^`]+)`/.exec(body)![1];
+    const blocks = [...body.matchAll(/```(?:yaml|markdown)\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const config = blocks[1] ? parseConfig(blocks[1], '/ws/.subagents.yaml', WS) : defaultLoadedConfig(WS);
+    return { file: `/ws/${file}`, text: blocks[0], config };
+  }
+
+  for (const rule of RULES.filter((r) => r.group === 'picasso')) {
+    it(`${rule.id}: the page exists, its bad example fires the rule and its good example is clean`, () => {
+      const page = fs.readFileSync(path.join(DOCS, `${rule.id.split('/')[1]}.md`), 'utf8');
+      assert.ok(page.startsWith(`# ${rule.id}\n`));
+      assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}`));
+      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), heading);
+      const bad = example(page, 'Bad');
+      assert.ok(check(bad.text, bad.file, bad.config).diagnostics.some((d) => d.code === rule.id), 'bad example');
+      const good = example(page, 'Good');
+      assert.deepStrictEqual(check(good.text, good.file, good.config).diagnostics.map((d) => d.code), [], 'good example');
+    });
+  }
+});
