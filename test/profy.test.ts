@@ -7,6 +7,7 @@ import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/c
 import { analyze, resolveAnalysis } from '../shared/engine';
 import { globMatches } from '../shared/dialects/profy/glob';
 import type { ResolvedDefinition } from '../shared/types';
+import { RULES } from '../shared/rules/registry';
 import { removeWorkspace, runFixture } from './support/fixtures';
 
 const FILE = '/work/ws/bookkeeper.expert.json';
@@ -366,3 +367,57 @@ describe('profy: JSON Schema', () => {
     for (const key of ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents', 'system_prompt', 'model']) assert.ok(seen.includes(key), key);
   });
 });
+
+describe('profy: rule pages', () => {
+  const DOCS = path.resolve(__dirname, '../../docs/rules');
+  const ids = RULES.filter((r) => r.group === 'profy' || r.id === 'syntax/json');
+
+  it('covers all 14 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 14));
+
+  for (const rule of ids) {
+    it(`${rule.id}: title, default severity, examples, fix and how to silence`, () => {
+      const page = fs.readFileSync(path.join(DOCS, `${rule.id}.md`), 'utf8');
+      assert.strictEqual(page.split('\n')[0], `# ${rule.id}`);
+      assert.match(page, new RegExp(`\\*\\*Default severity:\\*\\* ${rule.defaultSeverity}\\n`));
+      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), `${rule.id}: ${heading}`);
+      assert.ok(page.includes(`  ${rule.id}: `), `${rule.id}: shows the rules: setting`);
+    });
+
+    it(`${rule.id}: the page's examples behave as shown`, () => {
+      const page = fs.readFileSync(path.join(DOCS, `${rule.id}.md`), 'utf8');
+      const section = (name: string) => page.split(`## ${name}\n`)[1]?.split('\n## ')[0] ?? '';
+      const blocks = (text: string) => [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+      const bad = blocks(section('Bad'));
+      const good = blocks(section('Good'));
+      assert.ok(bad.length && good.length, 'a bad and a good JSON example');
+      const fires = (example: string) => of(run(asExpert(example)).diagnostics, rule.id).length;
+      for (const b of bad) assert.ok(fires(b) > 0, `fires on:\n${b}`);
+      for (const g of good) assert.strictEqual(fires(g), 0, `quiet on:\n${g}`);
+    });
+  }
+});
+
+/** A docs example as a whole Expert file: an Expert as is, a subagent or a fragment wrapped in one. */
+function asExpert(example: string): string {
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  let value = parse(example);
+  if (value === undefined) {
+    const wrapped = parse(`{${example}}`);
+    if (wrapped === undefined) return example; // broken on purpose (syntax/json)
+    value = wrapped;
+  }
+  const obj = value as Record<string, unknown>;
+  const base = { delegatable: false, tools: ['read', 'grep', 'glob'] };
+  if (typeof obj === 'object' && obj && !Array.isArray(obj)) {
+    const subagentLike = !('subagents' in obj) && 'name' in obj && ['system_prompt', 'systemPrompt', 'tools', 'model'].some((k) => k in obj);
+    if (subagentLike) return JSON.stringify({ ...base, subagents: [obj] }, null, 2);
+    if (!example.trim().startsWith('{') && Object.keys(obj).length === 1 && 'tools' in obj) return JSON.stringify({ ...base, subagents: [sub('scanner', obj.tools)] }, null, 2);
+  }
+  return example.trim().startsWith('{') ? example : JSON.stringify({ ...base, ...obj }, null, 2);
+}
