@@ -518,6 +518,21 @@ describe('configuration: --config, --no-global, the global folder', function () 
     assert.deepEqual(inGlobal.files, []);
   });
 
+  it('--no-global turns the global folder off: its files become ordinary definitions', () => {
+    // The global folder named in the configuration lies inside the workspace and matches the default globs.
+    const ws = workspace({
+      '.subagents.yaml': 'polytoken:\n  globalDir: shared/.polytoken/subagents\n',
+      'shared/.polytoken/subagents/helper.md': VALID_POLYTOKEN('helper'),
+      '.polytoken/subagents/helper.md': VALID_POLYTOKEN('helper'),
+    });
+    const withGlobal = checkJson([], ws).report;
+    assert.deepEqual(withGlobal.files.map((f) => f.path), ['.polytoken/subagents/helper.md', '.subagents.yaml']);
+    const noGlobal = checkJson(['--no-global'], ws).report;
+    assert.deepEqual(noGlobal.files.map((f) => f.path), ['.polytoken/subagents/helper.md', '.subagents.yaml', 'shared/.polytoken/subagents/helper.md']);
+    // Two projects never shadow each other.
+    assert.ok(noGlobal.files.every((f) => !rulesOf(f).includes('polytoken/shadowed')), JSON.stringify(noGlobal));
+  });
+
   it('polytoken/shadowed: a subagentDirs definition replaced by the project one', function () {
     const implemented = DIALECT_MODULES.polytoken.rules.some((r) => r.ids.includes('polytoken/shadowed'));
     if (!implemented) this.skip(); // polytoken/shadowed is not implemented in this build
@@ -763,6 +778,55 @@ describe('subagents rules', function () {
   it('the README rule table is the one the registry generates', () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-rules-table.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
+});
+
+describe('subagents lsp --stdio', function () {
+  this.timeout(60000);
+  it('answers initialize with the server capabilities and exits on shutdown/exit', async () => {
+    const { spawn } = await import('child_process');
+    const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: emptyXdg } });
+    const send = (m: object) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', ...m });
+      child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    };
+    let out = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const response = (id: number) =>
+      new Promise<any>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no response ${id}: ${out} ${stderr}`)), 30000);
+        const look = () => {
+          for (const part of out.split(/Content-Length: \d+\r\n\r\n/)) {
+            try {
+              const msg = JSON.parse(part);
+              if (msg.id === id) {
+                clearTimeout(timer);
+                child.stdout.off('data', onData);
+                return resolve(msg);
+              }
+            } catch {
+              // an incomplete message
+            }
+          }
+        };
+        const onData = (d: Buffer) => {
+          out += d;
+          look();
+        };
+        child.stdout.on('data', onData);
+        look();
+      });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    const init = await response(1);
+    assert.ok(init.result?.capabilities, JSON.stringify(init));
+    send({ method: 'initialized', params: {} });
+    send({ id: 2, method: 'shutdown' });
+    await response(2);
+    send({ method: 'exit' });
+    assert.equal(await exited, 0);
+    assert.doesNotMatch(stderr, /\n\s+at /);
   });
 });
 
