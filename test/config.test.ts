@@ -230,3 +230,27 @@ describe('config: the rule page', () => {
     assert.deepStrictEqual(parse(block('Good')).findings, []);
   });
 });
+
+describe('config: a broken configuration above the checked paths', () => {
+  it('is listed by check, with the definitions checked under the defaults', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.subagents.yaml'), '- not\n- a mapping\n');
+      fs.mkdirSync(path.join(dir, 'apps/cli/agents'), { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, 'apps/cli/agents/test_writer.yaml'),
+        'name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
+      );
+      const run = checkPaths(['apps'], { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
+      assert.deepStrictEqual(
+        run.files.map((f) => [path.relative(dir, f.path), f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]),
+        [
+          ['.subagents.yaml', ['0:config/invalid']],
+          ['apps/cli/agents/test_writer.yaml', []],
+        ],
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

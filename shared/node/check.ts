@@ -86,6 +86,14 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
       candidates.push({ path, kind, config, root });
     }
   }
+  // A broken configuration in force is listed too, also one above the checked paths:
+  // it is reported on itself (SPEC §2) while the definitions get the defaults.
+  for (const c of candidates.slice()) {
+    const loaded = c.config;
+    if (!loaded.path || !loaded.findings.length || seen.has(loaded.path)) continue;
+    seen.add(loaded.path);
+    candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
+  }
   return runCandidates(candidates, ioErrors, options);
 }
 
