@@ -1,7 +1,14 @@
 import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
-import { MEMORY_DENIES } from '../constants';
+import { MEMORY_DENIES, MEMORY_SCOPES } from '../constants';
+
+/** "`memory: session`" or "`memory: read-only` or `memory: session`": the scopes that keep a tool. */
+function allowingScopes(tool: string): string {
+  return MEMORY_SCOPES.filter((s) => !MEMORY_DENIES[s].includes(tool))
+    .map((s) => `\`memory: ${s}\``)
+    .join(' or ');
+}
 import { finding, listEntries, quote, roleRoot, stringValue } from './util';
 
 /** picasso/tools-deny-overlap: a tool both allowed and denied; reported on every entry of both lists. */
@@ -48,7 +55,7 @@ export const memoryConflict: Rule = {
           ctx,
           'picasso/memory-conflict',
           e.node,
-          `${quote(e.value)} is in \`tools\`, but \`memory: ${memory}\` refuses it, and Picasso refuses to load a role that grants a tool its memory scope denies; remove it from \`tools\`${memory === 'none' ? ' or choose `memory: read-only` or `session`' : ' or choose `memory: session`'}.`,
+          `${quote(e.value)} is in \`tools\`, but \`memory: ${memory}\` refuses it, so Picasso refuses to load the role; remove it from \`tools\` or choose ${allowingScopes(e.value)}.`,
           { tool: e.value, scope: memory, removable: true },
         ),
       );
