@@ -41,8 +41,8 @@ export const invalidValue: Rule = {
   check(ctx) {
     const root = ctx.file.root;
     if (!root || root.kind !== 'object') {
-      // A parse that already failed has its syntax/* finding; do not pile on.
-      if (!root && ctx.file.syntax.length) return [];
+      // A parse that failed has its syntax/* finding, and the shape it left is not the author's: do not pile on.
+      if (ctx.file.syntax.length) return [];
       const what = !root || root.kind === 'null' ? 'empty' : root.kind === 'array' ? 'a list' : `a single ${root.kind === 'unknown' ? 'value' : root.kind}`;
       return [
         {
