@@ -315,7 +315,7 @@ describe('picasso: the rule pages', () => {
     it(`${rule.id}: the page exists, its bad example fires the rule and its good example is clean`, () => {
       const page = fs.readFileSync(path.join(DOCS, `${rule.id.split('/')[1]}.md`), 'utf8');
       assert.ok(page.startsWith(`# ${rule.id}\n`));
-      assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}`));
+      assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}\n`));
       for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), heading);
       const bad = example(page, 'Bad');
       assert.ok(check(bad.text, bad.file, bad.config).diagnostics.some((d) => d.code === rule.id), 'bad example');
