@@ -33,7 +33,7 @@ import type { Dialect, SeveritySetting } from '../shared/types';
 import { completions } from '../shared/features/completion';
 import { hover } from '../shared/features/hover';
 import { codeActions } from '../shared/features/code-actions';
-import { documentSymbols, foldingRanges, definitionNames, type IndexedName } from '../shared/features/symbols';
+import { documentSymbols, foldingRanges, definitionNames, quickDefinitionNames, type IndexedName } from '../shared/features/symbols';
 import { codeLenses } from '../shared/features/code-lens';
 import { definition } from '../shared/features/definition';
 import { resolveWithProvenance } from '../shared/features/resolve';
@@ -161,6 +161,8 @@ export function startServer(connection: Connection): void {
 
   const entryFromText = (path: string, kind: Dialect, text: string): IndexEntry | undefined => {
     if (unreadableReason(text)) return undefined;
+    const quick = quickDefinitionNames(kind, text, path);
+    if (quick) return { path, uri: URI.file(path).toString(), kind, names: quick };
     const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), path);
     return { path, uri: URI.file(path).toString(), kind, names: definitionNames(kind, parsed, path) };
   };
@@ -213,7 +215,7 @@ export function startServer(connection: Connection): void {
             for (const d of config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(config.dir, toPosix(d)));
           }
         }
-        if (++done % 200 === 0) {
+        if (++done % 25 === 0) {
           progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
           await new Promise((r) => setImmediate(r));
         }
@@ -291,7 +293,8 @@ export function startServer(connection: Connection): void {
   function schedule(uri: string) {
     const existing = timers.get(uri);
     if (existing) clearTimeout(existing);
-    const delay = (cost.get(uri) ?? 0) < 3 ? 0 : 25;
+    // Cheap documents are checked at once; costly ones wait for a pause in typing.
+    const delay = (cost.get(uri) ?? 0) < 8 ? 0 : 20;
     timers.set(uri, setTimeout(() => publish(uri), delay));
   }
 
