@@ -324,3 +324,23 @@ describe('picasso: the rule pages', () => {
     });
   }
 });
+
+describe('picasso: the JSON Schema', () => {
+  const schema = require('../../schemas/picasso.schema.json');
+  const { ALL_KEYS } = require('../shared/dialects/picasso/constants') as typeof import('../shared/dialects/picasso/constants');
+
+  it('compiles in strict mode and documents every key, without required or additionalProperties', () => {
+    const Ajv = require('ajv').default;
+    const ajv = new Ajv({ strict: true, strictTypes: false });
+    ajv.addKeyword('markdownDescription');
+    ajv.compile(schema);
+    assert.deepStrictEqual(Object.keys(schema.properties).sort(), [...ALL_KEYS].sort());
+    for (const [key, sub] of Object.entries<any>(schema.properties)) {
+      assert.ok(typeof sub.description === 'string' && sub.description.length > 10, key);
+      assert.ok(typeof sub.markdownDescription === 'string' && sub.markdownDescription.length > 10, key);
+    }
+    assert.strictEqual(schema.required, undefined);
+    assert.strictEqual(schema.additionalProperties, undefined);
+    assert.deepStrictEqual([schema.properties.max_steps.minimum, schema.properties.max_depth.minimum], [1, 0]);
+  });
+});
