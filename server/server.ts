@@ -139,8 +139,16 @@ export function startServer(connection: Connection): void {
   const currentWorkspaceIndex = (): WorkspaceIndex => {
     if (!workspaceIndex) {
       const polytoken: { path: string; name: string }[] = [];
-      for (const e of index.values()) if (e.kind === 'polytoken' && e.names[0]) polytoken.push({ path: e.path, name: e.names[0].name });
-      workspaceIndex = { polytoken };
+      const polytokenByName = new Map<string, { path: string; name: string }[]>();
+      for (const e of index.values()) {
+        if (e.kind !== 'polytoken' || !e.names[0]) continue;
+        const entry = { path: e.path, name: e.names[0].name };
+        polytoken.push(entry);
+        const same = polytokenByName.get(entry.name);
+        if (same) same.push(entry);
+        else polytokenByName.set(entry.name, [entry]);
+      }
+      workspaceIndex = { polytoken, polytokenByName };
     }
     return workspaceIndex;
   };

@@ -43,7 +43,9 @@ export function completions(analysis: Analysis | undefined, position: Position, 
   if (!file) return [];
   const offset = offsetAt(file, position);
   if (file.dialect === 'profy') return profyCompletions(file, offset, options);
-  const region = yamlRegionAt(file, offset);
+  let region = yamlRegionAt(file, offset);
+  // An empty Picasso `.md` role is YAML throughout once written.
+  if (!region && file.dialect === 'picasso' && !file.text.trim()) region = { start: 0, end: file.text.length };
   if (!region) return frontmatterStarter(file, offset, options);
   const cursor = yamlCursorAt(file.text, region.start, region.end, offset);
   if (!cursor) return [];
@@ -218,6 +220,10 @@ function stripSnippet(s: string): string {
 
 function profyCompletions(file: FeatureFile, offset: number, options: CompletionOptions): CompletionItem[] {
   const text = file.text;
+  if (!text.trim()) {
+    const body = `{\n\t"name": "\${1:${file.ctx.fileStem}}",\n\t"description": "\${2:for humans: the marketplace card}",\n\t"delegationBrief": "\${3:for models: what it accepts and produces}",\n\t"tools": [\${4:"read", "grep", "glob"}],\n\t"subagents": [\n\t\t{\n\t\t\t"name": "\${5:name}",\n\t\t\t"description": "\${6:when to dispatch here}",\n\t\t\t"system_prompt": "\${7:instructions}",\n\t\t\t"tools": [\${8:"read"}]\n\t\t}\n\t]\n}\n`;
+    return toItems(file, [{ label: 'expert', kind: CompletionItemKind.Snippet, detail: 'Profy Expert skeleton', insert: body, snippet: true }], 0, text.length, options);
+  }
   let loc: Location;
   try {
     loc = getLocation(text, offset);
