@@ -928,10 +928,23 @@ describe('the examples workspace', function () {
       assert.ok(report.files.some((f) => f.dialect === dialect), `a ${dialect} file`);
     }
     for (const f of report.files) assert.ok(f.path.startsWith('examples/'), f.path);
-    // Exactly-specified problems the examples were written to show (SPEC §6).
-    const refactorer = byPath(report, 'examples/apps/cli/agents/refactorer.yaml');
-    assert.ok(rulesOf(refactorer).includes('picasso/tools-deny-overlap'));
-    assert.ok(rulesOf(refactorer).includes('picasso/memory-conflict'));
-    assert.ok(rulesOf(byPath(report, 'examples/apps/cli/agents/DocWriter.yaml')).includes('picasso/name-format'));
+    // The mistakes each example was written to show (README, "The example workspace").
+    const expected: Record<string, string[]> = {
+      'examples/.polytoken/subagents/triage.md': ['polytoken/name-mismatch', 'polytoken/exit-tool-listed'],
+      'examples/.polytoken/subagents/release-helper.md': ['polytoken/switch-facet', 'polytoken/undeniable-tool', 'polytoken/unknown-tool'],
+      'examples/.polytoken/subagents/status-reporter.md': ['polytoken/unrecognized-status-enum', 'polytoken/template-syntax'],
+      'examples/apps/cli/agents/DocWriter.yaml': ['picasso/name-format', 'picasso/invocation-mismatch'],
+      'examples/apps/cli/agents/refactorer.yaml': ['picasso/tools-deny-overlap', 'picasso/memory-conflict'],
+      'examples/experts/ledger-auditor.expert.json': ['profy/reserved-tool', 'profy/unresolved-tool', 'profy/duplicate-name', 'profy/no-tools', 'profy/whitelist-cap'],
+    };
+    for (const [file, rules] of Object.entries(expected)) {
+      const found = rulesOf(byPath(report, file));
+      for (const rule of rules) assert.ok(found.includes(rule), `${file}: ${rule} (found ${found.join(', ')})`);
+    }
+    // The valid examples are clean (code-reviewer.md also shows a suppression comment at work).
+    for (const file of ['examples/.polytoken/subagents/code-reviewer.md', 'examples/.picasso/agents/test_runner.md', 'examples/experts/bookkeeper.expert.json', 'examples/.subagents.yaml']) {
+      const f = byPath(report, file);
+      assert.deepEqual(f.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), [], file);
+    }
   });
 });
