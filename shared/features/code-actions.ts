@@ -264,8 +264,9 @@ function disableFix(file: FeatureFile, rule: string, d: Diagnostic): Fix | undef
   const lineStart = source.offset({ line: d.range.start.line, character: 0 });
   const regions = file.ctx.file.yamlRegions;
   const inRegion = regions.some((r) => lineStart >= r.start && lineStart < Math.max(r.end, r.start + 1));
-  if (!inRegion) {
-    // A file-level problem on the `---` line: disable for the file at the top of the YAML.
+  if (!inRegion || d.range.start.line === 0) {
+    // File-level problems sit on the first line (the `---` line, or the first YAML line, where a
+    // comment above would move the problem onto the comment): disable for the whole file.
     const r = regions[0];
     if (!r || rule.startsWith('syntax/')) return undefined;
     return { title: `Disable ${rule} for this file`, edits: [{ range: rangeOf(file, r.start, r.start), newText: `# subagents-disable ${rule}\n` }] };

@@ -129,6 +129,13 @@ describe('LSP quick fixes', function () {
     assert.ok(!has(r.after, 'polytoken/unknown-tool'));
   });
 
+  it('disable a file-level rule for the whole file (first-line diagnostics)', async () => {
+    const r = await fix(picassoFile(), 'name: auditor\n', 'picasso/missing-recommended', /Disable picasso\/missing-recommended for this file/);
+    assert.match(r.text, /^# subagents-disable picasso\/missing-recommended\nname: auditor\n/);
+    assert.ok(!has(r.after, 'picasso/missing-recommended'));
+    assert.ok(has(r.after, 'picasso/missing-required'));
+  });
+
   const role = (extra: string) => `name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file, grep]\nmax_steps: 10\nmax_depth: 0\noutput_schema: s\ndescription: d\nwhen_to_use: w\n${extra}`;
 
   it('Picasso: missing required key inserted; tools/deny overlap removed; invocation fixed; memory replaced', async () => {
