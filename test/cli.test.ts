@@ -920,6 +920,26 @@ describe('bad input sweep', function () {
 
 describe('the examples workspace', function () {
   this.timeout(120000); // each test runs the CLI several times
+  it('the README examples show real output', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const jsonAfter = (marker: string) => {
+      const at = readme.indexOf(marker);
+      assert.ok(at >= 0, marker);
+      const start = readme.indexOf('```json\n', at) + '```json\n'.length;
+      return JSON.parse(readme.slice(start, readme.indexOf('```', start)));
+    };
+    const shown = jsonAfter('resolve examples/.polytoken/subagents/code-reviewer.md --format json');
+    const real = JSON.parse(run(['resolve', 'examples/.polytoken/subagents/code-reviewer.md', '--format', 'json'], ROOT).stdout);
+    assert.equal(shown.file, real.file);
+    assert.equal(shown.dialect, real.dialect);
+    for (const key of ['name', 'status', 'tools', 'undeferred', 'unexpanded', 'removed']) assert.deepEqual(shown.definitions[0][key], real.definitions[0][key], key);
+    const check = jsonAfter('- `--format json`: exactly one document.');
+    const triage = byPath(checkJson(['examples/.polytoken/subagents/triage.md'], ROOT).report, 'examples/.polytoken/subagents/triage.md');
+    const d = triage.diagnostics.find((x) => x.rule === 'polytoken/name-mismatch')!;
+    assert.deepEqual(check.files[0].diagnostics[0].range, d.range);
+    assert.equal(check.files[0].path, triage.path);
+  });
+
   it('shows real problems in every dialect and exits 1', () => {
     const { run: r, report } = checkJson(['examples'], ROOT);
     assert.equal(r.code, 1);
