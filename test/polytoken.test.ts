@@ -149,6 +149,12 @@ describe('polytoken: rule details', () => {
       ],
     );
     assert.match(String(ut[0].message), /`grep`/);
+    const full = diagnostics(def('  tools: [mcp__jira__create, mcp__github__create_isue, mcp__github__create_issue]\n'), { config: cfg }).filter((x) => x.code === 'polytoken/unknown-tool');
+    assert.deepStrictEqual(full.map((x) => [x.severity, (x.data as Record<string, unknown>).replacement]), [
+      [DiagnosticSeverity.Hint, undefined],
+      [DiagnosticSeverity.Warning, 'mcp__github__create_issue'],
+    ]);
+    assert.match(String(full[0].message), /`jira` is not an MCP server/);
   });
 
   it('does not double-report tag! and mcp shorthands in the literal lists', () => {
@@ -393,6 +399,13 @@ describe('polytoken: template tokenizer', () => {
     for (const tag of ['if', 'for', 'macro', 'block', 'with', 'call', 'filter']) {
       assert.deepStrictEqual(problems(`{% ${tag} x %}{%- end${tag} -%}`), [], tag);
     }
+  });
+
+  it('stays linear on pathological nesting', () => {
+    const text = '{% if x %}'.repeat(20000) + '{% endfor %}'.repeat(20000);
+    const started = Date.now();
+    assert.strictEqual(templateProblems(tokenizeTemplate(text), text).length, 40000);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
   });
 
   it('status suggestions put the family of a synonym first', () => {

@@ -127,6 +127,8 @@ const FAILS = 'so Polytoken cannot render the prompt';
 export function templateProblems(tokens: readonly TemplateToken[], text: string, base = 0): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
   const stack: TemplateToken[] = [];
+  /** How many blocks of each name are open, so an orphan `end…` costs nothing to spot. */
+  const open = new Map<string, number>();
   const lineEnd = (offset: number) => {
     let e = offset - base;
     while (e < text.length && text[e] !== '\n' && text[e] !== '\r') e++;
@@ -159,6 +161,7 @@ export function templateProblems(tokens: readonly TemplateToken[], text: string,
     }
     if (BLOCKS.has(name)) {
       stack.push(t);
+      open.set(name, (open.get(name) ?? 0) + 1);
       continue;
     }
     if (name === 'elif' || name === 'else') {
@@ -172,12 +175,16 @@ export function templateProblems(tokens: readonly TemplateToken[], text: string,
     }
     if (name.startsWith('end') && BLOCKS.has(name.slice(3))) {
       const block = name.slice(3);
-      const depth = stack.map((s) => s.name).lastIndexOf(block);
-      if (depth < 0) {
+      if (!open.get(block)) {
         problems.push({ start: t.start, end: t.end, tag: block, message: `\`{% ${name} %}\` closes no open \`{% ${block} %}\` block, ${FAILS}; remove it or add the opening tag.` });
         continue;
       }
-      for (const inner of stack.splice(depth).slice(1).reverse()) unclosedBlock(inner, `is not closed before \`{% ${name} %}\``);
+      // Blocks opened inside the one being closed were never closed; every popped block is visited once.
+      for (let top = stack.pop(); top; top = stack.pop()) {
+        open.set(top.name!, (open.get(top.name!) ?? 1) - 1);
+        if (top.name === block) break;
+        unclosedBlock(top, `is not closed before \`{% ${name} %}\``);
+      }
     }
   }
   for (const open of stack.reverse()) unclosedBlock(open, 'is never closed');

@@ -52,6 +52,12 @@ function checkName(ctx: RuleContext, key: string, value: string, node: AstNode):
   }
   if (catalog.has(value)) return undefined;
   const near = catalog.nearest(value);
+  if (mcp && !catalog.servers.has(mcp.server)) {
+    const what = `\`${mcp.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${value}\` names no known tool`;
+    return near
+      ? at(ctx, 'polytoken/unknown-tool', node, `${what}; did you mean \`${near}\`?`, { replacement: near }, 'warning')
+      : at(ctx, 'polytoken/unknown-tool', node, `${what}; add the server and its tools under \`mcp\` if it exists.`, undefined, 'hint');
+  }
   const effect = key === 'tools' ? 'Polytoken will likely grant no such tool' : key === 'tools_deny' ? 'this denial will likely remove nothing' : 'undeferring it will likely have no effect';
   const what = `\`${value}\` is not a tool the catalog knows, so ${effect}`;
   return near
