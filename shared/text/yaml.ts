@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type SchemaOptions } from 'yaml';
 import type { AstNode, AstProperty } from './tree';
 
 export interface YamlParseResult {
@@ -17,7 +17,10 @@ const MAX_DEPTH = 500;
  * neutral tree. Duplicate keys are errors, as the runtimes' loaders treat them.
  */
 export function parseYaml(text: string, base = 0): YamlParseResult {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true, keepSourceTokens: false });
+  const doc = parseDocumentBounded(text);
+  if ('tooDeep' in doc) {
+    return { errors: [{ start: base + doc.tooDeep, end: base + doc.tooDeep + 1, message: `The YAML is nested deeper than ${MAX_PARSE_DEPTH} levels, so it is not read.` }] };
+  }
   const errors = capErrors(
     doc.errors.map((e) => ({
       start: base + (e.pos?.[0] ?? 0),
@@ -53,6 +56,62 @@ function describeYamlError(message: string): string {
   // The yaml package catches its own stack overflow on absurd nesting and reports it as an error.
   if (/Maximum call stack size exceeded/.test(message)) return 'The YAML is nested too deeply to be read.';
   return firstLine(message);
+}
+
+/**
+ * Past this nesting the text is not composed at all: the yaml package's composer recurses
+ * once per level and overflows the stack near 900 levels; an overflow it catches is
+ * harmless, but one that hits while V8 compiles a regular expression aborts the process.
+ */
+export const MAX_PARSE_DEPTH = 600;
+
+const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { prettyErrors: false, uniqueKeys: true, strict: true, keepSourceTokens: false };
+
+/**
+ * `parseDocument` of the yaml package, in its two steps: the CST parser (iterative, so any
+ * depth is safe) and the composer (recursive), which runs only when the CST's collections
+ * nest at most MAX_PARSE_DEPTH deep. Same result as `parseDocument(text, OPTIONS)`.
+ */
+function parseDocumentBounded(text: string): Document.Parsed | { tooDeep: number } {
+  const tokens = Array.from(new Parser().parse(text));
+  const tooDeep = cstDepthAbove(tokens, MAX_PARSE_DEPTH);
+  if (tooDeep !== undefined) return { tooDeep };
+  let doc: Document.Parsed | undefined;
+  for (const d of new Composer(OPTIONS).compose(tokens, true, text.length)) {
+    if (!doc) doc = d;
+    else {
+      doc.errors.push(new YAMLParseError(d.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return doc!;
+}
+
+/** The offset of the first collection nested deeper than `max`, walking the CST without recursion. */
+function cstDepthAbove(tokens: CST.Token[], max: number): number | undefined {
+  const stack: [CST.Token | undefined | null, number][] = tokens.map((t) => [t, 0]);
+  while (stack.length) {
+    const [token, depth] = stack.pop()!;
+    if (!token) continue;
+    switch (token.type) {
+      case 'document':
+        stack.push([token.value, depth]);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection': {
+        if (depth + 1 > max) return token.offset;
+        for (const item of token.items) {
+          const it = item as { key?: CST.Token | null; value?: CST.Token };
+          stack.push([it.key, depth + 1], [it.value, depth + 1]);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {
