@@ -84,7 +84,7 @@ export function startServer(connection: Connection): void {
   /** Bumped whenever configuration, settings or the Polytoken names change: cached analyses are stale. */
   let generation = 0;
   const cache = new Map<string, { version: number; generation: number; analysis: Analysis; config: LoadedConfig }>();
-  const timers = new Map<string, NodeJS.Timeout>();
+  const timers = new Map<string, { cancel(): void }>();
   const cost = new Map<string, number>();
   const loggedRuleErrors = new Set<string>();
   const index = new Map<string, IndexEntry>();
@@ -158,10 +158,11 @@ export function startServer(connection: Connection): void {
     const old = index.get(path);
     if (entry) index.set(path, entry);
     else index.delete(path);
-    workspaceIndexChanged();
     const oldName = old?.kind === 'polytoken' ? old.names[0]?.name : undefined;
     const newName = entry?.kind === 'polytoken' ? entry.names[0]?.name : undefined;
-    return oldName !== newName;
+    if (oldName === newName) return false;
+    workspaceIndexChanged();
+    return true;
   };
   const workspaceIndexChanged = () => {
     workspaceIndex = undefined;
@@ -272,7 +273,10 @@ export function startServer(connection: Connection): void {
     const config = configFor(path);
     const folder = folderOf(path);
     const analysis = analyze({ text: doc.getText(), path, config, root: folder, workspace: currentWorkspaceIndex(), onRuleError });
-    cost.set(uri, performance.now() - started);
+    // A moving average, so one slow run (a GC pause) does not start debouncing.
+    const took = performance.now() - started;
+    const previous = cost.get(uri);
+    cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
     let namesChanged = false;
     if (analysis.context && analysis.kind && analysis.kind !== 'config') {
       const entry: IndexEntry = { path, uri, kind: analysis.kind, names: definitionNames(analysis.kind, analysis.context.file, path) };
@@ -300,10 +304,16 @@ export function startServer(connection: Connection): void {
 
   function schedule(uri: string) {
     const existing = timers.get(uri);
-    if (existing) clearTimeout(existing);
-    // Cheap documents are checked at once; costly ones wait for a pause in typing.
-    const delay = (cost.get(uri) ?? 0) < 8 ? 0 : 20;
-    timers.set(uri, setTimeout(() => publish(uri), delay));
+    if (existing) existing.cancel();
+    // Cheap documents are checked at once (after the messages already received); costly ones
+    // wait for a pause in typing.
+    if ((cost.get(uri) ?? 0) < 8) {
+      const handle = setImmediate(() => publish(uri));
+      timers.set(uri, { cancel: () => clearImmediate(handle) });
+    } else {
+      const handle = setTimeout(() => publish(uri), 20);
+      timers.set(uri, { cancel: () => clearTimeout(handle) });
+    }
   }
 
   function revalidateAll() {
@@ -317,8 +327,7 @@ export function startServer(connection: Connection): void {
   });
   documents.onDidClose((e) => {
     const uri = e.document.uri;
-    const t = timers.get(uri);
-    if (t) clearTimeout(t);
+    timers.get(uri)?.cancel();
     timers.delete(uri);
     cache.delete(uri);
     cost.delete(uri);
@@ -418,8 +427,29 @@ export function startServer(connection: Connection): void {
       resetConfiguration();
       revalidateAll();
     }
+    warmUp();
     await buildIndex();
   });
+
+  /** Runs each dialect once on a small sample so the first real keystroke does not pay for JIT and schema compilation. */
+  function warmUp() {
+    const dir = folders[0] ?? '/';
+    const samples: [Dialect, string, string][] = [
+      ['polytoken', 'warm.md', '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n'],
+      ['picasso', 'warm.yaml', 'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n'],
+      ['profy', 'warm.expert.json', '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}'],
+    ];
+    for (const [kind, name, text] of samples) {
+      try {
+        const path = posix.join(dir, name);
+        const analysis = analyze({ text, path, kind, config: configFor(path), root: folders[0] });
+        completions(analysis, { line: 3, character: 10 });
+        resolveWithProvenance(analysis, 'warm:');
+      } catch {
+        // warming up is best effort
+      }
+    }
+  }
 
   connection.onDidChangeConfiguration(async (change) => {
     const pushed = (change.settings as { subagents?: unknown } | undefined)?.subagents;
@@ -536,7 +566,7 @@ export function startServer(connection: Connection): void {
 
   connection.onShutdown(() => {
     shuttingDown = true;
-    for (const t of timers.values()) clearTimeout(t);
+    for (const t of timers.values()) t.cancel();
     timers.clear();
   });
 
