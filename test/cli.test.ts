@@ -94,6 +94,29 @@ function assertUsageError(r: Run, mention?: RegExp): void {
   if (mention) assert.match(lines[0], mention);
 }
 
+const schemaPath = path.join(ROOT, 'test', 'fixtures', 'sarif-schema-2.1.0.json');
+
+/**
+ * Ajv for the published schema (draft 2020-12), with two fixes it needs to compile:
+ * `region`'s `anyOf` sits inside `properties` in the published file (moved up, where the
+ * SARIF text puts the rule: a region has startLine, charOffset or byteOffset), and the
+ * `language` patterns use `(?i)`, which JavaScript regular expressions do not have.
+ */
+function validator() {
+  const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
+  const region = schema.definitions.region;
+  if (Array.isArray(region.properties.anyOf)) {
+    region.anyOf = region.properties.anyOf;
+    delete region.properties.anyOf;
+  }
+  for (const def of [schema.definitions.run, schema.definitions.toolComponent]) {
+    def.properties.language.pattern = def.properties.language.pattern.replace('(?i)[a-zA]', '[a-zA-Z]').replace('(-[a-z]{2})', '(-[a-zA-Z]{2})');
+  }
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
 const byPath = (report: JsonReport, p: string) => {
   const f = report.files.find((x) => x.path === p);
   assert.ok(f, `${p} is listed; listed: ${report.files.map((x) => x.path).join(', ')}`);
@@ -296,6 +319,11 @@ describe('subagents check --format json (SPEC §9)', function () {
     assert.deepEqual(sub.files.map((f) => f.path), ['.polytoken/subagents/broken.md', '.polytoken/subagents/reviewer.md']);
     const several = checkJson(['experts', 'apps', 'experts/bad.expert.json'], ws).report;
     assert.deepEqual(several.files.map((f) => f.path), ['apps/cli/agents/runner.yaml', 'experts/bad.expert.json', 'experts/bookkeeper.expert.json']);
+    // `--` ends the options: a folder whose name starts with `-`.
+    const dashed = workspace({ '-odd/apps/cli/agents/runner.yaml': VALID_PICASSO('runner') });
+    const dashedRun = run(['check', '--format', 'json', '--', '-odd'], dashed);
+    assert.deepEqual((JSON.parse(dashedRun.stdout) as JsonReport).files.map((f) => f.path), ['-odd/apps/cli/agents/runner.yaml']);
+    assertUsageError(run(['check', '-odd'], dashed), /-odd/);
     // A file that is not a definition is not reported, even when named.
     const none = checkJson(['notes/readme.md'], ws);
     assert.equal(none.run.code, 0);
@@ -442,6 +470,15 @@ describe('exit statuses', function () {
     const text = run(['check'], ws);
     assert.equal(text.code, 2);
     assert.match(text.stdout, /1 file checked/);
+    // SARIF records the failed read as a tool execution notification.
+    const sarif = run(['check', '--format', 'sarif'], ws);
+    assert.equal(sarif.code, 2);
+    const log = JSON.parse(sarif.stdout);
+    const validate = validator();
+    assert.ok((validate as (data: unknown) => boolean)(log), JSON.stringify(validate.errors));
+    const invocation = log.runs[0].invocations[0];
+    assert.equal(invocation.executionSuccessful, false);
+    assert.ok(invocation.toolExecutionNotifications.some((n: any) => n.message.text.startsWith(unreadable)));
   }
 
   it('2 for an unreadable file (chmod 000), the report still printed', function () {
@@ -554,29 +591,6 @@ describe('configuration: --config, --no-global, the global folder', function () 
 
 describe('subagents check --format sarif', function () {
   this.timeout(120000); // each test runs the CLI several times
-  const schemaPath = path.join(ROOT, 'test', 'fixtures', 'sarif-schema-2.1.0.json');
-
-  /**
-   * Ajv for the published schema (draft 2020-12), with two fixes it needs to compile:
-   * `region`'s `anyOf` sits inside `properties` in the published file (moved up, where the
-   * SARIF text puts the rule: a region has startLine, charOffset or byteOffset), and the
-   * `language` patterns use `(?i)`, which JavaScript regular expressions do not have.
-   */
-  function validator() {
-    const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
-    const region = schema.definitions.region;
-    if (Array.isArray(region.properties.anyOf)) {
-      region.anyOf = region.properties.anyOf;
-      delete region.properties.anyOf;
-    }
-    for (const def of [schema.definitions.run, schema.definitions.toolComponent]) {
-      def.properties.language.pattern = def.properties.language.pattern.replace('(?i)[a-zA]', '[a-zA-Z]').replace('(-[a-z]{2})', '(-[a-zA-Z]{2})');
-    }
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    return ajv.compile(schema);
-  }
-
   it('is valid SARIF 2.1.0 with one result per diagnostic and one descriptor per rule', function () {
     const ws = workspace({
       '.polytoken/subagents/broken.md': BROKEN_FRONTMATTER,
