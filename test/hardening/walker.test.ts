@@ -1,0 +1,166 @@
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { checkPaths } from '../../shared/node/check';
+import { walkFiles } from '../../shared/node/walk';
+
+/** The file walker and checkPaths on hostile trees: link loops, unreadable folders, vanishing files. */
+const POLY = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
+
+function tree(files: Record<string, string>): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-walk-')));
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+const rel = (root: string, files: string[]) => files.map((f) => path.relative(root, f).split(path.sep).join('/'));
+
+describe('hardening: the file walker', function () {
+  this.timeout(30_000);
+  const roots: string[] = [];
+  const make = (files: Record<string, string>) => {
+    const root = tree(files);
+    roots.push(root);
+    return root;
+  };
+  after(() => {
+    for (const r of roots) {
+      try {
+        execFileSync('chmod', ['-R', 'u+rwx', r]);
+      } catch {
+        // best effort
+      }
+      fs.rmSync(r, { recursive: true, force: true });
+    }
+  });
+
+  it('symbolic-link loops end, and every file is listed once', () => {
+    const root = make({ 'a/.polytoken/subagents/one.md': POLY('one'), 'b/file.txt': 'x' });
+    fs.symlinkSync('..', path.join(root, 'a', 'up')); // a/up -> root: a loop through the root
+    fs.symlinkSync(path.join(root, 'a'), path.join(root, 'b', 'to-a')); // b/to-a -> a (already walked)
+    fs.symlinkSync('self', path.join(root, 'self')); // a link to itself
+    fs.symlinkSync('nowhere', path.join(root, 'dangling'));
+    const problems: { path: string; message: string }[] = [];
+    const files = walkFiles(root, problems);
+    assert.deepStrictEqual(rel(root, files), ['a/.polytoken/subagents/one.md', 'b/file.txt']);
+    const run = checkPaths([root], { cwd: root, noGlobal: true });
+    assert.deepStrictEqual(run.files.map((f) => path.relative(root, f.path)), ['a/.polytoken/subagents/one.md']);
+  });
+
+  it('a link into another folder is followed once', () => {
+    const root = make({ 'real/.picasso/agents/code_review.yaml': 'name: code_review\n' });
+    fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
+    const files = rel(root, walkFiles(root));
+    assert.strictEqual(files.filter((f) => f.endsWith('code_review.yaml')).length, 1, files.join(', '));
+  });
+
+  it('node_modules and .git are never searched', () => {
+    const root = make({
+      '.polytoken/subagents/kept.md': POLY('kept'),
+      'node_modules/pkg/.polytoken/subagents/skipped.md': POLY('skipped'),
+      'sub/node_modules/x.expert.json': '{}',
+      '.git/.polytoken/subagents/skipped.md': POLY('skipped'),
+      'sub/.git/apps/cli/agents/x.yaml': 'name: x\n',
+    });
+    const run = checkPaths([root], { cwd: root, noGlobal: true });
+    assert.deepStrictEqual(run.files.map((f) => path.relative(root, f.path)), ['.polytoken/subagents/kept.md']);
+    assert.deepStrictEqual(rel(root, walkFiles(root)), ['.polytoken/subagents/kept.md']);
+  });
+
+  it('an unreadable folder is reported, not thrown', function () {
+    const root = make({ '.polytoken/subagents/ok.md': POLY('ok'), 'locked/.polytoken/subagents/hidden.md': POLY('hidden') });
+    fs.chmodSync(path.join(root, 'locked'), 0o000);
+    let readable = true;
+    try {
+      fs.readdirSync(path.join(root, 'locked'));
+    } catch {
+      readable = false;
+    }
+    if (readable) {
+      fs.chmodSync(path.join(root, 'locked'), 0o755);
+      // Running as root (uid 0): permission bits do not stop reads, so there is nothing to observe.
+      console.log('      (skipped: permission bits do not stop reads for this user, uid %s)', process.getuid?.());
+      this.skip();
+    }
+    const problems: { path: string; message: string }[] = [];
+    const files = walkFiles(root, problems);
+    assert.deepStrictEqual(rel(root, files), ['.polytoken/subagents/ok.md']);
+    assert.deepStrictEqual(problems.map((p) => [path.relative(root, p.path), p.message]), [['locked', 'permission denied']]);
+    const run = checkPaths([root], { cwd: root, noGlobal: true });
+    assert.strictEqual(run.files.length, 1);
+    assert.strictEqual(run.ioErrors.length, 1);
+  });
+
+  it('a FIFO or a folder named like a definition is passed over, not read (no hang)', () => {
+    const root = make({ '.polytoken/subagents/ok.md': POLY('ok') });
+    fs.mkdirSync(path.join(root, '.polytoken/subagents/folder.md'));
+    execFileSync('mkfifo', [path.join(root, '.polytoken/subagents/pipe.md')]);
+    const run = checkPaths([root], { cwd: root, noGlobal: true });
+    assert.deepStrictEqual(run.files.map((f) => path.basename(f.path)), ['ok.md']);
+    assert.deepStrictEqual(run.ioErrors, []);
+  });
+
+  for (const workers of [0, 1]) {
+    it(`a file deleted between the walk and the read is an I/O error, the rest is checked (${workers ? 'worker threads' : 'one thread'})`, () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 40; i++) files[`.polytoken/subagents/a${i}.md`] = POLY(`a${i}`);
+      files['x.expert.json'] = '{"name": "x"}';
+      const root = make(files);
+      const victims = [path.join(root, '.polytoken/subagents/a7.md'), path.join(root, 'x.expert.json')];
+      // Delete them right after the walk: the walker's last step is listing folders.
+      // The module object itself (an `import *` namespace only has getters).
+      const realFs = require('fs') as typeof fs;
+      const original = realFs.readdirSync;
+      const patched = function (this: unknown, ...args: Parameters<typeof fs.readdirSync>) {
+        const out = (original as (...a: unknown[]) => unknown).apply(this, args);
+        if (String(args[0]).endsWith('/.polytoken/subagents')) for (const v of victims) fs.rmSync(v, { force: true });
+        return out;
+      } as typeof fs.readdirSync;
+      realFs.readdirSync = patched;
+      let run;
+      try {
+        run = checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false });
+      } finally {
+        realFs.readdirSync = original;
+      }
+      assert.deepStrictEqual(
+        run.ioErrors.map((e) => [path.relative(root, e.path), e.message]),
+        [
+          ['.polytoken/subagents/a7.md', 'no such file or folder'],
+          ['x.expert.json', 'no such file or folder'],
+        ],
+      );
+      assert.strictEqual(run.files.length, 39);
+    });
+  }
+
+  it('worker threads give the same reports, in the same order, as one thread', () => {
+    const files: Record<string, string> = { '.subagents.yaml': 'tools:\n  polytoken: [deploy]\npolytoken:\n  subagentDirs: [vendor]\n' };
+    for (let i = 0; i < 150; i++) {
+      files[`p${i % 3}/.polytoken/subagents/a${i}.md`] = POLY(i % 10 === 0 ? 'dup' : `a${i}`);
+      files[`p${i % 3}/apps/cli/agents/r${i}.yaml`] = `name: r${i}\ntools: [read_file, ${i % 7 ? 'grep' : 'bogus'}]\n`;
+      files[`p${i % 3}/e${i}.expert.json`] = i % 11 ? `{"name": "e${i}", "tools": ["read"], "subagents": [{"name": "s", "description": "d", "system_prompt": "p", "tools": ["read"]}]}` : '{"name": ';
+    }
+    files['vendor/dup.md'] = POLY('dup');
+    const root = make(files);
+    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.kind, f.diagnostics]), io: r.ioErrors });
+    const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
+    const two = checkPaths([root], { cwd: root, noGlobal: true, workers: 1, keepAnalysis: false });
+    const four = checkPaths([root], { cwd: root, noGlobal: true, workers: 3, keepAnalysis: false });
+    assert.strictEqual(one.files.length, 452); // with the configuration file
+    assert.ok(one.files.some((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed')), 'the shadowing index crosses threads');
+    assert.strictEqual(strip(two), strip(one));
+    assert.strictEqual(strip(four), strip(one));
+    // Kept analyses are made on the main thread, also with workers.
+    const target = path.join(root, 'p1/apps/cli/agents/r1.yaml');
+    const kept = checkPaths([root], { cwd: root, noGlobal: true, workers: 1, keepAnalysis: (p) => p === target });
+    assert.ok(kept.files.find((f) => f.path === target)?.analysis);
+    assert.strictEqual(kept.files.filter((f) => f.analysis).length, 1);
+    assert.strictEqual(strip(kept), strip(one));
+  });
+});
