@@ -254,3 +254,19 @@ describe('config: a broken configuration above the checked paths', () => {
     }
   });
 });
+
+describe('config: bad input never throws', () => {
+  it('any text gives a configuration, and the defaults whenever an error is found (property test)', () => {
+    const fc = require('fast-check') as typeof import('fast-check');
+    const pieces = ['files', 'ignore', 'tools', 'mcp', 'polytoken', 'profy', 'rules', 'picasso', 'name', 'tags', 'facetTools', 'picasso/unknown-key', 'off', 'loud', ':', ' ', '\n', '  ', '- ', '[', ']', '{', '}', ',', '"', '5', '~', '&a', '*a', '#', '---'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 50 }), (parts) => {
+        const loaded = parse(parts.join(''));
+        assert.ok(loaded.findings.every((f) => f.rule === 'config/invalid' && f.range.start.line >= 0));
+        if (loaded.findings.some((f) => f.severity !== 'warning')) assert.deepStrictEqual(loaded.config, defaultConfig());
+        assert.ok(Array.isArray(loaded.config.ignore) && typeof loaded.config.rules === 'object');
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
