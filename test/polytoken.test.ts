@@ -84,6 +84,12 @@ describe('polytoken: exact ranges', () => {
     assert.strictEqual((d.find((x) => x.code === 'polytoken/name-mismatch')!.data as Record<string, unknown>).replacement, 'triage');
   });
 
+  it('the name replacement reads back as a string', () => {
+    const d = diagnostics('---\nname: x\n---\n', { path: `${ROOT}/.polytoken/subagents/123.md` });
+    assert.strictEqual((d[0].data as Record<string, unknown>).replacement, '"123"');
+    assert.strictEqual((d[0].data as Record<string, unknown>).expected, '123');
+  });
+
   it('keeps positions right with CRLF line ends and a BOM', () => {
     const text = '\uFEFF' + def('  tools: [file_read, exit_tool]\n').replace(/\n/g, '\r\n');
     assert.deepStrictEqual(spans(diagnostics(text), 'polytoken/exit-tool-listed'), [[4, 21, 4, 30]]);

@@ -16,6 +16,12 @@ const KIND_WORDS: Record<string, string> = {
   unknown: 'not a plain value',
 };
 
+/** The file stem as a YAML scalar that reads back as that string (`123` and `true` need quotes). */
+export function yamlString(value: string): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value);
+  return plain ? value : JSON.stringify(value);
+}
+
 function frontmatterIsEmpty(ctx: RuleContext): boolean {
   const root = ctx.file.root;
   return ctx.file.frontmatter?.kind === 'closed' && (!root || root.kind === 'null');
@@ -58,7 +64,7 @@ export const nameRule: Rule = {
       out.push(
         at(ctx, 'polytoken/missing-name', node, `\`name\` is ${what}, not a name, so Polytoken will not load this subagent; write \`name: ${ctx.fileStem}\` (the file name without .md).`, {
           expected: ctx.fileStem,
-          ...(node === value ? { replacement: ctx.fileStem } : {}),
+          ...(node === value ? { replacement: yamlString(ctx.fileStem) } : {}),
         }),
       );
       return out;
@@ -70,7 +76,7 @@ export const nameRule: Rule = {
           'polytoken/name-mismatch',
           value,
           `\`name\` is \`${value.value}\` but the file is ${ctx.fileStem}.md, and Polytoken refuses to load a definition whose name differs from its file name; rename one of them so both say \`${ctx.fileStem}\` or \`${value.value}\`.`,
-          { replacement: ctx.fileStem, expected: ctx.fileStem },
+          { replacement: yamlString(ctx.fileStem), expected: ctx.fileStem },
         ),
       );
     }
