@@ -59,6 +59,24 @@ describe('LSP symbols, lenses, definition and resolve', function () {
 
   const file = (rel: string) => path.join(ws, rel);
 
+  it('indexes the workspace at start-up with work-done progress', async () => {
+    const kinds = client.progress.map((p) => (p as { value: { kind: string; title?: string } }).value);
+    assert.strictEqual(kinds[0].kind, 'begin');
+    assert.match(kinds[0].title!, /indexing/);
+    assert.strictEqual(kinds[kinds.length - 1].kind, 'end');
+  });
+
+  it('subagents/resolve for Profy: one entry per subagent, what was dropped and why', async () => {
+    const uri = await client.open(file('experts/book.expert.json'), EXPERT);
+    const r = await client.request<any>('subagents/resolve', { uri });
+    await client.close(uri);
+    assert.strictEqual(r.dialect, 'profy');
+    assert.deepStrictEqual(r.definitions.map((d: any) => [d.name, d.status]), [['scan', 'loads'], ['lost', 'dropped']]);
+    assert.deepStrictEqual(r.definitions[0].tools, ['grep', 'read']);
+    assert.ok(r.definitions[0].removed.some((x: any) => x.tool === 'Task'), JSON.stringify(r.definitions[0].removed));
+    assert.ok(r.definitions[1].dropped.some((x: any) => x.entry === 'nothing'), JSON.stringify(r.definitions[1]));
+  });
+
   it('document symbols: the definition and its keys; each Profy subagent', async () => {
     const uri = await client.open(file('.polytoken/subagents/triage.md'), TRIAGE);
     const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
