@@ -11,6 +11,18 @@ import { templateSyntaxRule } from './rules/template-syntax';
 import { undeferredRule } from './rules/undeferred';
 import { unknownToolRule } from './rules/unknown-tool';
 
+/**
+ * Polytoken (SPEC §4). Finding `data` beyond the common `replacement` / `removable` / `expected`:
+ * - unknown-key: `moveTo: 'polytoken'` for a Polytoken setting written at the top level;
+ * - mcp-shorthand-in-deny: `expansion`, the server's full tool names when configured;
+ * - deny-undeferred-conflict: `other`, the list holding the twin entry;
+ * - undeferred-not-granted: `addTo: 'tools'` (the alternative fix to removing the entry);
+ * - invalid-exit-schema: `reason`, ajv's message;
+ * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`;
+ * - template-syntax: `tag`, the block tag involved;
+ * - shadowed: `by`, the absolute path of the definition that replaces this one.
+ * While the frontmatter's YAML does not parse, only syntax/yaml and template-syntax report.
+ */
 export const polytoken: DialectModule = {
   dialect: 'polytoken',
   parse: (source) => parseMarkdownFile(source),
