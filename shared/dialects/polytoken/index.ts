@@ -21,7 +21,7 @@ import { unknownToolRule } from './rules/unknown-tool';
  * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`;
  * - template-syntax: `tag`, the block tag involved;
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
- * While the frontmatter's YAML does not parse, only syntax/yaml and template-syntax report.
+ * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
  */
 export const polytoken: DialectModule = {
   dialect: 'polytoken',
