@@ -301,6 +301,9 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
     return [];
   }
   if (typeof last === 'string') {
+    if (path.length === 1 && last === 'name') {
+      return toItems(file, [{ label: file.ctx.fileStem, kind: CompletionItemKind.Value, detail: 'the file name', insert: quote(file.ctx.fileStem), preselect: true }], start, end, options).map((item) => ({ ...item, filterText: quote(item.label) }));
+    }
     const doc = keyDoc('profy', path);
     if (!doc?.values) return [];
     const candidates = doc.values.map((v): Candidate => ({ label: v, kind: CompletionItemKind.Value, detail: doc.type, insert: v }));

@@ -128,6 +128,18 @@ describe('LSP completion and hover', function () {
     assert.ok(!labels.includes('name') && !labels.includes('delegationBrief'));
   });
 
+  it('name offers the file name (YAML and JSON); an empty line in a block list offers `- name`', async () => {
+    assert.deepStrictEqual(await complete(polyFile(), '---\nname: |\n---\n'), ['triage']);
+    assert.deepStrictEqual(await complete(profyFile(), '{ "name": | }'), ['book']);
+    const { text, position } = cursor('name: auditor\ntools:\n  - read_file\n  |\n');
+    const uri = await client.open(picassoFile(), text);
+    const result = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position });
+    await client.close(uri);
+    const grep = result.items.find((i) => i.label === 'grep')!;
+    assert.strictEqual((grep.textEdit as { newText: string }).newText, '- grep');
+    assert.ok(!result.items.some((i) => i.label === 'read_file'));
+  });
+
   it('hover: a key, a tool, a shorthand with its expansion, a status value', async () => {
     const key = await hoverText(polyFile(), poly('polytoken:\n  tools_d|eny: [grep]\n'));
     assert.match(key, /tools_deny/);
