@@ -133,6 +133,15 @@ export const SCHEMA_KEYWORDS: Record<string, KeyDoc> = {
   additionalProperties: { key: 'additionalProperties', type: 'boolean or schema', summary: 'Whether fields not listed in `properties` are allowed.', values: BOOL, snippet: ' ${1|false,true|}' },
 };
 
+/** Payload fields offered under `exit_tool_schema` → `properties`: the ones the runtime classifies. */
+export const EXIT_PAYLOAD_FIELDS: Record<string, KeyDoc> = {
+  success: { key: 'success', type: 'boolean field', summary: 'A `success` boolean in the payload decides the classification before any status field.', snippet: '\n${INDENT}type: boolean' },
+  status: { key: 'status', type: 'string field', summary: 'Classified when no `success` boolean is present (after `kind` and `outcome`); keep its enum inside the recognized families.', snippet: '\n${INDENT}type: string\n${INDENT}enum: [${1:success}, ${2:failure}, ${3:cancelled}]' },
+  kind: { key: 'kind', type: 'string field', summary: 'The first status field the runtime looks at when no `success` boolean is present; keep its enum inside the recognized families.', snippet: '\n${INDENT}type: string\n${INDENT}enum: [${1:success}, ${2:failure}]' },
+  outcome: { key: 'outcome', type: 'string field', summary: 'Looked at after `kind`, before `status`; keep its enum inside the recognized families.', snippet: '\n${INDENT}type: string\n${INDENT}enum: [${1:success}, ${2:failure}]' },
+  summary: { key: 'summary', type: 'string field', summary: 'A short account of the result for the parent (part of the default payload).', snippet: '\n${INDENT}type: string' },
+};
+
 const picasso: Record<string, KeyDoc> = {
   name: {
     key: 'name', type: 'string (snake_case)', presence: 'required',
@@ -274,6 +283,7 @@ export function keyDoc(dialect: Dialect, path: readonly (string | number)[]): Ke
     const parentKey = path[path.length - 2];
     // Under `properties` every key is a field name, not a keyword.
     if (typeof last === 'string' && parentKey !== 'properties') return SCHEMA_KEYWORDS[last];
+    if (typeof last === 'string' && parentKey === 'properties' && path.length === 4) return EXIT_PAYLOAD_FIELDS[last];
   }
   return undefined;
 }
@@ -281,7 +291,7 @@ export function keyDoc(dialect: Dialect, path: readonly (string | number)[]): Ke
 /** The keys a mapping at this path may hold (the mapping's path, e.g. `['polytoken']`). */
 export function keysAt(dialect: Dialect, parentPath: readonly (string | number)[]): KeyDoc[] {
   if (inExitSchema(dialect, [...parentPath, '_'])) {
-    if (parentPath[parentPath.length - 1] === 'properties') return [];
+    if (parentPath[parentPath.length - 1] === 'properties') return parentPath.length === 3 ? Object.values(EXIT_PAYLOAD_FIELDS) : [];
     return Object.values(SCHEMA_KEYWORDS);
   }
   const prefix = pathPattern(parentPath);
