@@ -488,7 +488,7 @@ export function startServer(connection: Connection): void {
     safe(null, (params) => {
       const a = analysisFor(params.textDocument.uri);
       if (!a) return null;
-      const snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport !== false;
+      const snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
       return { isIncomplete: false, items: completions(a.analysis, params.position, { snippets }) };
     }),
   );

@@ -96,7 +96,7 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
       const stem = (typeof data.expected === 'string' && data.expected) || replacement || file.ctx.fileStem;
       const nameNode = getValue(file.root, 'name');
       if (nameNode) fixes.push({ title: `Set name to \`${stem}\``, edits: [replaceValueEdit(file, nameNode.start, nameNode.end, stem)], preferred: true });
-      if (options.renameFiles && isString(nameNode) && nameNode.value) {
+      if (options.renameFiles && isString(nameNode) && nameNode.value && !/[\\/:*?"<>|\u0000]/.test(nameNode.value) && nameNode.value !== file.ctx.fileStem) {
         const path = file.ctx.path;
         const ext = path.endsWith('.expert.json') ? '.expert.json' : posix.extname(path);
         const newPath = posix.join(posix.dirname(path), `${nameNode.value}${ext}`);

@@ -79,3 +79,38 @@ describe('LSP diagnostics', function () {
     assert.ok(p);
   });
 });
+
+describe('LSP with a minimal client (no optional capabilities)', function () {
+  this.timeout(60000);
+  before(() => buildOnce());
+
+  it('still checks, completes without snippets, and takes settings from initializationOptions', async () => {
+    const ws = makeWorkspace({ '.polytoken/subagents/triage.md': triage('triage') });
+    const client = new TestClient({ minimal: true, initializationOptions: { settings: { rules: { 'polytoken/name-mismatch': 'warning' } } } });
+    try {
+      await client.start([ws]);
+      const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), triage('triaj'));
+      const ds = await client.diagnosticsFor(uri, (d) => d.length > 0);
+      assert.strictEqual(ds.find((d) => d.code === 'polytoken/name-mismatch')?.severity, 2);
+      const text = `---\nname: triage\ndescription: d\npolytoken:\n  tools: [grep]\n  tools_d\n---\n`;
+      await client.change(uri, text);
+      const list = await client.request<{ items: { label: string; insertTextFormat?: number; textEdit?: { newText: string } }[] }>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: 5, character: 9 },
+      });
+      const item = list.items.find((i) => i.label === 'tools_deny')!;
+      assert.strictEqual(item.insertTextFormat, 1);
+      assert.strictEqual(item.textEdit!.newText, 'tools_deny: []');
+      assert.strictEqual(client.registrations.length, 0);
+      assert.strictEqual(client.progress.length, 0);
+      const actions = await client.request<{ title: string }[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: ds[0].range,
+        context: { diagnostics: ds },
+      });
+      assert.ok(!actions.some((a) => /Rename the file/.test(a.title)), 'no file rename without resource operations');
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -69,7 +69,9 @@ export function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit
 
 export interface ClientOptions {
   settings?: Record<string, unknown>;
-  folders?: string[];
+  /** Initialize with no capabilities at all (a minimal LSP editor). */
+  minimal?: boolean;
+  initializationOptions?: unknown;
 }
 
 export class TestClient {
@@ -80,6 +82,7 @@ export class TestClient {
   readonly progress: unknown[] = [];
   readonly logs: string[] = [];
   settings: Record<string, unknown>;
+  private readonly options: ClientOptions;
   private versions = new Map<string, number>();
   private waiters: (() => void)[] = [];
 
@@ -89,6 +92,7 @@ export class TestClient {
     this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.settings = options.settings ?? {};
+    this.options = options;
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.push(p);
       this.wake();
@@ -120,7 +124,8 @@ export class TestClient {
       processId: process.pid,
       rootUri: folders[0] ? URI.file(folders[0]).toString() : null,
       workspaceFolders: folders.map((f, i) => ({ uri: URI.file(f).toString(), name: `ws${i}` })),
-      capabilities: {
+      initializationOptions: this.options.initializationOptions,
+      capabilities: this.options.minimal ? {} : {
         workspace: {
           configuration: true,
           didChangeConfiguration: { dynamicRegistration: true },
