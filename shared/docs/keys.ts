@@ -194,7 +194,7 @@ const picasso: Record<string, KeyDoc> = {
 };
 
 const profy: Record<string, KeyDoc> = {
-  name: { key: 'name', type: 'string', presence: 'required', summary: 'The Expert\u2019s name.', snippet: '"${1:name}"' },
+  name: { key: 'name', type: 'string', presence: 'required', summary: 'The Expert\u2019s name, as users and other Experts see it.', snippet: '"${1:name}"' },
   description: {
     key: 'description', type: 'string', presence: 'required',
     summary: 'Written for humans: shown on the marketplace card.',
