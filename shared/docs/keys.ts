@@ -194,9 +194,9 @@ const picasso: Record<string, KeyDoc> = {
 };
 
 const profy: Record<string, KeyDoc> = {
-  name: { key: 'name', type: 'string', presence: 'required', summary: 'The Expert\u2019s name, as users and other Experts see it.', snippet: '"${1:name}"' },
+  name: { key: 'name', type: 'string', summary: 'The Expert\u2019s name, as users and other Experts see it.', snippet: '"${1:name}"' },
   description: {
-    key: 'description', type: 'string', presence: 'required',
+    key: 'description', type: 'string',
     summary: 'Written for humans: shown on the marketplace card.',
     runtime: 'Other Experts\u2019 models see it when `delegationBrief` is empty.',
     snippet: '"${1:description}"',

@@ -167,6 +167,19 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
       fixes.push({ title: `Remove \`${node.value}\` from \`undeferred_tools\``, edits: [removeItemEdit(file, node)] });
       return fixes;
     }
+    case 'markdown-body': {
+      const body = file.ctx.file.body;
+      if (!body || !file.root || file.root.kind !== 'object') break;
+      const content = file.text.slice(body.start, body.end).replace(/^\s*\n/, '').replace(/\s+$/, '');
+      const remove: TextEdit = { range: rangeOf(file, body.start, body.end), newText: '' };
+      if (content && !getProperty(file.root, 'system_prompt')) {
+        const block = ['system_prompt: |', ...content.split(/\r?\n/).map((l) => (l.trim() ? `  ${l}` : ''))];
+        const insert = insertKeyLinesEdit(file, file.root, block);
+        if (insert) fixes.push({ title: 'Move the body into `system_prompt`', edits: [insert, remove], preferred: true });
+      }
+      fixes.push({ title: 'Remove the Markdown body', edits: [remove] });
+      return fixes;
+    }
     case 'auto-facet-hint': {
       const poly = getValue(file.root, 'polytoken');
       const prop = getProperty(poly, 'auto_facet_hint');

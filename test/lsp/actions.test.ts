@@ -154,6 +154,14 @@ describe('LSP quick fixes', function () {
     assert.ok(!has(d.after, 'picasso/invalid-memory'));
   });
 
+  it('Picasso Markdown body: move it into system_prompt', async () => {
+    const text = `---\n${role('')}---\nYou audit the code.\n\nBe brief.\n`;
+    const r = await fix(picassoFile(), text, 'picasso/markdown-body', /Move the body into `system_prompt`/);
+    assert.match(r.text, /system_prompt: \|\n {2}You audit the code\.\n\n {2}Be brief\.\n---\n$/);
+    assert.ok(!has(r.after, 'picasso/markdown-body'));
+    assert.ok(!has(r.after, 'syntax/yaml'));
+  });
+
   it('Profy: replace an unresolved tool, remove a broken entry with its comma; no disable action in JSON', async () => {
     const expert = (sub: string) => `{\n  "name": "book",\n  "description": "d",\n  "delegationBrief": "b",\n  "tools": ["read", "grep"],\n  "subagents": [\n    ${sub}\n  ]\n}\n`;
     const good = '{ "name": "scan", "description": "d", "system_prompt": "p", "tools": ["read", "rea"] }';
