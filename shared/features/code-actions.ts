@@ -13,6 +13,7 @@ import { featureFile, rangeOf, type FeatureFile } from './common';
 import {
   appendToListEdit,
   indentOf,
+  insertJsonPropertyEdit,
   insertKeyLinesEdit,
   lineStartOf,
   nodeForRange,
@@ -180,6 +181,17 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
       fixes.push({ title: 'Remove the Markdown body', edits: [remove] });
       return fixes;
     }
+    case 'missing-field': {
+      const field = typeof data.field === 'string' ? data.field : undefined;
+      if (!field || !node) break;
+      const placeholder = PROFY_PLACEHOLDERS[field] ?? field;
+      if (node.kind === 'object' && !getProperty(node, field)) {
+        fixes.push({ title: `Add \`${field}\``, edits: [insertJsonPropertyEdit(file, node, field, JSON.stringify(placeholder))], preferred: true });
+      } else if (node.property?.key === field) {
+        fixes.push({ title: `Set \`${field}\` to a placeholder`, edits: [{ range: rangeOf(file, node.start, node.end), newText: JSON.stringify(placeholder) }], preferred: true });
+      }
+      return fixes;
+    }
     case 'auto-facet-hint': {
       const poly = getValue(file.root, 'polytoken');
       const prop = getProperty(poly, 'auto_facet_hint');
@@ -234,6 +246,12 @@ function expandFix(file: FeatureFile, node: AstNode & { value: string }, given: 
   if (!literal.length) return undefined;
   return { title: `Expand \`${node.value}\` into ${literal.length} tool name${literal.length === 1 ? '' : 's'}`, edits: [replaceItemWithManyEdit(file, node, literal)], preferred: true };
 }
+
+const PROFY_PLACEHOLDERS: Record<string, string> = {
+  name: 'new_subagent',
+  description: 'When the main agent should dispatch work here.',
+  system_prompt: 'What this subagent does and what it returns.',
+};
 
 const PICASSO_PLACEHOLDERS = (file: FeatureFile): Record<string, string> => {
   const nm = getValue(file.root, 'name');

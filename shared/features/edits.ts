@@ -207,3 +207,17 @@ export function insertKeyLinesEdit(file: FeatureFile, mapping: AstNode, lines: s
   const nl = at === text.length && !text.endsWith('\n') ? '\n' : '';
   return { range: rangeOf(file, at, at), newText: nl + lines.map((l) => `${indent}${l}\n`).join('') };
 }
+
+/** Adds `"key": value` (JSON text) as the last property of a JSON object, in its layout. */
+export function insertJsonPropertyEdit(file: FeatureFile, object: AstNode, key: string, valueJson: string): TextEdit {
+  const text = file.text;
+  const props = object.properties ?? [];
+  const entry = `${JSON.stringify(key)}: ${valueJson}`;
+  if (!props.length) return { range: rangeOf(file, object.start + 1, object.start + 1), newText: ` ${entry} ` };
+  const last = props[props.length - 1];
+  const multiLine = text.slice(object.start, object.end).includes('\n');
+  if (multiLine && text.slice(lineStartOf(text, last.keyNode.start), last.keyNode.start).trim() === '') {
+    return { range: rangeOf(file, last.value.end, last.value.end), newText: `,\n${indentOf(text, last.keyNode.start)}${entry}` };
+  }
+  return { range: rangeOf(file, last.value.end, last.value.end), newText: `, ${entry}` };
+}

@@ -168,6 +168,9 @@ describe('LSP quick fixes', function () {
     const a = await fix(profyFile(), expert(good), 'profy/unresolved-tool', /`"read"`|read/);
     assert.ok(a.after.every((d) => d.code !== 'profy/unresolved-tool'));
     assert.ok(!a.actions.some((x) => /Disable/.test(x.title)));
+    const c = await fix(profyFile(), expert('{ "name": "scan", "description": "d", "tools": ["read"] }'), 'profy/missing-field', /Add `system_prompt`/);
+    assert.match(c.text, /"tools": \["read"\], "system_prompt": "[^"]+" \}/);
+    assert.ok(!has(c.after, 'profy/missing-field'));
     const b = await fix(profyFile(), expert(`${good.replace(', "rea"', '')},\n    5`), 'profy/not-an-object', /Remove/);
     assert.ok(!has(b.after, 'profy/not-an-object'));
     assert.ok(!has(b.after, 'syntax/json'), b.text);
