@@ -103,11 +103,19 @@ function hoverByLine(file: FeatureFile, offset: number): Hover | undefined {
   const text = file.text;
   let start = offset;
   let end = offset;
-  while (start > 0 && /[\w$.-]/.test(text[start - 1])) start--;
-  while (end < text.length && /[\w$.-]/.test(text[end])) end++;
-  if (start === end || text[end] !== ':') return undefined;
+  while (start > 0 && /[\w$.!*?-]/.test(text[start - 1])) start--;
+  while (end < text.length && /[\w$.!*?-]/.test(text[end])) end++;
+  if (start === end) return undefined;
   const region = yamlRegionAt(file, offset);
   if (!region) return undefined;
+  if (text[end] !== ':') {
+    // A list entry (a tool name, a shorthand, a status value) in text that does not parse.
+    const item = yamlCursorAt(text, region.start, region.end, end);
+    if (!item || (item.kind !== 'flow-item' && item.kind !== 'block-item')) return undefined;
+    const value = text.slice(start, end);
+    const entry = entryMarkdown(file, [...item.path, 0], value);
+    return entry ? md(entry, file, start, end) : undefined;
+  }
   const cursor = yamlCursorAt(text, region.start, region.end, start);
   if (!cursor || cursor.kind !== 'key') return undefined;
   const path = [...cursor.path, text.slice(start, end)];

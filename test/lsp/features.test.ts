@@ -156,6 +156,13 @@ describe('LSP completion and hover', function () {
     assert.match(undeniable, /tools_deny/);
   });
 
+  it('hover still works in YAML that does not parse', async () => {
+    const broken = poly('polytoken:\n  tools: [file_read, tag!AL|L_MCP\n  tools_deny: : [\n');
+    assert.match(await hoverText(polyFile(), broken), /Expands now to 2 tools/);
+    const key = poly('polytoken:\n  inherit_to|ols: yes\n  tools: [a\n  x: : y\n');
+    assert.match(await hoverText(polyFile(), key), /calling facet/);
+  });
+
   it('hover on a Profy glob shows what it matches now', async () => {
     const text = `{ "name": "b", "tools": ["read", "mcp__l__a", "mcp__l__b", "Task"], "subagents": [ { "name": "s", "tools": ["mcp__l__|*", "*"] } ] }`;
     const h = await hoverText(profyFile(), text);
