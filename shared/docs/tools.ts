@@ -67,6 +67,8 @@ export function toolMarkdown(dialect: Dialect, catalog: Catalog, name: string): 
     parts.push(`**${name}** \u2014 not in the ${dialectTitle(dialect)} catalog`);
     const near = catalog.nearest(name);
     if (near) parts.push(`Did you mean \`${near}\`?`);
+    const elsewhere = runtimesKnowing(name).filter((d) => d !== dialect).map(dialectTitle);
+    if (elsewhere.length) parts.push(`It is a built-in tool of ${elsewhere.join(' and ')}, not of ${dialectTitle(dialect)}.`);
     parts.push('Add it under `tools.' + dialect + '` (or `mcp`) in `.subagents.yaml` if the runtime provides it.');
     return parts.join('\n\n');
   }
