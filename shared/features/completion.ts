@@ -142,7 +142,7 @@ function polytokenCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[]
   } else if (listKey === 'undeferred_tools') {
     const granted = new Set(listAt(file.root, ['polytoken', 'tools']));
     const denied = new Set(listAt(file.root, ['polytoken', 'tools_deny']));
-    out = toolCandidates(file, catalog.names().filter((n) => n !== 'switch_facet' && !denied.has(n)));
+    out = toolCandidates(file, catalog.names().filter((n) => n !== 'switch_facet' && n !== 'exit_tool' && !denied.has(n)));
     for (const c of out) if (granted.has(c.label)) c.sort = -1;
   }
   return excludeListed(out, cursor);
