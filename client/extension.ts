@@ -43,10 +43,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
-    synchronize: { fileEvents: watcher, configurationSection: 'subagents' },
-    initializationOptions: {
-      // Rule pages ship inside the package (docs/rules); the server may link diagnostics there.
-      docsBaseUrl: vscode.Uri.joinPath(context.extensionUri, 'docs', 'rules').toString(),
+    // Settings reach the server through workspace/configuration (it registers for changes itself).
+    synchronize: { fileEvents: watcher },
+    initializationOptions: () => {
+      const cfg = vscode.workspace.getConfiguration('subagents');
+      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } } };
     },
   };
   client = new LanguageClient('subagents', 'Subagents', serverOptions, clientOptions);

@@ -3,9 +3,9 @@ import type { Resolution, ResolvedDefinition } from '../shared/types';
 /** Renders a `subagents/resolve` answer as Markdown for the preview. Pure: no `vscode` here. */
 
 const STATUS_LABEL: Record<string, string> = {
-  loads: '✅ loads',
-  rejected: '⛔ rejected: the runtime refuses to load it',
-  dropped: '⚠️ dropped: the runtime skips it without any error',
+  loads: '✓ loads',
+  rejected: '✗ rejected: the runtime refuses to load it',
+  dropped: '✗ dropped: the runtime skips it without any error',
 };
 
 const code = (s: string): string => '`' + s.replace(/`/g, 'ˋ') + '`';

@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+// Runs the integration suite in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) opened in
+// headless Chromium, then takes screenshots. Usage (see run.sh):
+//   node test/e2e/driver.mjs --code-server <cache>/node_modules/code-server --vsix subagents-tooling.vsix
+// Steps: fresh extensions dir ← the .vsix (so a file missing from the package fails the suite)
+// and the test-runner extension; code-server on 127.0.0.1:<free port>; Chromium opens a copy
+// of test/e2e/workspace; the runner extension runs the mocha suite in the extension host and
+// writes results.json; the driver prints them, plays the screenshot scenes into test-results/,
+// stops every process it started (by id) and exits non-zero when a test failed or none ran.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const codeServerDir = path.resolve(opt('code-server', ''));
+const vsix = path.resolve(repo, opt('vsix', 'subagents-tooling.vsix'));
+const resultsDir = path.resolve(repo, opt('out', 'test-results'));
+const chromiumPath = opt('chromium', process.env.CHROMIUM_PATH || '/usr/bin/chromium');
+const suiteTimeoutMs = Number(opt('timeout', '600')) * 1000;
+const keep = args.includes('--keep');
+
+const log = (...a) => console.log('[e2e]', ...a);
+const entry = path.join(codeServerDir, 'out/node/entry.js');
+if (!fs.existsSync(entry)) throw new Error(`code-server not found at ${codeServerDir} (run test/e2e/setup.sh)`);
+if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found (run npm run package)`);
+const suite = path.join(repo, 'out/test/e2e/suite/index.js');
+if (!fs.existsSync(suite)) throw new Error(`${suite} not found (compile with tsc -p test/e2e)`);
+
+const runId = randomUUID();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-e2e-'));
+const dirs = { ws: path.join(tmp, 'workspace'), ud: path.join(tmp, 'user-data'), ext: path.join(tmp, 'extensions'), scenes: path.join(tmp, 'scenes') };
+const resultsFile = path.join(tmp, 'results.json');
+fs.mkdirSync(resultsDir, { recursive: true });
+fs.cpSync(path.join(here, 'workspace'), dirs.ws, { recursive: true });
+fs.mkdirSync(path.join(dirs.ud, 'User'), { recursive: true });
+fs.writeFileSync(
+  path.join(dirs.ud, 'User/settings.json'),
+  JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false,
+      'workbench.colorTheme': 'Default Dark Modern',
+      'security.workspace.trust.enabled': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'extensions.ignoreRecommendations': true,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'window.restoreWindows': 'none',
+      'chat.commandCenter.enabled': false,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'editor.minimap.enabled': false,
+    },
+    null,
+    2,
+  ),
+);
+
+const started = []; // { name, pid } of every process group we start
+let browser;
+let cleaning = false;
+
+async function cleanup() {
+  if (cleaning) return;
+  cleaning = true;
+  if (browser) await browser.close().catch(() => undefined);
+  for (const p of started.reverse()) {
+    try {
+      process.kill(-p.pid, 'SIGTERM');
+    } catch {}
+  }
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline && started.some((p) => alive(p.pid))) await delay(100);
+  for (const p of started) {
+    try {
+      process.kill(-p.pid, 'SIGKILL');
+    } catch {}
+  }
+  // Anything that left our process groups (an extension host, a server) still carries our run id.
+  for (const pid of pidsWithRunId()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
+}
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+function pidsWithRunId() {
+  const out = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/environ`, 'latin1').includes(`SUBAGENTS_E2E_RUN=${runId}`)) out.push(Number(d));
+    } catch {}
+  }
+  return out;
+}
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => void cleanup().then(() => process.exit(130)));
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntil(what, probe, timeoutMs, intervalMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await delay(intervalMs);
+  }
+}
+
+function installExtensions() {
+  const t = Date.now();
+  const r = spawnSync(process.execPath, [entry, '--extensions-dir', dirs.ext, '--user-data-dir', dirs.ud, '--install-extension', vsix], { encoding: 'utf8', timeout: 120000 });
+  const out = `${r.stdout}\n${r.stderr}`.trim();
+  if (r.status !== 0 || !/successfully installed/i.test(out)) throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}):\n${out}`);
+  log(`installed ${path.basename(vsix)} into a fresh extensions dir (${Date.now() - t} ms)`);
+  // The runner extension (tests only) goes beside it as an unpacked folder.
+  // VS Code only loads what extensions.json lists (an unlisted folder is marked removed): list it.
+  const folder = 'subagents-e2e.e2e-runner-0.0.1';
+  const location = path.join(dirs.ext, folder);
+  fs.cpSync(path.join(here, 'runner-extension'), location, { recursive: true });
+  const listFile = path.join(dirs.ext, 'extensions.json');
+  const list = JSON.parse(fs.readFileSync(listFile, 'utf8'));
+  if (!list.some((e) => e.identifier?.id === 'subagents-tooling.subagents-tooling')) throw new Error(`the .vsix is not listed in ${listFile}`);
+  list.push({
+    identifier: { id: 'subagents-e2e.e2e-runner' },
+    version: '0.0.1',
+    location: { $mid: 1, fsPath: location, external: `file://${location}`, path: location, scheme: 'file' },
+    relativeLocation: folder,
+    metadata: { installedTimestamp: Date.now(), source: 'resource' },
+  });
+  fs.writeFileSync(listFile, JSON.stringify(list));
+}
+
+async function main() {
+  installExtensions();
+  const port = await freePort();
+  const serverLog = fs.openSync(path.join(tmp, 'code-server.log'), 'w');
+  const env = {
+    ...process.env,
+    SUBAGENTS_E2E_RUN: runId,
+    SUBAGENTS_E2E_SUITE: suite,
+    SUBAGENTS_E2E_RESULTS: resultsFile,
+    SUBAGENTS_E2E_SCENES: dirs.scenes,
+  };
+  delete env.VSCODE_IPC_HOOK_CLI;
+  const cs = spawn(
+    process.execPath,
+    [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', dirs.ud, '--extensions-dir', dirs.ext, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', dirs.ws],
+    { env, detached: true, stdio: ['ignore', serverLog, serverLog] },
+  );
+  started.push({ name: 'code-server', pid: cs.pid });
+  let exited = false;
+  cs.on('exit', (code) => {
+    exited = true;
+    if (!cleaning) log(`code-server exited early (code ${code})`);
+  });
+  const t0 = Date.now();
+  await waitUntil('code-server to listen', async () => {
+    if (exited) throw new Error('code-server exited; see its log');
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      return r.ok;
+    } catch {
+      return false;
+    }
+  }, 60000);
+  log(`code-server listening on 127.0.0.1:${port} (${Date.now() - t0} ms)`);
+
+  const { chromium } = require('playwright-core');
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
+  page.on('pageerror', (e) => fs.appendFileSync(path.join(tmp, 'browser.log'), `${e}\n`));
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.ws)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 120000 });
+  log(`workbench loaded (${Date.now() - t0} ms); waiting for the suite in the extension host`);
+
+  const results = await waitUntil('the suite results', () => {
+    if (exited) throw new Error('code-server exited before the suite finished');
+    if (!fs.existsSync(resultsFile)) return undefined;
+    return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  }, suiteTimeoutMs, 250).catch((e) => ({ tests: [], passes: 0, failures: 0, pending: 0, error: e.message }));
+  fs.writeFileSync(path.join(resultsDir, 'e2e-results.json'), JSON.stringify(results, null, 2));
+
+  console.log('\n  Integration suite, inside the VS Code extension host:');
+  for (const t of results.tests) console.log(`    ${t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}`);
+  console.log('');
+  for (const t of results.tests) if (t.state === 'failed') console.log(`FAILED: ${t.title}\n${t.error}\n`);
+  if (results.error) console.log(`suite error: ${results.error}`);
+  log(`VS Code ${results.vscodeVersion ?? '?'}: ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${results.durationMs ?? '?'} ms)`);
+  if (results.timings) log(`activation: language server ready ${results.timings.serverReadyMs} ms after activate(); first resolve answered at ${results.timings.firstResolveMs} ms`);
+
+  if (!results.error && !args.includes('--no-screenshots')) await screenshots(page);
+  const ok = results.passes > 0 && results.failures === 0 && !results.error;
+  return ok;
+}
+
+async function frameTexts(page) {
+  const texts = [];
+  for (const f of page.frames()) {
+    try {
+      texts.push(await f.evaluate(() => document.body?.innerText ?? ''));
+    } catch {}
+  }
+  return texts.join('\n');
+}
+
+async function screenshots(page) {
+  const deadline = Date.now() + 300000;
+  const done = new Set();
+  for (;;) {
+    if (fs.existsSync(path.join(dirs.scenes, 'all.done'))) break;
+    if (Date.now() > deadline) {
+      log('warning: the screenshot scenes did not finish');
+      break;
+    }
+    const ready = fs.existsSync(dirs.scenes) ? fs.readdirSync(dirs.scenes).filter((f) => f.endsWith('.ready')) : [];
+    const next = ready.map((f) => f.slice(0, -'.ready'.length)).find((n) => !done.has(n));
+    if (!next) {
+      await delay(150);
+      continue;
+    }
+    done.add(next);
+    const spec = JSON.parse(fs.readFileSync(path.join(dirs.scenes, `${next}.ready`), 'utf8'));
+    const problems = [];
+    if (spec.selector) await page.locator(spec.selector).first().waitFor({ state: 'visible', timeout: 20000 }).catch(() => problems.push(`${spec.selector} not visible`));
+    for (const text of spec.text ?? []) {
+      await waitUntil(`"${text}"`, async () => (await frameTexts(page)).includes(text), 20000, 250).catch(() => problems.push(`"${text}" not shown`));
+    }
+    const file = path.join(resultsDir, `${next}.png`);
+    await page.screenshot({ path: file });
+    log(`screenshot ${path.relative(repo, file)}${problems.length ? ` (warning: ${problems.join('; ')})` : ''}`);
+    fs.writeFileSync(path.join(dirs.scenes, `${next}.done`), '');
+  }
+}
+
+let ok = false;
+try {
+  ok = await main();
+} catch (e) {
+  console.error(`[e2e] ${e instanceof Error ? e.message : e}`);
+  for (const f of ['code-server.log', 'browser.log']) {
+    const p = path.join(tmp, f);
+    if (fs.existsSync(p)) fs.copyFileSync(p, path.join(resultsDir, f));
+  }
+} finally {
+  if (fs.existsSync(path.join(tmp, 'code-server.log'))) fs.copyFileSync(path.join(tmp, 'code-server.log'), path.join(resultsDir, 'code-server.log'));
+  await cleanup();
+}
+log(ok ? 'PASSED' : 'FAILED');
+process.exit(ok ? 0 : 1);

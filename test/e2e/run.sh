@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# npm run test:e2e: the integration suite in a real VS Code (code-server 4.100.3, VS Code 1.100.3)
+# driven by headless Chromium. Provisions what it needs (idempotent, cached in
+# ${XDG_CACHE_HOME:-$HOME/.cache}/subagents-e2e), builds and packages the extension, installs
+# the .vsix into a fresh extensions dir, runs the suite and takes screenshots into test-results/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+CACHE="$(bash test/e2e/setup.sh | tail -n 1)"
+
+echo "[e2e] building the extension package"
+npx tsc -p test/e2e/tsconfig.json
+npm run --silent package >/dev/null
+ls -l subagents-tooling.vsix | awk '{ printf "[e2e] subagents-tooling.vsix: %d bytes\n", $5 }'
+
+node test/e2e/driver.mjs --code-server "$CACHE/node_modules/code-server" --vsix subagents-tooling.vsix --out test-results "$@"

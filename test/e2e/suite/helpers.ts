@@ -1,0 +1,119 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { SubagentsApi } from '../../../client/extension';
+
+/** publisher.name of the extension under test (package.json). */
+export const EXTENSION_ID = 'subagents-tooling.subagents-tooling';
+
+export async function extensionApi(): Promise<SubagentsApi> {
+  const ext = vscode.extensions.getExtension<SubagentsApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed`);
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+export function root(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'a workspace folder is open');
+  return folder.uri;
+}
+
+export const fileUri = (rel: string): vscode.Uri => vscode.Uri.joinPath(root(), ...rel.split('/'));
+
+export async function show(rel: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(fileUri(rel));
+  return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+}
+
+export const codeOf = (d: vscode.Diagnostic): string =>
+  typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code ?? '');
+
+/** Our diagnostics of a file (source "subagents"). */
+export const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'subagents');
+export const codes = (uri: vscode.Uri): string[] => ours(uri).map(codeOf).sort();
+
+/**
+ * Polls `probe` (every 50 ms, and at once on every diagnostics change) until it returns a
+ * value other than undefined/false; fails with `what` and the last state after `timeoutMs`.
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30000, state?: () => unknown): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  return new Promise<T>((resolve, reject) => {
+    let busy = false;
+    let done = false;
+    const finish = (err: Error | undefined, value?: T) => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      sub.dispose();
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    const check = async () => {
+      if (busy || done) return;
+      busy = true;
+      try {
+        const v = await probe();
+        if (v !== undefined && v !== false) return finish(undefined, v);
+        last = state ? state() : v;
+      } catch (e) {
+        last = e instanceof Error ? e.message : e;
+      } finally {
+        busy = false;
+      }
+      if (Date.now() > deadline) finish(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last state: ${JSON.stringify(last)}`));
+    };
+    const timer = setInterval(() => void check(), 50);
+    const sub = vscode.languages.onDidChangeDiagnostics(() => void check());
+    void check();
+  });
+}
+
+/** Waits until the file's diagnostics codes contain all of `expected` and none of `absent`. */
+export function waitForCodes(uri: vscode.Uri, expected: string[], absent: string[] = [], timeoutMs?: number): Promise<vscode.Diagnostic[]> {
+  return waitFor(
+    `${vscode.workspace.asRelativePath(uri)} to report [${expected.join(', ')}]${absent.length ? ` and not [${absent.join(', ')}]` : ''}`,
+    () => {
+      const c = codes(uri);
+      return expected.every((e) => c.includes(e)) && absent.every((a) => !c.includes(a)) ? ours(uri) : undefined;
+    },
+    timeoutMs,
+    () => codes(uri),
+  );
+}
+
+export function textAt(doc: vscode.TextDocument, range: vscode.Range): string {
+  return doc.getText(range);
+}
+
+/** Position right after the first occurrence of `needle` (or at its start, with `atStart`). */
+export function positionOf(doc: vscode.TextDocument, needle: string, atStart = false, from = 0): vscode.Position {
+  const i = doc.getText().indexOf(needle, from);
+  assert.ok(i >= 0, `"${needle}" in ${doc.uri.path}`);
+  return doc.positionAt(atStart ? i : i + needle.length);
+}
+
+export async function replace(doc: vscode.TextDocument, needle: string, replacement: string): Promise<void> {
+  const start = positionOf(doc, needle, true);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(start, doc.positionAt(doc.offsetAt(start) + needle.length)), replacement);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'edit applied');
+}
+
+/** Throws away unsaved edits of a file (the fixture stays as committed). */
+export async function revert(uri: vscode.Uri): Promise<void> {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!doc || !doc.isDirty) return;
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  await waitFor(`${uri.path} to be reverted`, () => !doc.isDirty);
+}
+
+export const labelOf = (i: vscode.CompletionItem): string => (typeof i.label === 'string' ? i.label : i.label.label);
+
+export function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+    .join('\n');
+}

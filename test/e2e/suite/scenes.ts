@@ -1,0 +1,126 @@
+/**
+ * Screenshot scenes for the code-server driver (test/e2e/driver.mjs). After the suite ran,
+ * the runner extension sets up each scene with the `vscode` API, writes `<dir>/<name>.ready`
+ * (what the driver should wait for on the page), and waits for the driver's `<name>.done`.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { codeOf, extensionApi, fileUri, ours, positionOf, replace, revert, show, waitFor, waitForCodes } from './helpers';
+
+export interface SceneSpec {
+  /** CSS selector the driver waits for (visible) before the screenshot. */
+  selector?: string;
+  /** Text that must appear in the page or in one of its frames (webviews). */
+  text?: string[];
+  /** Screenshot only this element (with a margin) instead of the whole window. */
+  clip?: string;
+}
+
+interface Scene extends SceneSpec {
+  name: string;
+  setup(): Promise<void>;
+}
+
+const POLY_OK = '.polytoken/subagents/triage.md';
+const POLY_BAD = '.polytoken/subagents/reviewer.md';
+
+async function cursorAt(editor: vscode.TextEditor, pos: vscode.Position): Promise<void> {
+  editor.selection = new vscode.Selection(pos, pos);
+  editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+}
+
+const scenes: Scene[] = [
+  {
+    name: 'problems',
+    selector: '.markers-panel',
+    text: ['polytoken/name-mismatch', 'picasso/invocation-mismatch', 'profy/reserved-name'],
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const rel of ['experts/ledger.expert.json', 'apps/cli/agents/code_checker.yaml', POLY_BAD]) await show(rel);
+      await waitForCodes(fileUri(POLY_BAD), ['polytoken/name-mismatch']);
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+    },
+  },
+  {
+    name: 'hover',
+    selector: '.monaco-hover',
+    text: ['literal'],
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+      const editor = await show(POLY_OK);
+      await cursorAt(editor, positionOf(editor.document, '  tools_d'));
+      await vscode.commands.executeCommand('editor.action.showHover');
+    },
+  },
+  {
+    name: 'completion',
+    selector: '.suggest-widget.visible',
+    text: ['tag!ALL'],
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors'); // also closes the hover
+      const editor = await show(POLY_OK);
+      await replace(editor.document, '    - mcp__github\n', '    - mcp__github\n    - \n');
+      await cursorAt(editor, positionOf(editor.document, '    - mcp__github\n    - '));
+      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    },
+  },
+  {
+    name: 'quick-fix',
+    selector: '.action-widget',
+    text: ['file_read'],
+    async setup() {
+      await vscode.commands.executeCommand('hideSuggestWidget');
+      await revert(fileUri(POLY_OK));
+      const editor = await show(POLY_BAD);
+      const d = await waitFor('the unknown-tool diagnostic', () => ours(editor.document.uri).find((x) => codeOf(x) === 'polytoken/unknown-tool'));
+      await cursorAt(editor, d.range.start.translate(0, 2));
+      await vscode.commands.executeCommand('editor.action.quickFix');
+    },
+  },
+  {
+    name: 'resolve-preview',
+    selector: 'iframe.webview.ready',
+    text: ['Effective tools', 'mcp__github__create_issue'],
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await show(POLY_OK);
+      await vscode.commands.executeCommand('subagents.resolve');
+      const api = await extensionApi();
+      await waitFor('status bar text for triage', () => api.status().text.includes('loads'));
+    },
+  },
+];
+
+function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (fs.existsSync(file)) {
+        clearInterval(timer);
+        resolve(true);
+      } else if (Date.now() > deadline) {
+        clearInterval(timer);
+        resolve(false);
+      }
+    }, 100);
+  });
+}
+
+export async function runScenes(dir: string, log: (line: string) => void): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const scene of scenes) {
+    const { name, setup, ...spec } = scene;
+    try {
+      await setup();
+    } catch (e) {
+      log(`scene ${name}: setup failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    fs.writeFileSync(path.join(dir, `${name}.ready`), JSON.stringify(spec));
+    if (!(await waitForFile(path.join(dir, `${name}.done`), 120000))) log(`scene ${name}: the driver did not answer`);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+  for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+  fs.writeFileSync(path.join(dir, 'all.done'), '');
+}
