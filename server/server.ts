@@ -11,6 +11,7 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import {
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   FileChangeType,
@@ -18,6 +19,7 @@ import {
   TextDocuments,
   type ClientCapabilities,
   type Connection,
+  type Diagnostic,
   type InitializeResult,
   type WorkspaceSymbol,
 } from 'vscode-languageserver';
@@ -62,6 +64,23 @@ function readSettings(raw: unknown): Settings {
   }
   const globalDir = typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim() ? s.polytoken.globalDir.trim() : undefined;
   return { rules, globalDir };
+}
+
+/** Past this many diagnostics per document, the editor gets the most severe ones and a note. */
+export const MAX_PUBLISHED_DIAGNOSTICS = 1000;
+
+/** Keeps the most severe diagnostics (in position order) and says how many were left out. */
+export function capDiagnostics(diagnostics: Diagnostic[], max = MAX_PUBLISHED_DIAGNOSTICS): Diagnostic[] {
+  if (diagnostics.length <= max) return diagnostics;
+  const ranked = diagnostics.map((d, i) => ({ d, i })).sort((a, b) => (a.d.severity ?? 1) - (b.d.severity ?? 1) || a.i - b.i);
+  const kept = ranked.slice(0, max).sort((a, b) => a.i - b.i).map((x) => x.d);
+  kept.unshift({
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: 'subagents',
+    message: `${diagnostics.length} problems in this file; the ${max} most severe are shown. Run \`subagents check\` for the full list.`,
+  });
+  return kept;
 }
 
 export function uriToPath(uri: string): string | undefined {
@@ -299,7 +318,7 @@ export function startServer(connection: Connection): void {
     if (!doc || shuttingDown) return;
     const result = analysisFor(uri);
     // Everything above runs synchronously, so this is the document's current version.
-    connection.sendDiagnostics({ uri, version: doc.version, diagnostics: result?.analysis.diagnostics ?? [] });
+    connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(result?.analysis.diagnostics ?? []) });
   };
 
   function schedule(uri: string) {
