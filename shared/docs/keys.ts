@@ -30,7 +30,7 @@ export interface KeyDoc {
 export const KEY_DOCS_BASE_URL = DOCS_BASE_URL.replace(/\/rules$/, '/keys');
 
 export function keyDocsUrl(dialect: Dialect, key: string): string {
-  return `${KEY_DOCS_BASE_URL}/${dialect}.md#${key.replace(/[^a-zA-Z0-9_-]/g, '').toLowerCase()}`;
+  return `${KEY_DOCS_BASE_URL}/${dialect}.md#${headingAnchor(key)}`;
 }
 
 const BOOL = ['true', 'false'] as const;
@@ -322,4 +322,26 @@ export function keyDocMarkdown(dialect: Dialect, path: readonly (string | number
   const anchor = typeof path[path.length - 1] === 'string' ? pathPattern(path).replace(/\.\[\]/g, '') : doc.key;
   facts.push(`[${DIALECT_TITLE[dialect]} key reference](${keyDocsUrl(dialect, anchor)})`);
   return facts.join('\n\n');
+}
+
+/**
+ * The key reference page of a dialect (`docs/keys/<dialect>.md`), generated from the same
+ * documentation hover shows; every hover link points at one of its headings.
+ */
+export function keyReferenceMarkdown(dialect: Dialect): string {
+  const out = [`# ${DIALECT_TITLE[dialect]} keys`, '', `Every key a ${DIALECT_TITLE[dialect]} definition may hold, as the editor explains it on hover.`, ''];
+  for (const [pattern, doc] of Object.entries(KEY_DOCS[dialect])) {
+    const heading = pattern.replace(/\.\[\]/g, '');
+    out.push(`## ${heading}`, '');
+    out.push(`Type: ${doc.type}${doc.presence ? ` \u00b7 ${doc.presence}` : ''}${doc.default ? ` \u00b7 default: ${doc.default}` : ''}${doc.deprecated ? ' \u00b7 deprecated' : ''}`, '');
+    out.push(doc.summary, '');
+    if (doc.runtime) out.push(doc.runtime, '');
+    if (doc.values?.length) out.push(`Values: ${doc.values.map((v) => `\`${v}\``).join(', ')}`, '');
+  }
+  return out.join('\n');
+}
+
+/** The anchor GitHub gives a heading (for links into the reference page). */
+export function headingAnchor(heading: string): string {
+  return heading.toLowerCase().replace(/[^a-z0-9_ -]/g, '').replace(/ /g, '-');
 }

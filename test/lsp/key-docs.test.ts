@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { keyDoc, keyDocMarkdown, keysAt } from '../../shared/docs/keys';
+import { headingAnchor, keyDoc, keyDocMarkdown, keyReferenceMarkdown, keysAt } from '../../shared/docs/keys';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../../shared/dialects/polytoken/constants';
 import { ALL_KEYS } from '../../shared/dialects/picasso/constants';
 import { EXPERT_KEYS, SUBAGENT_KEYS } from '../../shared/dialects/profy/constants';
@@ -32,4 +32,24 @@ describe('key documentation covers every key of every dialect', () => {
     assert.deepStrictEqual(keysAt('profy', []).map((d) => d.key).sort(), [...EXPERT_KEYS].sort());
     assert.deepStrictEqual(keysAt('profy', ['subagents', 3]).map((d) => d.key).sort(), [...SUBAGENT_KEYS].sort());
   });
+});
+
+describe('key reference pages (docs/keys/<dialect>.md) match the hover links', () => {
+  for (const dialect of ['polytoken', 'picasso', 'profy'] as const) {
+    it(dialect, () => {
+      const page = keyReferenceMarkdown(dialect);
+      const anchors = new Set([...page.matchAll(/^## (.+)$/gm)].map((m) => headingAnchor(m[1])));
+      const paths: (string | number)[][] =
+        dialect === 'polytoken'
+          ? [['name'], ['polytoken', 'tools_deny'], ['polytoken', 'exit_tool_schema']]
+          : dialect === 'picasso'
+            ? [['max_steps'], ['hooks', 'skip']]
+            : [['delegationBrief'], ['subagents', 0, 'system_prompt']];
+      for (const path of paths) {
+        const md = keyDocMarkdown(dialect, path, keyDoc(dialect, path)!);
+        const anchor = /#([\w-]+)\)$/.exec(md)![1];
+        assert.ok(anchors.has(anchor), `${anchor} in ${[...anchors].join(', ')}`);
+      }
+    });
+  }
 });
