@@ -220,4 +220,16 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const after = await names();
     assert.ok(!after.includes('writer') && !after.includes('scribe'), `${after}`);
   });
+
+  it('a workspace folder added at run time is indexed', async () => {
+    const extra = makeWorkspace({ '.picasso/agents/late_role.md': 'name: late_role\n' });
+    await client.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+      event: { added: [{ uri: URI.file(extra).toString(), name: 'extra' }], removed: [] },
+    });
+    const names = async () => (await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: 'late' })).map((s) => s.name);
+    const deadline = Date.now() + 5000;
+    let found: string[] = [];
+    while (Date.now() < deadline && !(found = await names()).includes('late_role')) await new Promise((r) => setTimeout(r, 50));
+    assert.deepStrictEqual(found, ['late_role']);
+  });
 });
