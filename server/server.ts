@@ -550,7 +550,10 @@ export function startServer(connection: Connection): void {
           out.push({ name: n.name, kind: n.symbolKind, containerName: n.container ?? e.kind, location: { uri: e.uri, range: n.range } });
         }
       }
-      return out.sort((a, b) => a.name.localeCompare(b.name));
+      // Exact and prefix matches first; a workspace of thousands answers with the best 1,000.
+      const rank = (n: string) => (n.toLowerCase() === query ? 0 : n.toLowerCase().startsWith(query) ? 1 : 2);
+      out.sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return out.slice(0, 1000);
     }),
   );
 
