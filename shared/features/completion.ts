@@ -186,7 +186,7 @@ function toItems(file: FeatureFile, candidates: Candidate[], start: number, end:
     let snippet = !!c.snippet && snippets;
     if (c.snippet && !snippets) insert = stripSnippet(insert);
     if (cursor?.kind === 'list-line') {
-      insert = `- ${snippet ? escapeSnippet(insert) : insert}`;
+      insert = `- ${insert}`;
     }
     const item: CompletionItem = {
       label: c.label,
@@ -205,8 +205,6 @@ function toItems(file: FeatureFile, candidates: Candidate[], start: number, end:
   }
   return items;
 }
-
-const escapeSnippet = (s: string) => s;
 
 function stripSnippet(s: string): string {
   return s
