@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
@@ -198,6 +199,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   // ----- start the server
   try {
+    if (!fs.existsSync(serverModule)) throw new Error(`${serverModule} is missing from the extension`);
     await lc.start();
     timings.serverReadyMs = Date.now() - t0;
     output.info(`Language server ready ${timings.serverReadyMs} ms after activation.`);

@@ -40,6 +40,7 @@ describe('Subagents extension in VS Code', function () {
 
   before(async () => {
     api = await extensionApi();
+    assert.strictEqual(typeof api.timings().serverReadyMs, 'number', 'the language server started (see the "Subagents" output)');
   });
 
   afterEach(async () => {
