@@ -17,7 +17,7 @@ const RESOLVE_REQUEST = 'subagents/resolve';
 /** What `activate` returns: used by the integration tests (test/e2e) and by other extensions. */
 export interface SubagentsApi {
   /** The status bar item's current text and visibility. */
-  status(): { text: string; tooltip: string; visible: boolean; uri?: string };
+  status(): { text: string; tooltip: string; visible: boolean; uri?: string; command?: string };
   /** Milliseconds from activate() to the server's initialize answer, and to its first resolve answer. */
   timings(): { serverReadyMs?: number; firstResolveMs?: number };
   /** The preview document of a definition, once the resolve command opened it. */
@@ -210,7 +210,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   }
 
   return {
-    status: () => ({ text: item.text, tooltip: String(item.tooltip ?? ''), visible: statusUri !== undefined, uri: statusUri }),
+    status: () => ({ text: item.text, tooltip: String(item.tooltip ?? ''), visible: statusUri !== undefined, uri: statusUri, command: typeof item.command === 'string' ? item.command : item.command?.command }),
     timings: () => ({ ...timings }),
     previewUri,
     refreshStatus: async () => {

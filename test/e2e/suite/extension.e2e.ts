@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { SubagentsApi } from '../../../client/extension';
 import {
+  EXTENSION_ID,
   codeOf,
   codes,
   extensionApi,
@@ -39,6 +40,10 @@ describe('Subagents extension in VS Code', function () {
   let api: SubagentsApi;
 
   before(async () => {
+    // Nothing in this suite has activated it yet: `workspaceContains:` must have done so.
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    await waitFor('the extension to activate on workspaceContains', () => ext.isActive, 30000);
     api = await extensionApi();
     assert.strictEqual(typeof api.timings().serverReadyMs, 'number', 'the language server started (see the "Subagents" output)');
   });
@@ -197,6 +202,7 @@ describe('Subagents extension in VS Code', function () {
     await expectStatus(PICASSO_BAD, '$(error) picasso · rejected · 2 tools');
     await expectStatus(PICASSO_OK, '$(check) picasso · loads · 4 tools');
     await expectStatus(PROFY, '$(warning) profy · 2 of 3 subagents dropped');
+    assert.strictEqual(api.status().command, 'subagents.resolve', 'clicking it resolves the definition');
 
     // It follows edits: listing exit_tool makes triage rejected.
     const doc = (await show(POLY_OK)).document;
@@ -219,6 +225,22 @@ describe('Subagents extension in VS Code', function () {
       await config.update('rules', undefined, vscode.ConfigurationTarget.Workspace);
     }
     await waitForCodes(uri, EXPECTED[POLY_BAD]);
+  });
+
+  it('re-checks open definitions when .subagents.yaml changes on disk (file watcher)', async () => {
+    const config = fileUri('.subagents.yaml');
+    const original = await vscode.workspace.fs.readFile(config);
+    const doc = (await show(POLY_BAD)).document;
+    await replace(doc, 'grep]', 'grep, mcp__linear]');
+    const isUnknown = (d: vscode.Diagnostic) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'mcp__linear';
+    await waitFor('mcp__linear to be unknown', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    try {
+      await vscode.workspace.fs.writeFile(config, Buffer.concat([Buffer.from(original), Buffer.from('  linear: [create_ticket]\n')]));
+      await waitFor('mcp__linear to be known after the configuration changed', () => !ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    } finally {
+      await vscode.workspace.fs.writeFile(config, original);
+    }
+    await waitFor('mcp__linear to be unknown again', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
   });
 
   it('"Subagents: Restart Server" restarts it and diagnostics come back', async () => {
