@@ -4,10 +4,11 @@ import * as path from 'path';
 import { posix } from 'path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { analyze, DIALECT_MODULES, findingsToDiagnostics, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
+import { analyze, DIALECT_MODULES, fileStem, findingsToDiagnostics, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import { SourceText } from '../text/source';
+import { findFrontmatter } from '../text/frontmatter';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
 import type { FileKind } from '../types';
@@ -104,6 +105,72 @@ export function polytokenName(parsed: ParsedFile | undefined, path: string): str
 }
 
 
+/** Tests turn the quick path off to compare with full parses. */
+export const QUICK_NAMES = { enabled: true };
+
+const TOP_KEY_LINE = /^[A-Za-z_][\w-]*:(?:[ ]|$)/;
+const NAME_LINE = /^name:[ ]+(?:([A-Za-z_][\w.-]*)|"([^"\\]+)"|'([^']+)')[ ]*(?:[ ]#.*)?$/;
+const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
+
+/**
+ * The `name` of a Polytoken definition read off its frontmatter's lines, without a YAML
+ * parse, when that is certain to agree with the parse (polytokenName): a closed
+ * frontmatter whose top-level lines are all simple `key:` lines, one of them `name:`
+ * with a plain identifier or a quoted string without escapes, and no line that could
+ * open a multi-line quoted or flow value. Otherwise undefined (then the file is parsed).
+ */
+export function quickPolytokenName(raw: string): string | undefined {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const fm = findFrontmatter(text);
+  if (fm.kind !== 'closed') return undefined;
+  const region = text.slice(fm.yamlStart, fm.yamlEnd);
+  if (region.includes('\t')) return undefined;
+  let name: string | undefined;
+  let afterName = false;
+  let seenKey = false;
+  for (const line of region.split(/\r\n|\n|\r/)) {
+    if (!line.trim()) continue;
+    // The line after `name:` must be a new key: an indented one would continue the value.
+    if (afterName && !TOP_KEY_LINE.test(line)) return undefined;
+    afterName = false;
+    if (line[0] === '#') continue;
+    if (!balanced(line)) return undefined;
+    if (line[0] === ' ') {
+      if (!seenKey) return undefined; // indented content first: the top level may not be a mapping
+      continue;
+    }
+    if (!TOP_KEY_LINE.test(line)) return undefined;
+    seenKey = true;
+    if (!line.startsWith('name:')) continue;
+    const m = NAME_LINE.exec(line);
+    if (!m || name !== undefined) return undefined;
+    name = m[1] ?? m[2] ?? m[3];
+    if (m[1] !== undefined && YAML_WORDS.test(name)) return undefined;
+    afterName = true;
+  }
+  return name;
+}
+
+/** No quote or bracket left open on the line (so nothing can swallow the next lines). */
+function balanced(line: string): boolean {
+  let square = 0;
+  let curly = 0;
+  let double = 0;
+  let single = 0;
+  for (let i = 0; i < line.length; i++) {
+    switch (line.charCodeAt(i)) {
+      case 0x5b: square++; break; // [
+      case 0x5d: square--; break; // ]
+      case 0x7b: curly++; break; // {
+      case 0x7d: curly--; break; // }
+      case 0x22: if (line[i - 1] !== '\\') double++; break; // "
+      case 0x27: single++; break; // '
+      case 0x5c: if (line[i + 1] !== '"' && line[i + 1] !== '\\') return false; i++; break; // other escapes: let the parser decide
+    }
+  }
+  return square === 0 && curly === 0 && double % 2 === 0 && single % 2 === 0;
+}
+
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
 export const PARALLEL_THRESHOLD = 2000;
 /** Files per unit of work handed out between threads. */
@@ -127,7 +194,7 @@ interface ReadError {
  * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
 class Runner {
-  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile } | undefined>();
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
 
   constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
 
@@ -141,7 +208,17 @@ class Runner {
       this.cache.set(index, undefined);
       return { error: describeError(e) };
     }
-    const parsed = unreadableReason(text) ? undefined : DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
+    if (unreadableReason(text)) {
+      this.cache.set(index, { text });
+      return { name: polytokenName(undefined, c.path) };
+    }
+    // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
+    const quick = QUICK_NAMES.enabled ? quickPolytokenName(text) : undefined;
+    if (quick !== undefined) {
+      this.cache.set(index, { text, quickName: quick });
+      return { name: quick };
+    }
+    const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
     this.cache.set(index, { text, parsed });
     return { name: polytokenName(parsed, c.path) };
   }
@@ -156,16 +233,20 @@ class Runner {
     return [...this.cache.keys()];
   }
 
-  /** Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable. */
-  analyzeOne(index: number, workspace: WorkspaceIndex): { analysis: Analysis } | { error: string } | { skipped: true } {
+  /**
+   * Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable.
+   * `corrected`: the parse names the file differently from its quick name (a broken file).
+   */
+  analyzeOne(index: number, workspace: WorkspaceIndex): { analysis: Analysis; corrected?: string } | { error: string } | { skipped: true } {
     const c = this.items[index];
     let text: string;
     let parsed: ParsedFile | undefined;
+    let quickName: string | undefined;
     if (this.cache.has(index)) {
       const cached = this.cache.get(index);
       this.cache.delete(index);
       if (!cached) return { skipped: true };
-      ({ text, parsed } = cached);
+      ({ text, parsed, quickName } = cached);
     } else {
       try {
         text = fs.readFileSync(c.path, 'utf8');
@@ -176,6 +257,10 @@ class Runner {
       }
     }
     const analysis = analyze({ text, path: c.path, config: c.config, root: c.root, kind: c.kind, workspace, parsed, onRuleError: this.onRuleError });
+    if (quickName !== undefined) {
+      const name = polytokenName(analysis.context?.file, c.path);
+      if (name !== quickName) return { analysis, corrected: name };
+    }
     return { analysis };
   }
 }
@@ -224,12 +309,47 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
   }
   const workspace = buildIndex(items, names);
   const reports: (FileReport | undefined)[] = new Array(items.length);
+  const corrections: [number, string][] = [];
   for (let i = 0; i < items.length; i++) {
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-    else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(keepFor(items[i].path) ? { analysis: r.analysis } : {}) };
+    else if ('analysis' in r) {
+      reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(keepFor(items[i].path) ? { analysis: r.analysis } : {}) };
+      if (r.corrected !== undefined) corrections.push([i, r.corrected]);
+    }
   }
+  applyCorrections(items, names, corrections, reports, options, (i) => keepFor(items[i].path));
   return { reports, readErrors };
+}
+
+/**
+ * A quick name the parse disagrees with (only in broken files) made the index wrong for
+ * that name: fix the index and check again every Polytoken file the change can concern
+ * (its own name or its file name is the old or the new name), on this thread.
+ */
+function applyCorrections(
+  items: readonly Item[],
+  names: Map<number, string>,
+  corrections: readonly [number, string][],
+  reports: (FileReport | undefined)[],
+  options: CheckOptions,
+  keep: (index: number) => boolean,
+): void {
+  if (!corrections.length) return;
+  const concerned = new Set<string>();
+  for (const [i, name] of corrections) {
+    concerned.add(names.get(i)!);
+    concerned.add(name);
+    names.set(i, name);
+  }
+  const workspace = buildIndex(items, names);
+  const runner = new Runner(items, options.onRuleError);
+  items.forEach((c, i) => {
+    if (c.kind !== 'polytoken' || !reports[i]) return;
+    if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
+    const r = runner.analyzeOne(i, workspace);
+    if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
+  });
 }
 
 /**
@@ -319,7 +439,7 @@ interface RuleErrorWire {
 
 type WorkerMessage =
   | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
-  | { type: 'reports'; reports: [number, Diagnostic[]][]; errors: ReadError[]; ruleErrors: RuleErrorWire[] }
+  | { type: 'reports'; reports: [number, Diagnostic[]][]; errors: ReadError[]; ruleErrors: RuleErrorWire[]; corrections: [number, string][] }
   | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
   | { type: 'done'; ruleErrors?: undefined };
 
@@ -356,6 +476,7 @@ function runParallel(
   const readErrors: ReadError[] = [];
   const names = new Map<number, string>();
   const redo: { phase: 1 | 2; indexes: number[] }[] = [];
+  const corrections: [number, string][] = [];
   let phase1Done = 0;
 
   const handle = (m: WorkerMessage, w: (typeof workers)[number]) => {
@@ -373,6 +494,7 @@ function runParallel(
       case 'reports':
         for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
         readErrors.push(...m.errors);
+        corrections.push(...m.corrections);
         break;
       case 'failed':
         redo.push({ phase: m.phase, indexes: m.indexes });
@@ -443,7 +565,10 @@ function runParallel(
     const analyzeHere = (i: number) => {
       const r = runner.analyzeOne(i, workspace);
       if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-      else if ('analysis' in r) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(pinned[i] ? { analysis: r.analysis } : {}) };
+      else if ('analysis' in r) {
+        reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(pinned[i] ? { analysis: r.analysis } : {}) };
+        if (r.corrected !== undefined) corrections.push([i, r.corrected]);
+      }
     };
     for (const i of runner.owned()) analyzeHere(i);
     for (const i of pinnedOther) analyzeHere(i);
@@ -454,6 +579,7 @@ function runParallel(
     waitUntil(() => workers.every((w, slot) => !w.active || w.done || Atomics.load(ctl, STATE + slot) === 2));
     drain();
     for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
+    applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
     return { reports, readErrors };
   } finally {
     if (Atomics.load(ctl, GO) === 0) {
@@ -512,17 +638,21 @@ export function workerMain(data: WorkerInput): void {
       const reports: [number, Diagnostic[]][] = [];
       const errors: ReadError[] = [];
       const failed: number[] = [];
+      const corrections: [number, string][] = [];
       for (const i of indexes) {
         try {
           const r = runner.analyzeOne(i, workspace);
           if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
-          else if ('analysis' in r) reports.push([i, r.analysis.diagnostics]);
+          else if ('analysis' in r) {
+            reports.push([i, r.analysis.diagnostics]);
+            if (r.corrected !== undefined) corrections.push([i, r.corrected]);
+          }
         } catch {
           failed.push(i); // the main thread runs it again, and fails the same way a single thread would
         }
       }
       try {
-        post({ type: 'reports', reports, errors, ruleErrors });
+        post({ type: 'reports', reports, errors, ruleErrors, corrections });
       } catch {
         failed.push(...reports.map(([i]) => i), ...errors.map((e) => e.index)); // not cloneable: done again on the main thread
       }

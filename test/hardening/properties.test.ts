@@ -4,6 +4,11 @@ import { CASES, checkInvariants, checkRanges, loadedConfig, workspaceIndex } fro
 import type { FileKind } from '../../shared/types';
 import { DIALECT_MODULES } from '../../shared/engine';
 import { defaultLoadedConfig } from '../../shared/config/config';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { checkPaths, polytokenName, QUICK_NAMES, quickPolytokenName } from '../../shared/node/check';
+import { SourceText } from '../../shared/text/source';
 
 /**
  * Property tests over analyze + resolveAnalysis: generated and mutated definitions of every
@@ -27,6 +32,85 @@ describe('hardening: properties of analyze and resolve', function () {
       );
     });
   }
+
+  const LINES = ['name: triage', 'name: "a b"', "name: 'x'", 'name: yes', 'name: foo bar', 'name: foo # c', 'name:', 'name: *a', 'name: &a x', 'name: [x]',
+    'description: d', 'description: "open', "description: 'it''s'", 'description: |', 'description: >-', 'polytoken:', '  tools: [a, b', '  tools: [a, b]', '  - x', '  "', "  '",
+    '  continued', '# comment', '', '---', '...', '? name', ': x', '"name": q', 'name : z', '<<: *a', '%YAML 1.2', '  name: nested', '\tname: tab', 'key: {a: 1}', 'key: {a: [1, 2}]'];
+  const frontmatter = fc
+    .tuple(fc.array(fc.constantFrom(...LINES), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('---', '...', ''), fc.boolean())
+    .map(([lines, eol, close, bom]) => `${bom ? '\ufeff' : ''}---${eol}${lines.join(eol)}${eol}${close}${eol}Body${eol}`);
+  const polytokenText = fc.oneof(frontmatter, CASES.polytoken.map((c) => c.text));
+
+  it('the shadowing index reads a name without a parse only when a clean parse agrees', () => {
+    let quick = 0;
+    fc.assert(
+      fc.property(polytokenText, (t) => {
+        const q = quickPolytokenName(t);
+        if (q === undefined) return;
+        quick++;
+        const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(t), '/ws/.polytoken/subagents/file.md');
+        if (parsed.syntax.some((f) => f.rule === 'syntax/yaml')) return; // broken files are corrected after their parse (next test)
+        assert.strictEqual(q, polytokenName(parsed, '/ws/.polytoken/subagents/file.md'), JSON.stringify(t));
+      }),
+      { numRuns: 3000, seed },
+    );
+    assert.ok(quick > 30, `the quick path was taken ${quick} times`);
+  });
+
+  it('a quick name that a broken file’s parse contradicts is corrected (shadowing as with full parses)', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-quick-')));
+    try {
+      const broken = '---\ndescription: d\n  tools: [a, b]\nname: triage\n---\n'; // the parse loses `name`: the file registers as `broken`
+      assert.strictEqual(quickPolytokenName(broken), 'triage');
+      const files: Record<string, string> = {
+        '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor]\n',
+        'vendor/triage.md': '---\nname: triage\ndescription: d\npolytoken: {}\n---\n',
+        'vendor/broken.md': '---\nname: broken\ndescription: d\npolytoken: {}\n---\n',
+        '.polytoken/subagents/broken.md': broken,
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      }
+      const shadowed = (workers: number) =>
+        checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false })
+          .files.filter((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed'))
+          .map((f) => path.relative(root, f.path));
+      assert.deepStrictEqual(shadowed(0), ['vendor/broken.md']);
+      assert.deepStrictEqual(shadowed(1), ['vendor/broken.md']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('checkPaths gives the same reports with and without quick names, on one thread and on two', function () {
+    this.timeout(120_000);
+    const NAMES = ['triage', 'x', 'a b', 'file0', 'file1', 'foo'];
+    const workspace = fc.array(fc.tuple(fc.constantFrom('p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor'), polytokenText, fc.constantFrom(...NAMES)), { minLength: 2, maxLength: 12 });
+    fc.assert(
+      fc.property(workspace, (files) => {
+        const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-quick-')));
+        try {
+          fs.writeFileSync(path.join(root, '.subagents.yaml'), 'polytoken:\n  subagentDirs: [vendor]\n');
+          files.forEach(([dir, text, name], i) => {
+            fs.mkdirSync(path.join(root, dir), { recursive: true });
+            fs.writeFileSync(path.join(root, dir, `${i % 2 ? name : NAMES[i % NAMES.length]}.md`), text);
+          });
+          const run = (workers: number) => JSON.stringify(checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false }).files.map((f) => [f.path, f.diagnostics]));
+          QUICK_NAMES.enabled = false;
+          const full = run(0);
+          QUICK_NAMES.enabled = true;
+          assert.strictEqual(run(0), full);
+          if (files.length % 3 === 0) assert.strictEqual(run(1), full); // a worker thread, its corrections sent back
+          return true;
+        } finally {
+          QUICK_NAMES.enabled = true;
+          fs.rmSync(root, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 120, seed },
+    );
+  });
 
   it('the invariant checks can fail', () => {
     const diag = (line: number, character: number) => ({ range: { start: { line: 0, character: 0 }, end: { line, character } }, message: 'm', source: 'subagents', code: 'x/y' });
