@@ -81,7 +81,11 @@ export function toPlain(node: AstNode | undefined): unknown {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const p of node.properties ?? []) {
-        if (!(p.key in out)) out[p.key] = toPlain(p.value);
+        // Own keys only (`constructor`, `toString` are keys like any other), and `__proto__`
+        // defined as a plain property, as JSON.parse does: never the object's prototype.
+        if (Object.prototype.hasOwnProperty.call(out, p.key)) continue;
+        if (p.key === '__proto__') Object.defineProperty(out, p.key, { value: toPlain(p.value), enumerable: true, writable: true, configurable: true });
+        else out[p.key] = toPlain(p.value);
       }
       return out;
     }

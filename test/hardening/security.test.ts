@@ -7,6 +7,9 @@ import * as path from 'path';
 import { analyze, resolveAnalysis } from '../../shared/engine';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { checkPaths } from '../../shared/node/check';
+import { parseJson } from '../../shared/text/json';
+import { toPlain } from '../../shared/text/tree';
+import { parseYaml } from '../../shared/text/yaml';
 
 /**
  * Workspace content is text, never code: templates, shell substitutions and YAML tags that
@@ -90,6 +93,20 @@ describe('hardening: workspace content is never executed, nothing is written', f
     }
     assert.deepStrictEqual(fs.readdirSync(CANARY_DIR), [], 'no canary file was written');
     assert.strictEqual(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
+  });
+
+  it('`__proto__`, `constructor` and `toString` are keys like any other', () => {
+    const yaml = parseYaml('constructor: 1\n__proto__: { polluted: true }\ntoString: x\nhasOwnProperty: 2\n');
+    const plain = toPlain(yaml.root) as Record<string, unknown>;
+    assert.deepStrictEqual(Object.keys(plain), ['constructor', '__proto__', 'toString', 'hasOwnProperty']);
+    assert.strictEqual(Object.getPrototypeOf(plain), Object.prototype);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(plain)), JSON.parse('{"constructor":1,"__proto__":{"polluted":true},"toString":"x","hasOwnProperty":2}'));
+    const json = toPlain(parseJson('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}').root) as Record<string, unknown>;
+    assert.deepStrictEqual(Object.keys(json), ['__proto__', 'constructor']);
+    assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);
+    // The dialects see them as unknown keys.
+    const a = analyze({ text: 'name: code_review\nconstructor: 1\n__proto__: 2\n', path: '/ws/apps/cli/agents/code_review.yaml', config: defaultLoadedConfig('/ws'), root: '/ws' });
+    assert.strictEqual(a.diagnostics.filter((d) => d.code === 'picasso/unknown-key').length, 2);
   });
 
   it('`subagents check` on a hostile workspace writes nothing, executes nothing', () => {
