@@ -101,6 +101,11 @@ try {
     };
     row.filesPerSecond = Math.round(size / (row.checkMs / 1000));
     row.ratio = row.checkMs / row.floorMs;
+    // The best runs: on a shared machine the minimum is the least disturbed measurement.
+    row.checkBestMs = Math.min(...checks.map((c) => c.wall));
+    row.floorBestMs = Math.min(...floors.map((c) => c.wall));
+    row.ratioBest = row.checkBestMs / row.floorBestMs;
+    row.floorCpuMs = median(floors.map((c) => c.cpu ?? NaN));
     row.msPer1k = row.checkMs / (size / 1000);
     results.check.push(row);
     if (!keep) fs.rmSync(ws, { recursive: true, force: true });
@@ -123,10 +128,12 @@ const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const lines = [];
 lines.push(`subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}`);
 lines.push('');
-lines.push('| definitions | check (ms) | files/s | peak RSS (MiB) | 1 thread (ms) | floor (ms) | floor RSS (MiB) | check/floor | ms per 1k |');
-lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+lines.push('| definitions | check (ms) | files/s | peak RSS (MiB) | check CPU (ms) | 1 thread (ms) | floor (ms) | floor RSS (MiB) | floor CPU (ms) | check/floor | best/best | ms per 1k |');
+lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of results.check) {
-  lines.push(`| ${r.definitions.toLocaleString('en')} | ${fmt(r.checkMs)} | ${r.filesPerSecond.toLocaleString('en')} | ${fmt(r.checkRssMiB)} | ${fmt(r.singleThreadMs)} | ${fmt(r.floorMs)} | ${fmt(r.floorRssMiB)} | ${fmt(r.ratio, 2)} | ${fmt(r.msPer1k)} |`);
+  lines.push(
+    `| ${r.definitions.toLocaleString('en')} | ${fmt(r.checkMs)} | ${r.filesPerSecond.toLocaleString('en')} | ${fmt(r.checkRssMiB)} | ${fmt(r.checkCpuMs)} | ${fmt(r.singleThreadMs)} | ${fmt(r.floorMs)} | ${fmt(r.floorRssMiB)} | ${fmt(r.floorCpuMs)} | ${fmt(r.ratio, 2)} | ${fmt(r.ratioBest, 2)} | ${fmt(r.msPer1k)} |`,
+  );
 }
 if (results.server) {
   const s = results.server;
