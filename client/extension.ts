@@ -61,7 +61,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
       onDidChange: changed.event,
-      provideTextDocumentContent: (uri) => previews.get(uri.toString())?.markdown ?? '# Resolving…\n',
+      provideTextDocumentContent: (uri) => {
+        const key = uri.toString();
+        const state = previews.get(key);
+        if (state) return state.markdown;
+        // Reopened after VS Code disposed it (or restored from a previous session): resolve again.
+        if (!uri.query) return '# Nothing to resolve\n';
+        previews.set(key, { source: vscode.Uri.parse(uri.query), markdown: '# Resolving…\n' });
+        void refreshPreview(key);
+        return '# Resolving…\n';
+      },
     }),
   );
   const previewUri = (source: vscode.Uri): vscode.Uri =>
@@ -103,12 +112,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
         void vscode.window.showInformationMessage('Open a subagent definition to resolve it.');
         return undefined;
       }
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString());
-      if (doc && !vscode.languages.match(DOCUMENT_SELECTOR, doc)) {
+      // The server resolves open documents (their current text).
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString()) ?? (await vscode.workspace.openTextDocument(source));
+      if (!vscode.languages.match(DOCUMENT_SELECTOR, doc)) {
         void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(source)} is not a subagent definition.`);
         return undefined;
       }
-      if (!doc) await vscode.workspace.openTextDocument(source); // the server resolves open documents
       const target = previewUri(source);
       const key = target.toString();
       if (!previews.has(key)) previews.set(key, { source, markdown: '# Resolving…\n' });

@@ -190,6 +190,9 @@ describe('Subagents extension in VS Code', function () {
     assert.match(profy.markdown, /`task`: ✗ dropped/);
     assert.match(profy.markdown, /profy\/reserved-name/);
     assert.match(profy.markdown, /`poster`: ✓ loads/);
+
+    // Not a definition: no preview.
+    assert.strictEqual(await vscode.commands.executeCommand('subagents.resolve', fileUri('README.md')), undefined);
   });
 
   it('shows the active definition in the status bar', async () => {

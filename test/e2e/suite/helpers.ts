@@ -100,13 +100,21 @@ export async function replace(doc: vscode.TextDocument, needle: string, replacem
   assert.ok(await vscode.workspace.applyEdit(edit), 'edit applied');
 }
 
-/** Throws away unsaved edits of a file (the fixture stays as committed). */
+/**
+ * Throws away unsaved edits of a file: puts the text on disk back and saves, so the document
+ * is clean whatever editor has the focus (workbench.action.files.revert acts on the active one).
+ */
 export async function revert(uri: vscode.Uri): Promise<void> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (!doc || !doc.isDirty) return;
-  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
-  await vscode.commands.executeCommand('workbench.action.files.revert');
-  await waitFor(`${uri.path} to be reverted`, () => !doc.isDirty);
+  const disk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  if (doc.getText() !== disk) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), disk);
+    assert.ok(await vscode.workspace.applyEdit(edit), `restore ${uri.path}`);
+  }
+  assert.ok(await doc.save(), `save ${uri.path}`);
+  await waitFor(`${uri.path} to be clean`, () => !doc.isDirty);
 }
 
 export const labelOf = (i: vscode.CompletionItem): string => (typeof i.label === 'string' ? i.label : i.label.label);
