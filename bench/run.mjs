@@ -58,7 +58,7 @@ function measure(argv, env = {}, stdoutFile = '/dev/null') {
   return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], server: undefined };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, server: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -111,6 +111,13 @@ try {
     if (!keep) fs.rmSync(ws, { recursive: true, force: true });
   }
 
+  const limits = spawnSync(process.execPath, [path.join(here, 'limits.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 10 * 60_000 });
+  try {
+    results.limits = JSON.parse(limits.stdout.toString().trim().split('\n').pop());
+  } catch {
+    results.limits = { error: `limits benchmark failed (exit ${limits.status})` };
+  }
+
   if (withServer) {
     const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
     try {
@@ -134,6 +141,15 @@ for (const r of results.check) {
   lines.push(
     `| ${r.definitions.toLocaleString('en')} | ${fmt(r.checkMs)} | ${r.filesPerSecond.toLocaleString('en')} | ${fmt(r.checkRssMiB)} | ${fmt(r.checkCpuMs)} | ${fmt(r.singleThreadMs)} | ${fmt(r.floorMs)} | ${fmt(r.floorRssMiB)} | ${fmt(r.floorCpuMs)} | ${fmt(r.ratio, 2)} | ${fmt(r.ratioBest, 2)} | ${fmt(r.msPer1k)} |`,
   );
+}
+if (results.limits) {
+  lines.push('');
+  if (results.limits.error) lines.push(`limits: ${results.limits.error}`);
+  else {
+    lines.push('| pathological file (alone, CLI, minus start-up) | ms |');
+    lines.push('| --- | ---: |');
+    for (const [k, v] of Object.entries(results.limits)) lines.push(`| ${k} | ${fmt(v)} |`);
+  }
 }
 if (results.server) {
   const s = results.server;
