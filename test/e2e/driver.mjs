@@ -73,6 +73,7 @@ fs.writeFileSync(
 const started = []; // { name, pid } of every process group we start
 let browser;
 let cleaning = false;
+const sceneFailures = []; // checks of required scenes (e.g. the grammar's scopes in the real editor)
 
 async function cleanup() {
   if (cleaning) return;
@@ -228,7 +229,8 @@ async function main() {
   if (results.timings) log(`activation: language server ready ${results.timings.serverReadyMs} ms after activate(); first resolve answered at ${results.timings.firstResolveMs} ms`);
 
   if (!results.error && !args.includes('--no-screenshots')) await screenshots(page);
-  const ok = results.passes > 0 && results.failures === 0 && !results.error;
+  for (const f of sceneFailures) console.log(`FAILED scene: ${f}`);
+  const ok = results.passes > 0 && results.failures === 0 && !results.error && sceneFailures.length === 0;
   return ok;
 }
 
@@ -248,7 +250,7 @@ async function screenshots(page) {
   for (;;) {
     if (fs.existsSync(path.join(dirs.scenes, 'all.done'))) break;
     if (Date.now() > deadline) {
-      log('warning: the screenshot scenes did not finish');
+      sceneFailures.push('the screenshot scenes did not finish');
       break;
     }
     const ready = fs.existsSync(dirs.scenes) ? fs.readdirSync(dirs.scenes).filter((f) => f.endsWith('.ready')) : [];
@@ -266,7 +268,8 @@ async function screenshots(page) {
     }
     const file = path.join(resultsDir, `${next}.png`);
     await page.screenshot({ path: file });
-    log(`screenshot ${path.relative(repo, file)}${problems.length ? ` (warning: ${problems.join('; ')})` : ''}`);
+    log(`screenshot ${path.relative(repo, file)}${problems.length ? ` (${spec.required ? 'FAILED' : 'warning'}: ${problems.join('; ')})` : spec.required ? ' (checked)' : ''}`);
+    if (spec.required && problems.length) sceneFailures.push(`${next}: ${problems.join('; ')}`);
     fs.writeFileSync(path.join(dirs.scenes, `${next}.done`), '');
   }
 }

@@ -13,8 +13,8 @@ export interface SceneSpec {
   selector?: string;
   /** Text that must appear in the page or in one of its frames (webviews). */
   text?: string[];
-  /** Screenshot only this element (with a margin) instead of the whole window. */
-  clip?: string;
+  /** When the selector or a text does not show, the run fails (else it is only a warning). */
+  required?: boolean;
 }
 
 interface Scene extends SceneSpec {
@@ -80,6 +80,31 @@ const scenes: Scene[] = [
     },
   },
   {
+    // The injection grammars are loaded by the real VS Code: Developer: Inspect Editor Tokens and Scopes.
+    name: 'grammar-template',
+    selector: '.token-inspect-widget',
+    text: ['meta.template.expression.polytoken', 'variable.other.polytoken'],
+    required: true,
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const editor = await show(POLY_OK);
+      await cursorAt(editor, positionOf(editor.document, '{{ project.na'));
+      await vscode.commands.executeCommand('editor.action.inspectTMScopes');
+    },
+  },
+  {
+    name: 'grammar-shorthand',
+    selector: '.token-inspect-widget',
+    text: ['meta.tool-shorthand.mcp.subagents', 'entity.name.namespace.mcp-server.subagents'],
+    required: true,
+    async setup() {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const editor = await show(POLY_OK);
+      await cursorAt(editor, positionOf(editor.document, '- mcp__git'));
+      await vscode.commands.executeCommand('editor.action.inspectTMScopes');
+    },
+  },
+  {
     name: 'resolve-preview',
     selector: 'iframe.webview.ready',
     text: ['Effective tools', 'mcp__github__create_issue'],
@@ -110,6 +135,7 @@ function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
 
 export async function runScenes(dir: string, log: (line: string) => void): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
+  await vscode.commands.executeCommand('notifications.clearAll');
   for (const scene of scenes) {
     const { name, setup, ...spec } = scene;
     try {
