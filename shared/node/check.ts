@@ -471,7 +471,7 @@ function runParallel(
   });
   const ctlBuffer = new SharedArrayBuffer(4 * (STATE + count));
   const ctl = new Int32Array(ctlBuffer);
-  const workers: { worker: Worker; port: MessagePort; active: boolean; done: boolean }[] = [];
+  const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const readErrors: ReadError[] = [];
   const names = new Map<number, string>();
@@ -523,10 +523,16 @@ function runParallel(
     for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
       const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot };
-      const worker = new Worker(file, { workerData, transferList: [port2] });
+      let worker: Worker;
+      try {
+        worker = new Worker(file, { workerData, transferList: [port2] });
+      } catch {
+        port1.close(); // no thread (resource limits…): the others, and this one, share its work
+        continue;
+      }
       worker.unref();
       worker.on('error', () => undefined); // a failed start leaves its work to the others
-      workers.push({ worker, port: port1, active: true, done: false });
+      workers.push({ worker, port: port1, slot, active: true, done: false });
     }
     const runner = new Runner(items, options.onRuleError);
 
@@ -545,8 +551,8 @@ function runParallel(
       }
       phase1Done++;
     }
-    workers.forEach((w, slot) => {
-      if (Atomics.compareExchange(ctl, STATE + slot, 0, 3) === 0) w.active = false;
+    workers.forEach((w) => {
+      if (Atomics.compareExchange(ctl, STATE + w.slot, 0, 3) === 0) w.active = false;
     });
     waitUntil(() => phase1Done >= phase1Chunks);
     for (const r of redo.splice(0)) {
@@ -576,7 +582,7 @@ function runParallel(
     for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) {
       for (const i of chunkOf(other, c)) analyzeHere(i);
     }
-    waitUntil(() => workers.every((w, slot) => !w.active || w.done || Atomics.load(ctl, STATE + slot) === 2));
+    waitUntil(() => workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
     drain();
     for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
     applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);

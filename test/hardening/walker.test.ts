@@ -139,6 +139,23 @@ describe('hardening: the file walker', function () {
     });
   }
 
+  it('a worker that fails to start leaves its work to the main thread', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`.polytoken/subagents/a${i}.md`] = POLY(i % 10 ? `a${i}` : 'x');
+    const root = make(files);
+    const entry = path.join(__dirname, '../../shared/node/check-worker.js');
+    const original = fs.readFileSync(entry);
+    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
+    const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
+    fs.writeFileSync(entry, "throw new Error('this worker cannot start');\n");
+    try {
+      const broken = checkPaths([root], { cwd: root, noGlobal: true, workers: 2, keepAnalysis: false });
+      assert.strictEqual(strip(broken), strip(one));
+    } finally {
+      fs.writeFileSync(entry, original);
+    }
+  });
+
   it('worker threads give the same reports, in the same order, as one thread', () => {
     const files: Record<string, string> = { '.subagents.yaml': 'tools:\n  polytoken: [deploy]\npolytoken:\n  subagentDirs: [vendor]\n' };
     for (let i = 0; i < 150; i++) {
