@@ -22,7 +22,7 @@ export interface CheckOptions extends ConfigOptions {
   /**
    * Worker threads besides the main thread; default: none up to PARALLEL_THRESHOLD
    * candidate files, else one per extra core (env SUBAGENTS_WORKERS overrides). The
-   * output is the same either way; with workers, reports carry no `analysis`.
+   * output is the same either way. Only when `keepAnalysis` is not `true`.
    */
   workers?: number;
   /**
@@ -104,7 +104,6 @@ export function polytokenName(parsed: ParsedFile | undefined, path: string): str
   return name?.kind === 'string' && name.value ? String(name.value) : posix.basename(path, '.md');
 }
 
-
 /** Tests turn the quick path off to compare with full parses. */
 export const QUICK_NAMES = { enabled: true };
 
@@ -114,10 +113,11 @@ const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
 
 /**
  * The `name` of a Polytoken definition read off its frontmatter's lines, without a YAML
- * parse, when that is certain to agree with the parse (polytokenName): a closed
- * frontmatter whose top-level lines are all simple `key:` lines, one of them `name:`
- * with a plain identifier or a quoted string without escapes, and no line that could
- * open a multi-line quoted or flow value. Otherwise undefined (then the file is parsed).
+ * parse: a closed frontmatter whose top-level lines are all simple `key:` lines, one of
+ * them `name:` with a plain identifier or a quoted string without escapes, and no line
+ * that could open a multi-line quoted or flow value. Otherwise undefined (then the file is
+ * parsed). For a file that parses cleanly this is polytokenName's answer; a broken file's
+ * parse can disagree, and checkPaths corrects the index after that parse (applyCorrections).
  */
 export function quickPolytokenName(raw: string): string | undefined {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
