@@ -74,7 +74,7 @@ export function pathOf(node: AstNode): (string | number)[] {
   return path;
 }
 
-/** The plain value of a node, as JSON.parse or yaml's toJS would give it. */
+/** The plain value of a node, as JSON.parse or yaml's toJS would give it (null for `unknown` nodes). */
 export function toPlain(node: AstNode | undefined): unknown {
   if (!node) return undefined;
   switch (node.kind) {
@@ -92,7 +92,9 @@ export function toPlain(node: AstNode | undefined): unknown {
     case 'array':
       return (node.items ?? []).map(toPlain);
     case 'unknown':
-      return undefined;
+      // A value the tree does not model (`!!binary`, a value past the alias budget or the
+      // depth cap): null, so that a schema rejects it instead of reading it as absent.
+      return null;
     default:
       return node.value;
   }

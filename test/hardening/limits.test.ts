@@ -191,6 +191,15 @@ describe('hardening: limits', function () {
     run(PATHS.profy, '   \n\t');
   });
 
+  it('values the tree does not model (`!!binary`) are invalid values, not absent ones (found by the fuzzer)', () => {
+    for (const key of ['tools:\n  picasso: !!binary aGk=', 'polytoken:\n  facetTools: !!binary aGk=', 'rules: !!binary aGk=', 'mcp:\n  github: !!binary aGk=']) {
+      const a = run(`${WS}/.subagents.yaml`, `${key}\n`);
+      assert.deepStrictEqual(codes(a), ['config/invalid'], key);
+    }
+    assert.ok(codes(run(PATHS.picassoYaml, VALID.picassoYaml.replace('max_steps: 10', 'max_steps: !!binary aGk='))).includes('picasso/invalid-value'));
+    run(PATHS.polytoken, VALID.polytoken.replace('tools_deny: [grep]', 'tools_deny: !!binary aGk='));
+  });
+
   it('a definition that is a list or a scalar is reported, not a crash', () => {
     for (const [path, text] of [
       [PATHS.picassoYaml, '- name: code_review\n- tools: [grep]\n'],
