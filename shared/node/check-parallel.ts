@@ -1,0 +1,289 @@
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { LoadedConfig } from '../config/config';
+import type { WorkspaceIndex } from '../engine';
+import type { FileKind } from '../types';
+import type { CheckOptions, FileReport } from './check';
+import { applyCorrections, buildIndex, polytokenIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
+
+/** Files per unit of work handed out between threads. */
+const CHUNK = 32;
+
+// ---- Worker threads -------------------------------------------------------------
+//
+// The main thread walks, finds configurations and recognizes files, then shares the
+// work with `count` workers. It stays synchronous: it blocks on a shared counter
+// (Atomics.wait) and takes the workers' messages with receiveMessageOnPort. Work is
+// handed out in chunks through shared counters, so a worker that starts late simply
+// takes fewer chunks, and one that never starts takes none (the main thread does all).
+
+/** Slots of the shared Int32Array. */
+const P1 = 0; // next phase-1 chunk
+const P2 = 1; // next phase-2 chunk
+const SIGNAL = 2; // bumped after every message a worker posts
+const GO = 3; // 1: the index is posted, phase 2 may start; 2: abort
+const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started
+
+interface WireItem {
+  path: string;
+  kind: FileKind;
+  config: number;
+  root: string;
+}
+
+export interface WorkerInput {
+  items: WireItem[];
+  configs: LoadedConfig[];
+  poly: number[];
+  other: number[];
+  ctl: SharedArrayBuffer;
+  port: MessagePort;
+  slot: number;
+}
+
+interface RuleErrorWire {
+  rule: string;
+  message: string;
+  stack?: string;
+}
+
+type WorkerMessage =
+  | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
+  | { type: 'reports'; reports: [number, Diagnostic[]][]; errors: ReadError[]; ruleErrors: RuleErrorWire[]; corrections: [number, string][] }
+  | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
+  | { type: 'done'; ruleErrors?: undefined };
+
+const chunkOf = (list: readonly number[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
+const chunks = (list: readonly number[]) => Math.ceil(list.length / CHUNK);
+
+export function runParallel(
+  items: Item[],
+  options: CheckOptions,
+  count: number,
+  file: string,
+  keepFor: (path: string) => boolean,
+): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
+  // Files whose analysis is kept are done on this thread; the rest is shared.
+  const pinned = items.map((c) => keepFor(c.path));
+  const poly = polytokenIndexes(items).filter((i) => !pinned[i]);
+  const pinnedPoly = polytokenIndexes(items).filter((i) => pinned[i]);
+  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i]);
+  const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i]);
+  const configIds = new Map<LoadedConfig, number>();
+  const configs: LoadedConfig[] = [];
+  const wire: WireItem[] = items.map((c) => {
+    let id = configIds.get(c.config);
+    if (id === undefined) {
+      configIds.set(c.config, (id = configs.length));
+      configs.push(c.config);
+    }
+    return { path: c.path, kind: c.kind, config: id, root: c.root };
+  });
+  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + count));
+  const ctl = new Int32Array(ctlBuffer);
+  const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
+  const reports: (FileReport | undefined)[] = new Array(items.length);
+  const readErrors: ReadError[] = [];
+  const names = new Map<number, string>();
+  const redo: { phase: 1 | 2; indexes: number[] }[] = [];
+  const corrections: [number, string][] = [];
+  let phase1Done = 0;
+
+  const handle = (m: WorkerMessage, w: (typeof workers)[number]) => {
+    for (const e of m.ruleErrors ?? []) {
+      const error = new Error(e.message);
+      error.stack = e.stack;
+      options.onRuleError?.(e.rule, error);
+    }
+    switch (m.type) {
+      case 'names':
+        for (const [i, name] of m.names) names.set(i, name);
+        readErrors.push(...m.errors);
+        phase1Done++;
+        break;
+      case 'reports':
+        for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
+        readErrors.push(...m.errors);
+        corrections.push(...m.corrections);
+        break;
+      case 'failed':
+        redo.push({ phase: m.phase, indexes: m.indexes });
+        if (m.phase === 1) phase1Done++;
+        break;
+      case 'done':
+        w.done = true;
+        break;
+    }
+  };
+  const drain = () => {
+    for (const w of workers) {
+      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) handle(m.message as WorkerMessage, w);
+    }
+  };
+  const waitUntil = (done: () => boolean) => {
+    for (;;) {
+      const seen = Atomics.load(ctl, SIGNAL);
+      drain();
+      if (done()) return;
+      Atomics.wait(ctl, SIGNAL, seen, 1000);
+    }
+  };
+
+  try {
+    for (let slot = 0; slot < count; slot++) {
+      const { port1, port2 } = new MessageChannel();
+      const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot };
+      let worker: Worker;
+      try {
+        worker = new Worker(file, { workerData, transferList: [port2] });
+      } catch {
+        port1.close(); // no thread (resource limits…): the others, and this one, share its work
+        continue;
+      }
+      worker.unref();
+      worker.on('error', () => undefined); // a failed start leaves its work to the others
+      workers.push({ worker, port: port1, slot, active: true, done: false });
+    }
+    const runner = new Runner(items, options.onRuleError);
+
+    // Phase 1: the shadowing index.
+    for (const i of pinnedPoly) {
+      const r = runner.indexEntry(i);
+      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+      else names.set(i, r.name);
+    }
+    const phase1Chunks = chunks(poly);
+    for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
+      for (const i of chunkOf(poly, c)) {
+        const r = runner.indexEntry(i);
+        if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+        else names.set(i, r.name);
+      }
+      phase1Done++;
+    }
+    workers.forEach((w) => {
+      if (Atomics.compareExchange(ctl, STATE + w.slot, 0, 3) === 0) w.active = false;
+    });
+    waitUntil(() => phase1Done >= phase1Chunks);
+    for (const r of redo.splice(0)) {
+      for (const i of r.indexes) {
+        const e = runner.indexEntry(i);
+        if ('error' in e) readErrors.push({ index: i, path: items[i].path, message: e.error });
+        else names.set(i, e.name);
+      }
+    }
+    const workspace = buildIndex(items, names);
+    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken });
+    Atomics.store(ctl, GO, 1);
+    Atomics.notify(ctl, GO);
+
+    // Phase 2: every thread analyzes the Polytoken files it parsed, then takes chunks of the rest.
+    const analyzeHere = (i: number) => {
+      const r = runner.analyzeOne(i, workspace);
+      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
+      else if ('analysis' in r) {
+        reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(pinned[i] ? { analysis: r.analysis } : {}) };
+        if (r.corrected !== undefined) corrections.push([i, r.corrected]);
+      }
+    };
+    for (const i of runner.owned()) analyzeHere(i);
+    for (const i of pinnedOther) analyzeHere(i);
+    const phase2Chunks = chunks(other);
+    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) {
+      for (const i of chunkOf(other, c)) analyzeHere(i);
+    }
+    waitUntil(() => workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
+    drain();
+    for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
+    applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
+    return { reports, readErrors };
+  } finally {
+    if (Atomics.load(ctl, GO) === 0) {
+      Atomics.store(ctl, GO, 2);
+      Atomics.notify(ctl, GO);
+    }
+    for (const w of workers) {
+      w.port.close();
+      void w.worker.terminate().catch(() => undefined);
+    }
+  }
+}
+
+/** The body of `check-worker.js`. */
+export function workerMain(data: WorkerInput): void {
+  const ctl = new Int32Array(data.ctl);
+  const port = data.port;
+  try {
+    if (Atomics.compareExchange(ctl, STATE + data.slot, 0, 1) !== 0) return;
+    const post = (m: WorkerMessage) => {
+      port.postMessage(m);
+      Atomics.add(ctl, SIGNAL, 1);
+      Atomics.notify(ctl, SIGNAL);
+    };
+    const items: Item[] = data.items.map((w) => ({ path: w.path, kind: w.kind, config: data.configs[w.config], root: w.root }));
+    let ruleErrors: RuleErrorWire[] = [];
+    const runner = new Runner(items, (rule, error) => {
+      const e = error as Error;
+      ruleErrors.push({ rule, message: e?.message ?? String(error), stack: e?.stack });
+    });
+
+    const phase1Chunks = chunks(data.poly);
+    for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
+      const indexes = chunkOf(data.poly, c);
+      const names: [number, string][] = [];
+      const errors: ReadError[] = [];
+      try {
+        for (const i of indexes) {
+          const r = runner.indexEntry(i);
+          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
+          else names.push([i, r.name]);
+        }
+        post({ type: 'names', names, errors });
+      } catch {
+        runner.forget(indexes);
+        post({ type: 'failed', phase: 1, indexes });
+      }
+    }
+
+    Atomics.wait(ctl, GO, 0);
+    const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
+    if (!received) return;
+    const workspace = withByName(received.message as WorkspaceIndex);
+
+    const analyzeAll = (indexes: number[]) => {
+      const reports: [number, Diagnostic[]][] = [];
+      const errors: ReadError[] = [];
+      const failed: number[] = [];
+      const corrections: [number, string][] = [];
+      for (const i of indexes) {
+        try {
+          const r = runner.analyzeOne(i, workspace);
+          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
+          else if ('analysis' in r) {
+            reports.push([i, r.analysis.diagnostics]);
+            if (r.corrected !== undefined) corrections.push([i, r.corrected]);
+          }
+        } catch {
+          failed.push(i); // the main thread runs it again, and fails the same way a single thread would
+        }
+      }
+      try {
+        post({ type: 'reports', reports, errors, ruleErrors, corrections });
+      } catch {
+        failed.push(...reports.map(([i]) => i), ...errors.map((e) => e.index)); // not cloneable: done again on the main thread
+      }
+      ruleErrors = [];
+      if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });
+    };
+    const owned = runner.owned();
+    for (let k = 0; k < owned.length; k += CHUNK) analyzeAll(owned.slice(k, k + CHUNK));
+    const phase2Chunks = chunks(data.other);
+    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) analyzeAll(chunkOf(data.other, c));
+    post({ type: 'done' });
+  } finally {
+    Atomics.store(ctl, STATE + data.slot, 2);
+    Atomics.add(ctl, SIGNAL, 1);
+    Atomics.notify(ctl, SIGNAL);
+    port.close();
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * What every thread of `checkPaths` does, serial or in workers: read and name Polytoken
+ * files for the shadowing index (phase 1), then analyze files reusing those reads (phase 2).
+ */
+import * as fs from 'fs';
+import { posix } from 'path';
+import { analyze, DIALECT_MODULES, fileStem, findingsToDiagnostics, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
+import type { LoadedConfig } from '../config/config';
+import { toPosix } from '../files';
+import { SourceText } from '../text/source';
+import type { ParsedFile } from '../text/document';
+import { getValue } from '../text/tree';
+import type { FileKind } from '../types';
+import type { CheckOptions, FileReport } from './check';
+import { unreadableConfigFinding } from './config-loader';
+import { QUICK_NAMES, quickPolytokenName } from './quick-name';
+import { describeError } from './walk';
+
+/** The name a Polytoken definition registers under: its `name`, else its file name. */
+export function polytokenName(parsed: ParsedFile | undefined, path: string): string {
+  const name = getValue(parsed?.root, 'name');
+  return name?.kind === 'string' && name.value ? String(name.value) : posix.basename(path, '.md');
+}
+
+export interface Item {
+  path: string;
+  kind: FileKind;
+  config: LoadedConfig;
+  root: string;
+}
+
+export interface ReadError {
+  index: number;
+  path: string;
+  message: string;
+}
+
+/**
+ * The work every thread does, in two phases: (1) read and parse the Polytoken files,
+ * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
+ */
+export class Runner {
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
+
+  constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
+
+  /** Phase 1: the name a Polytoken file registers under, or why it could not be read. */
+  indexEntry(index: number): { name: string } | { error: string } {
+    const c = this.items[index];
+    let text: string;
+    try {
+      text = fs.readFileSync(c.path, 'utf8');
+    } catch (e) {
+      this.cache.set(index, undefined);
+      return { error: describeError(e) };
+    }
+    if (unreadableReason(text)) {
+      this.cache.set(index, { text });
+      return { name: polytokenName(undefined, c.path) };
+    }
+    // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
+    const quick = QUICK_NAMES.enabled ? quickPolytokenName(text) : undefined;
+    if (quick !== undefined) {
+      this.cache.set(index, { text, quickName: quick });
+      return { name: quick };
+    }
+    const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
+    this.cache.set(index, { text, parsed });
+    return { name: polytokenName(parsed, c.path) };
+  }
+
+  /** Drops phase-1 results (a chunk that failed and is done again elsewhere). */
+  forget(indexes: readonly number[]): void {
+    for (const i of indexes) this.cache.delete(i);
+  }
+
+  /** The Polytoken files this thread parsed in phase 1 (it analyzes them too). */
+  owned(): number[] {
+    return [...this.cache.keys()];
+  }
+
+  /**
+   * Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable.
+   * `corrected`: the parse names the file differently from its quick name (a broken file).
+   */
+  analyzeOne(index: number, workspace: WorkspaceIndex): { analysis: Analysis; corrected?: string } | { error: string } | { skipped: true } {
+    const c = this.items[index];
+    let text: string;
+    let parsed: ParsedFile | undefined;
+    let quickName: string | undefined;
+    if (this.cache.has(index)) {
+      const cached = this.cache.get(index);
+      this.cache.delete(index);
+      if (!cached) return { skipped: true };
+      ({ text, parsed, quickName } = cached);
+    } else {
+      try {
+        text = fs.readFileSync(c.path, 'utf8');
+      } catch (e) {
+        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
+        if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
+        return { error: describeError(e) };
+      }
+    }
+    const analysis = analyze({ text, path: c.path, config: c.config, root: c.root, kind: c.kind, workspace, parsed, onRuleError: this.onRuleError });
+    if (quickName !== undefined) {
+      const name = polytokenName(analysis.context?.file, c.path);
+      if (name !== quickName) return { analysis, corrected: name };
+    }
+    return { analysis };
+  }
+}
+
+export function polytokenIndexes(items: readonly Item[]): number[] {
+  const out: number[] = [];
+  items.forEach((c, i) => c.kind === 'polytoken' && out.push(i));
+  return out;
+}
+
+/**
+ * A quick name the parse disagrees with (only in broken files) made the index wrong for
+ * that name: fix the index and check again every Polytoken file the change can concern
+ * (its own name or its file name is the old or the new name), on this thread.
+ */
+export function applyCorrections(
+  items: readonly Item[],
+  names: Map<number, string>,
+  corrections: readonly [number, string][],
+  reports: (FileReport | undefined)[],
+  options: CheckOptions,
+  keep: (index: number) => boolean,
+): void {
+  if (!corrections.length) return;
+  const concerned = new Set<string>();
+  for (const [i, name] of corrections) {
+    concerned.add(names.get(i)!);
+    concerned.add(name);
+    names.set(i, name);
+  }
+  const workspace = buildIndex(items, names);
+  const runner = new Runner(items, options.onRuleError);
+  items.forEach((c, i) => {
+    if (c.kind !== 'polytoken' || !reports[i]) return;
+    if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
+    const r = runner.analyzeOne(i, workspace);
+    if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
+  });
+}
+
+/**
+ * Polytoken definitions for shadowing: the checked ones (named in phase 1) and those
+ * in the global folder and `subagentDirs`. Entries keep the candidates' order.
+ */
+export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
+  const entries = new Map<string, string>();
+  const extraDirs = new Set<string>();
+  items.forEach((c, i) => {
+    if (c.kind !== 'polytoken') return;
+    const name = names.get(i);
+    if (name !== undefined) entries.set(c.path, name);
+    if (c.config.globalDir) extraDirs.add(c.config.globalDir);
+    for (const d of c.config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.config.dir, toPosix(d)));
+  });
+  for (const dir of extraDirs) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
+    } catch {
+      continue; // Polytoken skips missing folders too.
+    }
+    for (const n of names) {
+      const path = posix.join(dir, n);
+      if (entries.has(path)) continue;
+      try {
+        const text = fs.readFileSync(path, 'utf8');
+        if (unreadableReason(text)) continue;
+        entries.set(path, polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(text), path), path));
+      } catch {
+        // An unreadable file in a discovery folder cannot shadow anything we can show.
+      }
+    }
+  }
+  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })) });
+}
+
+/** Adds the by-name grouping (not sent to workers: each rebuilds it, a Map of 50,000 entries clones slowly). */
+export function withByName(index: WorkspaceIndex): WorkspaceIndex {
+  const byName = new Map<string, { path: string; name: string }[]>();
+  for (const entry of index.polytoken) {
+    const list = byName.get(entry.name);
+    if (list) list.push(entry);
+    else byName.set(entry.name, [entry]);
+  }
+  return { polytoken: index.polytoken, polytokenByName: byName };
+}
