@@ -1,0 +1,87 @@
+/**
+ * Workspace folders, editor settings and each file's `.subagents.yaml`.
+ *
+ * Settings: `subagents.rules` is merged over the `rules:` of the file's `.subagents.yaml`
+ * (the editor setting wins for a rule both name), so an author can silence or raise a rule
+ * locally without editing the shared configuration. `subagents.polytoken.globalDir` is the
+ * ConfigResolver `globalDirSetting` (a `polytoken.globalDir` in `.subagents.yaml` wins over it).
+ */
+import type { LoadedConfig } from '../shared/config/config';
+import { ConfigResolver } from '../shared/node/config-loader';
+import type { SeveritySetting } from '../shared/types';
+import { uriToPath } from './uri';
+
+export interface Settings {
+  rules: Record<string, SeveritySetting>;
+  globalDir?: string;
+}
+
+const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
+
+/** The `subagents` settings section; unknown or malformed values are ignored. */
+export function readSettings(raw: unknown): Settings {
+  const s = (raw ?? {}) as { rules?: unknown; polytoken?: { globalDir?: unknown } };
+  const rules: Record<string, SeveritySetting> = {};
+  if (s.rules && typeof s.rules === 'object') {
+    for (const [id, v] of Object.entries(s.rules as Record<string, unknown>)) if (typeof v === 'string' && SEVERITIES.has(v)) rules[id] = v as SeveritySetting;
+  }
+  const globalDir = typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim() ? s.polytoken.globalDir.trim() : undefined;
+  return { rules, globalDir };
+}
+
+const withoutTrailingSlash = (path: string): string => path.replace(/\/+$/, '') || '/';
+
+export class Configuration {
+  /** Workspace folder paths: a file's `.subagents.yaml` is searched up to the folder holding it. */
+  folders: string[] = [];
+  settings: Settings = { rules: {} };
+  /** One resolver per workspace folder ('' for files outside every folder). */
+  private resolvers = new Map<string, ConfigResolver>();
+  /** Each loaded configuration with `subagents.rules` merged in, so the merge is done once. */
+  private merged = new WeakMap<LoadedConfig, LoadedConfig>();
+
+  setFolders(uris: string[]): void {
+    this.folders = uris.map((uri) => uriToPath(uri)).filter((p): p is string => !!p).map(withoutTrailingSlash);
+  }
+
+  changeFolders(added: string[], removed: string[]): void {
+    const gone = new Set(removed.map((uri) => uriToPath(uri)));
+    this.folders = this.folders.filter((f) => !gone.has(f));
+    for (const uri of added) {
+      const p = uriToPath(uri);
+      if (p) this.folders.push(withoutTrailingSlash(p));
+    }
+  }
+
+  /** The innermost workspace folder holding the path. */
+  folderOf(path: string): string | undefined {
+    let best: string | undefined;
+    for (const f of this.folders) if ((path === f || path.startsWith(f.endsWith('/') ? f : f + '/')) && (!best || f.length > best.length)) best = f;
+    return best;
+  }
+
+  configFor(path: string): LoadedConfig {
+    const loaded = this.resolverFor(this.folderOf(path)).forFile(path);
+    if (!Object.keys(this.settings.rules).length) return loaded;
+    let m = this.merged.get(loaded);
+    if (!m) {
+      m = { ...loaded, config: { ...loaded.config, rules: { ...loaded.config.rules, ...this.settings.rules } } };
+      this.merged.set(loaded, m);
+    }
+    return m;
+  }
+
+  /** Forgets every loaded configuration; the caller re-checks the open documents. */
+  reset(): void {
+    for (const r of this.resolvers.values()) r.invalidate();
+    this.resolvers = new Map();
+    this.merged = new WeakMap();
+  }
+
+  private resolverFor(folder: string | undefined): ConfigResolver {
+    const key = folder ?? '';
+    let r = this.resolvers.get(key);
+    if (!r) this.resolvers.set(key, (r = new ConfigResolver({ stopAt: folder, globalDirSetting: this.settings.globalDir })));
+    return r;
+  }
+}

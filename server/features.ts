@@ -1,0 +1,113 @@
+/**
+ * Editor requests. Each is answered from the document's cached analysis by a pure function in
+ * shared/features/; closed or unknown documents answer empty, and a handler that throws is
+ * logged and answers empty too, never an error.
+ */
+import { posix } from 'path';
+import type { ClientCapabilities, Connection, WorkspaceSymbol } from 'vscode-languageserver';
+import { analyze } from '../shared/engine';
+import type { Dialect } from '../shared/types';
+import { completions } from '../shared/features/completion';
+import { hover } from '../shared/features/hover';
+import { codeActions } from '../shared/features/code-actions';
+import { documentSymbols, foldingRanges } from '../shared/features/symbols';
+import { codeLenses } from '../shared/features/code-lens';
+import { definition } from '../shared/features/definition';
+import { resolveWithProvenance } from '../shared/features/resolve';
+import type { Configuration } from './configuration';
+import type { OpenDocuments } from './documents';
+import type { DefinitionIndex } from './workspace-index';
+import { pathToUri } from './uri';
+
+export const RESOLVE_REQUEST = 'subagents/resolve';
+
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities): void {
+  const safe =
+    <P, R>(empty: R, handler: (params: P) => R) =>
+    (params: P): R => {
+      try {
+        return handler(params);
+      } catch (error) {
+        connection.console.error(`subagents: request failed: ${error instanceof Error ? error.stack : String(error)}`);
+        return empty;
+      }
+    };
+
+  connection.onCompletion(
+    safe(null, (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      if (!a) return null;
+      const snippets = capabilities().textDocument?.completion?.completionItem?.snippetSupport === true;
+      return { isIncomplete: false, items: completions(a.analysis, params.position, { snippets }) };
+    }),
+  );
+
+  connection.onHover(safe(null, (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    return a ? hover(a.analysis, params.position) ?? null : null;
+  }));
+
+  connection.onCodeAction(
+    safe([], (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      if (!a) return [];
+      const workspaceEdit = capabilities().workspace?.workspaceEdit;
+      const resourceOps = workspaceEdit?.resourceOperations ?? [];
+      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context.diagnostics, {
+        renameFiles: resourceOps.includes('rename'),
+        documentChanges: !!workspaceEdit?.documentChanges,
+        version: documents.versionOf(params.textDocument.uri),
+      });
+    }),
+  );
+
+  connection.onDocumentSymbol(safe([], (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    return a ? documentSymbols(a.analysis) : [];
+  }));
+
+  connection.onFoldingRanges(safe([], (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    return a ? foldingRanges(a.analysis) : [];
+  }));
+
+  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.symbols(params.query)));
+
+  connection.onDefinition(safe(null, (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    if (!a) return null;
+    return definition(a.analysis, params.position, { configPath: a.config.path, readText: documents.readText, pathToUri }) ?? null;
+  }));
+
+  connection.onCodeLens(safe([], (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    return a ? codeLenses(a.analysis, params.textDocument.uri) : [];
+  }));
+
+  connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
+    const uri = params?.uri;
+    if (typeof uri !== 'string') return null;
+    const a = documents.analysisFor(uri);
+    return a ? resolveWithProvenance(a.analysis, uri) ?? null : null;
+  }));
+}
+
+/** Runs each dialect once on a small sample so the first real keystroke does not pay for JIT and schema compilation. */
+export function warmUp(configuration: Configuration): void {
+  const dir = configuration.folders[0] ?? '/';
+  const samples: [Dialect, string, string][] = [
+    ['polytoken', 'warm.md', '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n'],
+    ['picasso', 'warm.yaml', 'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n'],
+    ['profy', 'warm.expert.json', '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}'],
+  ];
+  for (const [kind, name, text] of samples) {
+    try {
+      const path = posix.join(dir, name);
+      const analysis = analyze({ text, path, kind, config: configuration.configFor(path), root: configuration.folders[0] });
+      completions(analysis, { line: 3, character: 10 });
+      resolveWithProvenance(analysis, 'warm:');
+    } catch {
+      // warming up is best effort
+    }
+  }
+}

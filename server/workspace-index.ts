@@ -1,0 +1,226 @@
+/**
+ * The workspace index: every definition's names (Polytoken, Picasso, a Profy Expert and each of
+ * its subagents). Built at start-up from the workspace folders, kept current by file watching
+ * and by the text of open documents, which wins over the disk. Polytoken names feed
+ * `polytoken/shadowed`; all names feed workspace symbols.
+ */
+import * as fs from 'fs';
+import { posix } from 'path';
+import { FileChangeType, type ClientCapabilities, type Connection, type FileEvent, type WorkspaceSymbol } from 'vscode-languageserver';
+import { DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../shared/engine';
+import { CONFIG_FILE_NAME } from '../shared/config/config';
+import { toPosix } from '../shared/files';
+import { walkFiles } from '../shared/node/walk';
+import { SourceText } from '../shared/text/source';
+import type { Dialect } from '../shared/types';
+import { definitionNames, quickDefinitionNames, type IndexedName } from '../shared/features/symbols';
+import type { Configuration } from './configuration';
+import { pathToUri, uriToPath } from './uri';
+
+interface IndexEntry {
+  path: string;
+  uri: string;
+  kind: Dialect;
+  names: IndexedName[];
+}
+
+export interface DefinitionIndexHost {
+  connection: Connection;
+  capabilities: () => ClientCapabilities;
+  configuration: Configuration;
+  /** Paths of the documents open in the editor: their text wins over the disk. */
+  openPaths: () => Set<string>;
+  /** Called when a rebuild completes: cached analyses are stale. */
+  onRebuilt: () => void;
+}
+
+const WORKSPACE_SYMBOL_LIMIT = 1000;
+
+function entryFromText(path: string, kind: Dialect, text: string): IndexEntry | undefined {
+  if (unreadableReason(text)) return undefined;
+  // Plain `name:` lines are read without a YAML parse.
+  const quick = quickDefinitionNames(kind, text, path);
+  if (quick) return { path, uri: pathToUri(path), kind, names: quick };
+  const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), path);
+  return { path, uri: pathToUri(path), kind, names: definitionNames(kind, parsed, path) };
+}
+
+export class DefinitionIndex {
+  private readonly entries = new Map<string, IndexEntry>();
+  /** The engine's view (Polytoken names only), derived lazily from the entries. */
+  private engineView: WorkspaceIndex | undefined;
+  /** Bumped per rebuild: an older rebuild still running stops. */
+  private build = 0;
+  private shuttingDown = false;
+
+  constructor(private readonly host: DefinitionIndexHost) {}
+
+  /** The Polytoken names, as the engine reads them for `polytoken/shadowed`. */
+  workspaceIndex(): WorkspaceIndex {
+    if (!this.engineView) {
+      const polytoken: { path: string; name: string }[] = [];
+      const polytokenByName = new Map<string, { path: string; name: string }[]>();
+      for (const e of this.entries.values()) {
+        if (e.kind !== 'polytoken' || !e.names[0]) continue;
+        const entry = { path: e.path, name: e.names[0].name };
+        polytoken.push(entry);
+        const same = polytokenByName.get(entry.name);
+        if (same) same.push(entry);
+        else polytokenByName.set(entry.name, [entry]);
+      }
+      this.engineView = { polytoken, polytokenByName };
+    }
+    return this.engineView;
+  }
+
+  /** Records the names from an open document's analysis; true when the Polytoken names changed. */
+  updateFromAnalysis(path: string, uri: string, analysis: Analysis): boolean {
+    if (!analysis.context || !analysis.kind || analysis.kind === 'config') return false;
+    return this.set(path, { path, uri, kind: analysis.kind, names: definitionNames(analysis.kind, analysis.context.file, path) });
+  }
+
+  /** A document was closed: back to what is on disk (outside every folder: forgotten). True when the Polytoken names changed. */
+  documentClosed(path: string): boolean {
+    if (this.host.configuration.folderOf(path)) return this.indexFile(path, new Set());
+    return this.set(path, undefined);
+  }
+
+  /** Applies watched-file events. A `.subagents.yaml` among them means the configuration changed. */
+  filesChanged(changes: FileEvent[]): { configChanged: boolean; namesChanged: boolean } {
+    let configChanged = false;
+    let namesChanged = false;
+    const open = this.host.openPaths();
+    for (const change of changes) {
+      const path = uriToPath(change.uri);
+      if (!path) continue;
+      if (posix.basename(path) === CONFIG_FILE_NAME) {
+        configChanged = true;
+        continue;
+      }
+      if (change.type === FileChangeType.Deleted) {
+        if (!open.has(path) && this.entries.has(path)) namesChanged = this.set(path, undefined) || namesChanged;
+      } else if (this.host.configuration.folderOf(path)) {
+        namesChanged = this.indexFile(path, open) || namesChanged;
+      }
+    }
+    return { configChanged, namesChanged };
+  }
+
+  /** Names containing the query (case-insensitive): exact and prefix matches first, the best 1,000. */
+  symbols(query: string): WorkspaceSymbol[] {
+    query = query.toLowerCase();
+    const out: WorkspaceSymbol[] = [];
+    for (const e of this.entries.values()) {
+      for (const n of e.names) {
+        if (query && !n.name.toLowerCase().includes(query)) continue;
+        out.push({ name: n.name, kind: n.symbolKind, containerName: n.container ?? e.kind, location: { uri: e.uri, range: n.range } });
+      }
+    }
+    const rank = (n: string) => (n.toLowerCase() === query ? 0 : n.toLowerCase().startsWith(query) ? 1 : 2);
+    out.sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return out.slice(0, WORKSPACE_SYMBOL_LIMIT);
+  }
+
+  /**
+   * Reads every definition in the workspace folders, the global folder and
+   * `polytoken.subagentDirs`, with work-done progress, yielding every 25 files so requests
+   * are answered meanwhile. Open documents keep their entries.
+   */
+  async rebuild(): Promise<void> {
+    const { connection, capabilities, configuration } = this.host;
+    const build = ++this.build;
+    const progress = capabilities().window?.workDoneProgress ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+    progress?.begin('Subagents: indexing definitions', 0, undefined, false);
+    try {
+      const files: string[] = [];
+      for (const folder of configuration.folders) files.push(...walkFiles(folder));
+      const found = new Map<string, IndexEntry>();
+      const extraDirs = new Set<string>();
+      for (const folder of configuration.folders) {
+        const c = configuration.configFor(posix.join(folder, '_'));
+        if (c.globalDir) extraDirs.add(c.globalDir);
+        for (const d of c.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.dir, toPosix(d)));
+      }
+      let done = 0;
+      for (const path of files) {
+        if (build !== this.build || this.shuttingDown) return;
+        const config = configuration.configFor(path);
+        const kind = kindOf({ path, config, root: configuration.folderOf(path) });
+        if (kind && kind !== 'config') {
+          try {
+            const entry = entryFromText(path, kind, fs.readFileSync(path, 'utf8'));
+            if (entry) found.set(path, entry);
+          } catch {
+            // unreadable: nothing to index
+          }
+          if (kind === 'polytoken') {
+            if (config.globalDir) extraDirs.add(config.globalDir);
+            for (const d of config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(config.dir, toPosix(d)));
+          }
+        }
+        if (++done % 25 === 0) {
+          progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      for (const dir of extraDirs) {
+        let names: string[];
+        try {
+          names = fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
+        } catch {
+          continue;
+        }
+        for (const n of names) {
+          const path = posix.join(dir, n);
+          if (found.has(path)) continue;
+          try {
+            const entry = entryFromText(path, 'polytoken', fs.readFileSync(path, 'utf8'));
+            if (entry) found.set(path, entry);
+          } catch {
+            // skipped like the runtime skips it
+          }
+        }
+      }
+      if (build !== this.build) return;
+      const open = this.host.openPaths();
+      for (const path of [...this.entries.keys()]) if (!open.has(path)) this.entries.delete(path);
+      for (const [path, entry] of found) if (!open.has(path)) this.entries.set(path, entry);
+      this.engineView = undefined;
+      this.host.onRebuilt();
+    } finally {
+      progress?.done();
+    }
+  }
+
+  shutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  /** Sets an entry; true when the Polytoken names changed (shadowing must be re-checked). */
+  private set(path: string, entry: IndexEntry | undefined): boolean {
+    const old = this.entries.get(path);
+    if (entry) this.entries.set(path, entry);
+    else this.entries.delete(path);
+    const oldName = old?.kind === 'polytoken' ? old.names[0]?.name : undefined;
+    const newName = entry?.kind === 'polytoken' ? entry.names[0]?.name : undefined;
+    if (oldName === newName) return false;
+    this.engineView = undefined;
+    return true;
+  }
+
+  /** Re-reads one file from disk, unless it is open. */
+  private indexFile(path: string, open: Set<string>): boolean {
+    if (open.has(path)) return false; // the editor's text wins
+    const folder = this.host.configuration.folderOf(path);
+    const config = this.host.configuration.configFor(path);
+    const kind = kindOf({ path, config, root: folder });
+    if (!kind || kind === 'config') return this.set(path, undefined);
+    let text: string;
+    try {
+      text = fs.readFileSync(path, 'utf8');
+    } catch {
+      return this.set(path, undefined);
+    }
+    return this.set(path, entryFromText(path, kind, text));
+  }
+}
