@@ -22,7 +22,8 @@ const P1 = 0; // next phase-1 chunk
 const P2 = 1; // next phase-2 chunk
 const SIGNAL = 2; // bumped after every message a worker posts
 const GO = 3; // 1: the index is posted, phase 2 may start; 2: abort
-const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started
+const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started, 4 idle until the index comes
+// After the STATE slots: one heartbeat per worker, bumped after every file it handles.
 
 interface WireItem {
   path: string;
@@ -39,6 +40,33 @@ export interface WorkerInput {
   ctl: SharedArrayBuffer;
   port: MessagePort;
   slot: number;
+  /** Its heartbeat slot in `ctl`. */
+  heartbeat: number;
+}
+
+/**
+ * A worker stopped making progress while busy: it died without running its `finally`
+ * (out of memory) or hangs. The caller runs the whole check again on one thread.
+ */
+export class WorkerStalledError extends Error {}
+
+/** Far above the slowest legal file (a 5 MB definition takes a few seconds). */
+export const DEFAULT_WORKER_STALL_MS = 60_000;
+
+/** Tells a busy worker whose heartbeat has not moved for longer than `stallMs`. */
+export class StallWatch {
+  private readonly last = new Map<number, { beat: number; at: number }>();
+
+  constructor(readonly stallMs: number) {}
+
+  stalled(slot: number, busy: boolean, beat: number, now: number): boolean {
+    const last = this.last.get(slot);
+    if (!busy || !last || last.beat !== beat) {
+      this.last.set(slot, { beat, at: now });
+      return false;
+    }
+    return now - last.at > this.stallMs;
+  }
 }
 
 interface RuleErrorWire {
@@ -79,7 +107,7 @@ export function runParallel(
     }
     return { path: c.path, kind: c.kind, config: id, root: c.root };
   });
-  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + count));
+  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + 2 * count));
   const ctl = new Int32Array(ctlBuffer);
   const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
   const reports: (FileReport | undefined)[] = new Array(items.length);
@@ -120,19 +148,31 @@ export function runParallel(
       for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) handle(m.message as WorkerMessage, w);
     }
   };
+  const watch = new StallWatch(options.workerStallMs ?? DEFAULT_WORKER_STALL_MS);
+  /** Throws when a busy worker's heartbeat has not moved for too long. */
+  const checkAlive = () => {
+    const now = Date.now();
+    for (const w of workers) {
+      const busy = w.active && !w.done && Atomics.load(ctl, STATE + w.slot) === 1;
+      if (watch.stalled(w.slot, busy, Atomics.load(ctl, STATE + count + w.slot), now)) {
+        throw new WorkerStalledError(`worker ${w.slot} made no progress for ${watch.stallMs} ms`);
+      }
+    }
+  };
   const waitUntil = (done: () => boolean) => {
     for (;;) {
       const seen = Atomics.load(ctl, SIGNAL);
       drain();
       if (done()) return;
-      Atomics.wait(ctl, SIGNAL, seen, 1000);
+      checkAlive();
+      Atomics.wait(ctl, SIGNAL, seen, Math.min(1000, Math.max(10, watch.stallMs)));
     }
   };
 
   try {
     for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
-      const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot };
+      const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot, heartbeat: STATE + count + slot };
       let worker: Worker;
       try {
         worker = new Worker(file, { workerData, transferList: [port2] });
@@ -215,6 +255,7 @@ export function workerMain(data: WorkerInput): void {
   const port = data.port;
   try {
     if (Atomics.compareExchange(ctl, STATE + data.slot, 0, 1) !== 0) return;
+    const beat = () => Atomics.add(ctl, data.heartbeat, 1);
     const post = (m: WorkerMessage) => {
       port.postMessage(m);
       Atomics.add(ctl, SIGNAL, 1);
@@ -235,6 +276,7 @@ export function workerMain(data: WorkerInput): void {
       try {
         for (const i of indexes) {
           const r = runner.indexEntry(i);
+          beat();
           if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
           else names.push([i, r.name]);
         }
@@ -245,7 +287,9 @@ export function workerMain(data: WorkerInput): void {
       }
     }
 
+    Atomics.store(ctl, STATE + data.slot, 4); // idle: not a stalled worker
     Atomics.wait(ctl, GO, 0);
+    Atomics.store(ctl, STATE + data.slot, 1);
     const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
     if (!received) return;
     const workspace = withByName(received.message as WorkspaceIndex);
@@ -258,6 +302,7 @@ export function workerMain(data: WorkerInput): void {
       for (const i of indexes) {
         try {
           const r = runner.analyzeOne(i, workspace);
+          beat();
           if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
           else if ('analysis' in r) {
             reports.push([i, r.analysis.diagnostics]);

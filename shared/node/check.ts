@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import type { FileKind } from '../types';
 import { ConfigResolver, type ConfigOptions } from './config-loader';
-import { runParallel } from './check-parallel';
+import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { describeError, walkFiles } from './walk';
 
@@ -32,6 +32,10 @@ export interface CheckOptions extends ConfigOptions {
    * `subagents check` passes false, `resolve` a predicate for its one file.
    */
   keepAnalysis?: boolean | ((path: string) => boolean);
+  /** How long a busy worker may go without progress before the check restarts on one thread (tests shorten it). */
+  workerStallMs?: number;
+  /** The worker entry to run instead of check-worker.js (tests use one that dies mid-run). */
+  workerScript?: string;
 }
 
 export interface FileReport {
@@ -118,13 +122,23 @@ function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], 
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const count = keep === true ? 0 : workerCount(items.length, options);
-  const file = count > 0 ? workerFile() : undefined;
-  const { reports, readErrors } = file ? runParallel(items, options, count, file, keepFor) : runSerial(items, options, keepFor);
+  const file = count > 0 ? options.workerScript ?? workerFile() : undefined;
+  const { reports, readErrors } = file ? runParallelOrSerial(items, options, count, file, keepFor) : runSerial(items, options, keepFor);
   readErrors.sort((a, b) => a.index - b.index);
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
   const files = reports.filter((r): r is FileReport => !!r);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, ioErrors };
+}
+
+/** A worker that dies or hangs mid-run must not hang the check: it starts again on one thread. */
+function runParallelOrSerial(items: Item[], options: CheckOptions, count: number, file: string, keepFor: (path: string) => boolean) {
+  try {
+    return runParallel(items, options, count, file, keepFor);
+  } catch (error) {
+    if (!(error instanceof WorkerStalledError)) throw error;
+    return runSerial(items, options, keepFor);
+  }
 }
 
 function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string) => boolean): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkPaths } from '../../shared/node/check';
+import { StallWatch } from '../../shared/node/check-parallel';
 import { walkFiles } from '../../shared/node/walk';
 
 /** The file walker and checkPaths on hostile trees: link loops, unreadable folders, vanishing files. */
@@ -154,6 +155,49 @@ describe('hardening: the file walker', function () {
     } finally {
       fs.writeFileSync(entry, original);
     }
+  });
+
+  it('a worker that dies mid-run does not hang the check: it restarts on one thread', () => {
+    // A tab in the frontmatter turns the quick name reading off, so the main thread's
+    // phase 1 parses every file and is still busy when the worker (~0.1 s to start) arrives.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`.polytoken/subagents/a${i}.md`] = `---\nname: a${i}\n#\tparsed, not read quickly\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nbody\n`;
+    files['e.expert.json'] = '{"name": "e", "tools": ["read"]}';
+    const root = make(files);
+    // Claims every phase-1 chunk it can, posts nothing, and exits without running the
+    // protocol's finally: what an out-of-memory kill leaves behind.
+    const dying = path.join(root, 'dying-worker.js');
+    fs.writeFileSync(dying, [
+      "const { workerData } = require('worker_threads');",
+      'const ctl = new Int32Array(workerData.ctl);',
+      'if (Atomics.compareExchange(ctl, 4 + workerData.slot, 0, 1) === 0) {',
+      '  while (Atomics.add(ctl, 0, 1) < 1e6) {}',
+      '  process.exit(1);',
+      '}',
+    ].join('\n'));
+    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
+    const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
+    // In a child process: without the watchdog the check blocks for ever, which mocha's
+    // timeout cannot interrupt; the child's time limit turns that into a failure.
+    const script = `
+      const { checkPaths } = require(${JSON.stringify(path.join(__dirname, '../../shared/node/check.js'))});
+      const r = checkPaths(['.'], { cwd: ${JSON.stringify(root)}, noGlobal: true, workers: 1, keepAnalysis: false, workerScript: ${JSON.stringify(dying)}, workerStallMs: 300 });
+      process.stdout.write(JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors }));`;
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+    assert.strictEqual(out, strip(one));
+  });
+
+  it('the stall watch flags only a busy worker whose heartbeat stopped', () => {
+    const watch = new StallWatch(100);
+    assert.strictEqual(watch.stalled(0, true, 5, 0), false, 'first sight');
+    assert.strictEqual(watch.stalled(0, true, 5, 100), false, 'not yet past the limit');
+    assert.strictEqual(watch.stalled(0, true, 5, 101), true, 'no progress for too long');
+    assert.strictEqual(watch.stalled(1, true, 1, 0), false);
+    assert.strictEqual(watch.stalled(1, true, 2, 150), false, 'a heartbeat resets the clock');
+    assert.strictEqual(watch.stalled(1, true, 2, 200), false);
+    assert.strictEqual(watch.stalled(1, true, 2, 251), true);
+    assert.strictEqual(watch.stalled(2, false, 0, 0), false);
+    assert.strictEqual(watch.stalled(2, false, 0, 10_000), false, 'an idle worker (waiting for the index) is not stalled');
   });
 
   it('worker threads give the same reports, in the same order, as one thread', () => {
