@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import { posix } from 'path';
-import { analyze, resolveAnalysis } from '../shared/engine';
+import { resolveAnalysis } from '../shared/engine';
 import { toPosix } from '../shared/files';
-import { checkPaths, MissingPathError, type CheckOptions, type CheckRun, type FileReport } from '../shared/node/check';
-import { loadConfigFile, type ConfigOptions } from '../shared/node/config-loader';
+import { checkPaths, MissingPathError, type CheckOptions, type CheckRun } from '../shared/node/check';
+import type { ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
 import { RULES, ruleDocsUrl } from '../shared/rules/registry';
 import type { Resolution } from '../shared/types';
@@ -73,24 +73,7 @@ export function commandCheck(args: string[], io: Io): number {
   const maxWarnings = maxWarningsOption(parsed);
   const options = configOptions(parsed, io);
   const run = runCheckPaths(parsed.positionals, options, io);
-  const files: FileReport[] = [...run.files];
-  // An explicit --config outside the checked paths: a broken one is still reported, on itself.
-  if (options.configFile && !files.some((f) => f.path === options.configFile)) {
-    const loaded = loadConfigFile(options.configFile, options);
-    if (loaded.findings.length) {
-      let text: string | undefined;
-      try {
-        text = fs.readFileSync(options.configFile, 'utf8');
-      } catch (e) {
-        run.ioErrors.push({ path: options.configFile, message: describeError(e) });
-      }
-      if (text !== undefined) {
-        const analysis = analyze({ text, path: options.configFile, config: loaded, kind: 'config' });
-        if (analysis.diagnostics.length) files.push({ path: options.configFile, kind: 'config', diagnostics: analysis.diagnostics });
-      }
-    }
-  }
-  const rel = files.map((f) => ({ path: relativePath(io.cwd, f.path), kind: f.kind, diagnostics: f.diagnostics }));
+  const rel = run.files.map((f) => ({ path: relativePath(io.cwd, f.path), kind: f.kind, diagnostics: f.diagnostics }));
   rel.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report = buildReport(rel);
   const ioErrors = run.ioErrors.map((e) => ({ path: relativePath(io.cwd, e.path), message: e.message }));

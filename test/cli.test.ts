@@ -524,6 +524,10 @@ describe('configuration: --config, --no-global, the global folder', function () 
     assert.equal(cfg!.path, path.posix.relative(ws, path.join(outside, 'broken.yaml').split(path.sep).join('/')));
     assert.ok(cfg!.diagnostics.length > 0 && cfg!.diagnostics.every((d) => d.rule === 'config/invalid'));
     byPath(report, 'apps/cli/agents/runner.yaml');
+    // Also when no checked file uses it (an empty folder).
+    const empty = checkJson(['--config', path.join(outside, 'broken.yaml')], tempDir());
+    assert.equal(empty.run.code, 1);
+    assert.deepEqual(empty.report.files.map((f) => f.dialect), ['config']);
   });
 
   it('never reports files of the global folder (XDG_CONFIG_HOME), with or without --no-global', () => {

@@ -90,10 +90,12 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
       candidates.push({ path, kind, config, root });
     }
   }
-  // A broken configuration in force is listed too, also one above the checked paths:
-  // it is reported on itself (SPEC §2) while the definitions get the defaults.
-  for (const c of candidates.slice()) {
-    const loaded = c.config;
+  // A broken configuration in force is listed too, also one above the checked paths and an
+  // explicit one (--config) no checked file uses: it is reported on itself (SPEC §2) while
+  // the definitions get the defaults.
+  const inForce = new Set(candidates.map((c) => c.config));
+  if (options.configFile) inForce.add(resolver.forDir(cwd));
+  for (const loaded of inForce) {
     if (!loaded.path || !loaded.findings.length || seen.has(loaded.path)) continue;
     seen.add(loaded.path);
     candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
