@@ -3,15 +3,11 @@
  * SPEC §1 and the project configuration. Kept as plain data so the extension never touches
  * other Markdown, YAML or JSON files (the server decides the dialect by path; see shared/files.ts).
  */
-export const DEFINITION_GLOBS = {
-  polytoken: ['**/.polytoken/subagents/*.md'],
-  picasso: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'],
-  profy: ['**/*.expert.json'],
-} as const;
+import { DEFAULT_GLOBS } from '../shared/globs';
 
 export const CONFIG_GLOB = '**/.subagents.yaml';
 
-export const ALL_GLOBS: readonly string[] = [...Object.values(DEFINITION_GLOBS).flat(), CONFIG_GLOB];
+export const ALL_GLOBS: readonly string[] = [...Object.values(DEFAULT_GLOBS).flat(), CONFIG_GLOB];
 
 /** One glob for file watchers: VS Code's brace syntax. */
 export const WATCH_GLOB = `{${ALL_GLOBS.join(',')}}`;

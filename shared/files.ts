@@ -1,14 +1,10 @@
 import picomatch from 'picomatch';
 import { posix } from 'path';
 import type { LoadedConfig } from './config/config';
+import { DEFAULT_GLOBS } from './globs';
 import { DIALECTS, type Dialect } from './types';
 
-/** SPEC §1: default globs, relative to a workspace folder (or anywhere below it). */
-export const DEFAULT_GLOBS: Record<Dialect, readonly string[]> = {
-  polytoken: ['**/.polytoken/subagents/*.md'],
-  picasso: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'],
-  profy: ['**/*.expert.json'],
-};
+export { DEFAULT_GLOBS };
 
 export const toPosix = (p: string): string => p.replace(/\\/g, '/');
 
