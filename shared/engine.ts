@@ -178,17 +178,9 @@ function finalize(findings: Finding[], config: SubagentsConfig, suppressed: (f: 
   return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-export function checkDocument(input: DocumentInput): Diagnostic[] {
-  return analyze(input).diagnostics;
-}
-
 /** The resolution of SPEC §9 for a definition file; undefined for files that are not definitions. */
 export function resolveAnalysis(analysis: Analysis, file: string): Resolution | undefined {
   if (!analysis.context || !analysis.kind || analysis.kind === 'config') return undefined;
   const module = DIALECT_MODULES[analysis.kind];
   return { file, dialect: module.dialect, definitions: module.resolve(analysis.context, analysis.diagnostics) };
-}
-
-export function resolveDocument(input: DocumentInput, file = input.path): Resolution | undefined {
-  return resolveAnalysis(analyze(input), file);
 }

@@ -1,7 +1,7 @@
 import type { Dialect, Finding, SeveritySetting } from '../types';
 import { parseYamlFile } from '../text/document';
 import type { SourceText } from '../text/source';
-import { getProperty, getValue, nodeAtPath, pathOf, toPlain, type AstNode } from '../text/tree';
+import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
 import { nearestName } from '../catalog/catalog';
 import { RULES, ruleMeta } from '../rules/registry';
@@ -205,8 +205,4 @@ function fromPlain(raw: Record<string, any>): SubagentsConfig {
   return config;
 }
 
-/** Where a key of the configuration is, for go-to-definition (e.g. a tool or MCP server). */
-export function configNodeAt(text: string, path: (string | number)[]): AstNode | undefined {
-  return nodeAtPath(parseYamlFile(text).root, path);
-}
 

@@ -115,10 +115,6 @@ export function nodeAtOffset(root: AstNode | undefined, offset: number): AstNode
   return root;
 }
 
-/** True when the node is a key of a property (not its value). */
-export function isKeyNode(node: AstNode): boolean {
-  return !!node.keyOf;
-}
 
 /** The string entries of a list node, with their nodes; non-strings are skipped. */
 export function stringItems(node: AstNode | undefined): { value: string; node: AstNode }[] {
