@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { RULES } from '../shared/rules/registry';
-import { removeWorkspace, runFixture } from './support/fixtures';
+import { makeTree, removeWorkspace, runFixture, withFixture } from './support/fixtures';
 
 const FIXTURES = path.resolve(__dirname, '../../test/fixtures/rules');
 
@@ -14,17 +14,59 @@ describe('golden rule fixtures', () => {
         it(`${twin}: diagnostics match the inline markers exactly`, () => {
           const folder = path.join(dir, twin);
           assert.ok(fs.existsSync(folder), `missing fixture folder ${path.relative(process.cwd(), folder)}`);
-          const result = runFixture(folder);
-          try {
+          withFixture(folder, (result) => {
+            // A twin with nothing the checker reads would pass vacuously.
+            assert.ok(result.reports.length > 0, `${rule.id} ${twin}: the fixture holds no file the checker reads`);
             assert.deepStrictEqual(result.actual, result.expected);
             const fired = result.actual.filter((a) => a.endsWith(` ${rule.id}`)).length;
             if (twin === 'invalid') assert.ok(fired > 0, `${rule.id} must fire in its invalid fixture`);
             else assert.strictEqual(fired, 0, `${rule.id} must stay quiet in its valid twin`);
-          } finally {
-            removeWorkspace(result.workspace);
-          }
+          });
         });
       }
     });
   }
+
+  it('every fixture folder belongs to a rule of the registry', () => {
+    const ids = new Set(RULES.map((r) => r.id));
+    const folders = fs.readdirSync(FIXTURES).flatMap((group) => fs.readdirSync(path.join(FIXTURES, group)).map((name) => `${group}/${name}`));
+    assert.deepStrictEqual(folders.filter((f) => !ids.has(f)), []);
+    assert.strictEqual(folders.length, RULES.length);
+  });
+});
+
+describe('golden runner: it can fail', () => {
+  const definition = (extra: string) => `---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read]\n${extra}---\nBody.\n`;
+  const run = (files: Record<string, string>) => {
+    const dir = makeTree(files, 'subagents-golden-self-');
+    try {
+      return withFixture(dir, (result) => ({ expected: result.expected, actual: result.actual }));
+    } finally {
+      removeWorkspace(dir);
+    }
+  };
+
+  it('a marker on the line that fires matches, and is stripped before checking', () => {
+    const result = run({ '.polytoken/subagents/triage.md': definition('  bogus_key: 1 #! polytoken/unknown-key\n') });
+    assert.deepStrictEqual(result.expected, ['.polytoken/subagents/triage.md:6 polytoken/unknown-key']);
+    assert.deepStrictEqual(result.actual, result.expected);
+  });
+
+  it('a missing marker (an extra diagnostic) is a mismatch', () => {
+    const result = run({ '.polytoken/subagents/triage.md': definition('  bogus_key: 1\n') });
+    assert.deepStrictEqual(result.expected, []);
+    assert.deepStrictEqual(result.actual, ['.polytoken/subagents/triage.md:6 polytoken/unknown-key']);
+    assert.throws(() => assert.deepStrictEqual(result.actual, result.expected));
+  });
+
+  it('a marker where nothing fires, on the wrong line or with the wrong count, is a mismatch', () => {
+    for (const files of [
+      { '.polytoken/subagents/triage.md': definition('  model: m #! polytoken/unknown-key\n') },
+      { '.polytoken/subagents/triage.md': definition('  bogus_key: 1\n  model: m #! polytoken/unknown-key\n') },
+      { '.polytoken/subagents/triage.md': definition('  bogus_key: 1 #! polytoken/unknown-key*2\n') },
+    ]) {
+      const result = run(files);
+      assert.notDeepStrictEqual(result.actual, result.expected, JSON.stringify(files));
+    }
+  });
 });

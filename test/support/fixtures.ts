@@ -85,3 +85,34 @@ export function runFixture(dir: string): FixtureResult {
 export function removeWorkspace(workspace: string): void {
   fs.rmSync(workspace, { recursive: true, force: true });
 }
+
+/** Runs a fixture folder, hands the result to `use`, and always removes the stripped copy. */
+export function withFixture<T>(dir: string, use: (result: FixtureResult) => T): T {
+  const result = runFixture(dir);
+  try {
+    return use(result);
+  } finally {
+    removeWorkspace(result.workspace);
+  }
+}
+
+/** A temporary folder (real path) holding the given files (relative path → text). */
+export function makeTree(files: Record<string, string>, prefix = 'subagents-test-'): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  for (const [rel, text] of Object.entries(files)) {
+    const full = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, text);
+  }
+  return dir;
+}
+
+/** Like makeTree, for the length of `use`; the folder is removed afterwards. */
+export function withTree<T>(files: Record<string, string>, use: (dir: string) => T, prefix?: string): T {
+  const dir = makeTree(files, prefix);
+  try {
+    return use(dir);
+  } finally {
+    removeWorkspace(dir);
+  }
+}
