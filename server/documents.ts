@@ -96,14 +96,10 @@ export class OpenDocuments {
     }
   }
 
-  revalidateAll(): void {
-    for (const doc of this.text.all()) this.schedule(doc.uri);
-  }
-
   /** Configuration, settings or the workspace's Polytoken names changed: re-check every open document. */
   invalidateAll(): void {
     this.generation++;
-    this.revalidateAll();
+    for (const doc of this.text.all()) this.schedule(doc.uri);
   }
 
   /** Forgets a closed document and clears its diagnostics. */

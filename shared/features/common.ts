@@ -2,7 +2,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { Analysis, RuleContext } from '../engine';
 import type { AstNode } from '../text/tree';
-import { getValue, isArray, isString, nodeAtOffset, toPlain } from '../text/tree';
+import { getValue, isString, nodeAtOffset, nodeAtPath, stringItems } from '../text/tree';
 import type { Dialect } from '../types';
 
 export interface FeatureFile {
@@ -40,19 +40,10 @@ export function nodeAt(file: FeatureFile, offset: number): AstNode | undefined {
 
 /** String entries of a list at a path of the root (from the tree). */
 export function listAt(root: AstNode | undefined, path: (string | number)[]): string[] {
-  let node = root;
-  for (const s of path) node = typeof s === 'number' ? node?.items?.[s] : getValue(node, s);
-  return isArray(node) ? node.items.filter(isString).map((n) => n.value) : [];
+  return stringItems(nodeAtPath(root, path)).map((i) => i.value);
 }
 
 export function stringAt(root: AstNode | undefined, key: string): string | undefined {
   const v = getValue(root, key);
   return isString(v) ? v.value : undefined;
 }
-
-export function plainAt(root: AstNode | undefined, key: string): unknown {
-  return toPlain(getValue(root, key));
-}
-
-export const pathEquals = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
-  a.length === b.length && a.every((s, i) => s === b[i] || (typeof s === 'number' && typeof b[i] === 'number'));

@@ -20,24 +20,16 @@ export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string)
   const source = parsed.source;
   const root = parsed.root;
   const nameRange = (node: AstNode | undefined) => (node ? source.range(node.start, node.end) : source.firstLine());
-  if (kind === 'polytoken') {
-    const n = getValue(root, 'name');
-    const name = isString(n) && n.value ? n.value : fileStem(path);
-    return [{ name, range: nameRange(getValue(root, 'name')), symbolKind: SymbolKind.Class }];
-  }
-  if (kind === 'picasso') {
-    const n = getValue(root, 'name');
-    return [{ name: isString(n) && n.value ? n.value : fileStem(path), range: nameRange(n), symbolKind: SymbolKind.Class }];
-  }
-  const out: IndexedName[] = [];
   const n = getValue(root, 'name');
-  const expert = isString(n) && n.value ? n.value : fileStem(path);
-  out.push({ name: expert, range: nameRange(n), symbolKind: SymbolKind.Module });
+  const name = isString(n) && n.value ? n.value : fileStem(path);
+  // Polytoken and Picasso: one definition per file.
+  if (kind !== 'profy') return [{ name, range: nameRange(n), symbolKind: SymbolKind.Class }];
+  const out: IndexedName[] = [{ name, range: nameRange(n), symbolKind: SymbolKind.Module }];
   const subagents = getValue(root, 'subagents');
   if (isArray(subagents)) {
     for (const item of subagents.items) {
       const sn = getValue(item, 'name');
-      if (isString(sn) && sn.value) out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: expert });
+      if (isString(sn) && sn.value) out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: name });
     }
   }
   return out;
@@ -157,7 +149,7 @@ export function quickDefinitionNames(kind: Dialect, text: string, path: string):
   let end = text.length;
   if (kind === 'polytoken' || path.endsWith('.md')) {
     const open = /^---[ \t]*\r?\n/.exec(text);
-    if (!open) return kind === 'polytoken' ? undefined : undefined;
+    if (!open) return undefined;
     const close = /^(---|\.\.\.)[ \t]*$/m.exec(text.slice(open[0].length));
     if (!close) return undefined;
     start = open[0].length;

@@ -149,10 +149,7 @@ function siblingItems(lines: Line[], index: number, col: number): string[] {
       const s = shape(lines[i].text);
       if (s.blank) continue;
       if (s.indent < col || (s.indent === col && s.dash === undefined)) return;
-      if (s.dash === col && s.keyCol === undefined) {
-        const v = lines[i].text.slice(col).replace(/^-\s*/, '').replace(/\s+#.*$/, '').trim();
-        if (v) items.push(unquote(v));
-      }
+      if (s.dash === col && s.keyCol === undefined) items.push(...itemText(lines[i].text, col));
     }
   };
   scan(index - 1, -1);
@@ -223,7 +220,7 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
       const parent = parentPath(lines, lineIndex, keyCol, false);
       if (!parent) return undefined;
       if (m[2]) return undefined;
-      const sep = Math.max(between.lastIndexOf(','), -1);
+      const sep = between.lastIndexOf(',');
       let wordStart = i + 1 + sep + 1;
       while (wordStart < offset && /\s/.test(text[wordStart])) wordStart++;
       let quoted: '"' | "'" | undefined;
@@ -265,10 +262,6 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
   // A key being typed (or an empty line where a key goes).
   const keyTyping = /^(\s*)([\w$.-]*)$/.exec(before);
   if (keyTyping) {
-    const after = text.slice(offset, line.end);
-    if (/^[\w$.-]*\s*:/.test(after) && keyTyping[2] === '' && after.trim() !== '') {
-      // Cursor before an existing key: still a key position.
-    }
     const col = indent;
     const parent = parentPath(lines, index, col, false);
     if (!parent) return undefined;
@@ -312,12 +305,9 @@ function blockListAt(lines: Line[], index: number, col: number): { path: (string
     if (s.dash !== undefined && s.dash <= col && s.keyCol === undefined) {
       if (s.dash !== col) return undefined;
       const path = parentPath(lines, i, s.dash, true);
-      return path && path.length ? { path, items: siblingItems(lines, i + 0, s.dash).concat(itemText(lines[i].text, s.dash)) } : undefined;
+      return path && path.length ? { path, items: siblingItems(lines, i, s.dash).concat(itemText(lines[i].text, s.dash)) } : undefined;
     }
-    if (s.keyCol !== undefined && s.keyCol < col && !s.rest) {
-      // `key:` and nothing below yet: a list only if the dialect says so; let the caller decide.
-      return undefined;
-    }
+    // Anything else (`key:` with nothing below yet included): not a list entry.
     return undefined;
   }
   return undefined;
