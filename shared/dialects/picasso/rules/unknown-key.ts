@@ -1,5 +1,6 @@
 import type { Rule } from '../../../engine';
 import { nearestName } from '../../../catalog/catalog';
+import { renameOrRemove, unknownKeyFindings } from '../../common';
 import { ALL_KEYS } from '../constants';
 import { finding, quote, roleRoot } from './util';
 
@@ -39,17 +40,14 @@ export const unknownKey: Rule = {
     const root = roleRoot(ctx);
     if (!root) return [];
     const present = new Set(root.properties.map((p) => p.key));
-    return root.properties
-      .filter((p) => !KNOWN.has(p.key))
-      .map((p) => {
-        const suggestion = nearestKey(p.key, present);
-        return finding(
-          ctx,
-          'picasso/unknown-key',
-          p.keyNode,
-          `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
-          suggestion ? { replacement: suggestion } : { removable: true },
-        );
-      });
+    return unknownKeyFindings(root, ALL_KEYS, (key) => nearestKey(key, present), (p, suggestion) =>
+      finding(
+        ctx,
+        'picasso/unknown-key',
+        p.keyNode,
+        `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
+        renameOrRemove(suggestion),
+      ),
+    );
   },
 };

@@ -5,6 +5,7 @@ import { describeProblem, validateNode } from '../../../schema/validate';
 import { nearestName } from '../../../catalog/catalog';
 import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
+import { renameOrRemove, unknownKeyFindings } from '../../common';
 import { at, definitionOf, visibleNode, yamlIsBroken } from '../util';
 
 const KIND_WORDS: Record<string, string> = {
@@ -124,32 +125,25 @@ export const unknownKeyRule: Rule = {
   check(ctx) {
     const def = definitionOf(ctx);
     if (!def) return [];
-    const out: Finding[] = [];
-    const report = (keyNode: AstNode, key: string, known: readonly string[], where: string, nested: boolean) => {
-      const near = nearestName(key, known, Math.max(2, Math.floor(key.length / 4)));
-      if (!nested && !near && (POLYTOKEN_KEYS as readonly string[]).includes(key)) {
-        out.push(
-          at(
-            ctx,
-            'polytoken/unknown-key',
-            keyNode,
-            `\`${key}\` is a Polytoken setting but sits at the top level, where Polytoken does not look for it, so it has no effect; move it under the \`polytoken\` mapping.`,
-            { moveTo: 'polytoken' },
-          ),
-        );
-        return;
-      }
-      const hint = near ? `did you mean \`${near}\`?` : `the known keys ${where} are ${known.map((k) => `\`${k}\``).join(', ')}.`;
-      out.push(
-        at(ctx, 'polytoken/unknown-key', keyNode, `\`${key}\` is not a key Polytoken knows ${where}, so it has no effect; ${near ? `rename it: ${hint}` : `remove it or fix it: ${hint}`}`, near ? { replacement: near } : { removable: true }),
+    const unknownIn = (node: AstNode | undefined, known: readonly string[], where: string, nested: boolean) =>
+      unknownKeyFindings(
+        node,
+        known,
+        (key) => nearestName(key, known, Math.max(2, Math.floor(key.length / 4))),
+        ({ key, keyNode }, near) => {
+          if (!nested && !near && (POLYTOKEN_KEYS as readonly string[]).includes(key)) {
+            return at(
+              ctx,
+              'polytoken/unknown-key',
+              keyNode,
+              `\`${key}\` is a Polytoken setting but sits at the top level, where Polytoken does not look for it, so it has no effect; move it under the \`polytoken\` mapping.`,
+              { moveTo: 'polytoken' },
+            );
+          }
+          const hint = near ? `did you mean \`${near}\`?` : `the known keys ${where} are ${known.map((k) => `\`${k}\``).join(', ')}.`;
+          return at(ctx, 'polytoken/unknown-key', keyNode, `\`${key}\` is not a key Polytoken knows ${where}, so it has no effect; ${near ? `rename it: ${hint}` : `remove it or fix it: ${hint}`}`, renameOrRemove(near));
+        },
       );
-    };
-    for (const p of def.root.properties) {
-      if (!(TOP_LEVEL_KEYS as readonly string[]).includes(p.key)) report(p.keyNode, p.key, TOP_LEVEL_KEYS, 'at the top level', false);
-    }
-    for (const p of def.poly?.properties ?? []) {
-      if (!(POLYTOKEN_KEYS as readonly string[]).includes(p.key)) report(p.keyNode, p.key, POLYTOKEN_KEYS, 'under `polytoken`', true);
-    }
-    return out;
+    return [...unknownIn(def.root, TOP_LEVEL_KEYS, 'at the top level', false), ...unknownIn(def.poly, POLYTOKEN_KEYS, 'under `polytoken`', true)];
   },
 };

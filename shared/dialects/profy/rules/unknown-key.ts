@@ -2,6 +2,7 @@ import type { Rule, RuleContext } from '../../../engine';
 import { nearestName } from '../../../catalog/catalog';
 import type { AstNode } from '../../../text/tree';
 import type { Finding } from '../../../types';
+import { unknownKeyFindings } from '../../common';
 import { EXPERT_KEYS, SUBAGENT_KEYS } from '../constants';
 import { expertModel } from '../model';
 import { at, code } from './util';
@@ -28,23 +29,17 @@ export const unknownKey: Rule = {
 };
 
 function unknownKeys(ctx: RuleContext, node: AstNode, what: string, known: readonly string[], elsewhere: readonly string[], elsewhereName: string): Finding[] {
-  const out: Finding[] = [];
-  for (const p of node.properties ?? []) {
-    if (known.includes(p.key)) continue;
-    const suggestion = suggestKey(p.key, known);
+  return unknownKeyFindings(node, known, (key) => suggestKey(key, known), (p, suggestion) => {
     const advice = elsewhere.includes(p.key)
       ? `it belongs to ${elsewhereName}; move it there or remove it`
       : suggestion
         ? `did you mean ${code(suggestion)}?`
         : `the known keys are ${known.filter((k) => !k.startsWith('$')).map((k) => `\`${k}\``).join(', ')}`;
-    out.push(
-      at(ctx, 'profy/unknown-key', p.keyNode, `${code(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`, {
-        removable: true,
-        ...(suggestion && !elsewhere.includes(p.key) ? { replacement: JSON.stringify(suggestion) } : {}),
-      }),
-    );
-  }
-  return out;
+    return at(ctx, 'profy/unknown-key', p.keyNode, `${code(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`, {
+      removable: true,
+      ...(suggestion && !elsewhere.includes(p.key) ? { replacement: JSON.stringify(suggestion) } : {}),
+    });
+  });
 }
 
 /** The known key an unknown one most likely means: same letters ignoring case and `_`/`-`, else the nearest by edit distance. */
