@@ -13,25 +13,27 @@ import { REPO } from './harness';
 
 /** The start-up index reads names without a YAML parse when it can: it must agree with the parse. */
 describe('index: quick name reading agrees with the parser', () => {
-  const cases: [Dialect, string, string][] = [
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a\ndescription: d\n---\nbody\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: "quoted"\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', "---\nname: 'single'   \n---\n"],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: 123\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: true\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a#b\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: x # comment\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname:\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a\nname: b\n---\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', 'no frontmatter\n'],
-    ['polytoken', '/w/.polytoken/subagents/a.md', '---\r\nname: crlf\r\n---\r\n'],
-    ['picasso', '/w/apps/cli/agents/r.yaml', 'model: m\nname: role_x\n'],
-    ['picasso', '/w/.picasso/agents/r.md', '---\nname: fm_role\n---\n'],
-    ['picasso', '/w/.picasso/agents/r.md', 'name: plain_md\ntools: []\n'],
+  /** `quick`: a plain name the quick reader must answer; `either`: it may leave the file to the parser. */
+  const cases: [Dialect, string, string, 'quick' | 'either'][] = [
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a\ndescription: d\n---\nbody\n', 'quick'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: "quoted"\n---\n', 'quick'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', "---\nname: 'single'   \n---\n", 'quick'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: 123\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: true\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a#b\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: x # comment\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname:\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a\nname: b\n---\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', 'no frontmatter\n', 'either'],
+    ['polytoken', '/w/.polytoken/subagents/a.md', '---\r\nname: crlf\r\n---\r\n', 'quick'],
+    ['picasso', '/w/apps/cli/agents/r.yaml', 'model: m\nname: role_x\n', 'quick'],
+    ['picasso', '/w/.picasso/agents/r.md', '---\nname: fm_role\n---\n', 'quick'],
+    ['picasso', '/w/.picasso/agents/r.md', 'name: plain_md\ntools: []\n', 'either'],
   ];
-  for (const [kind, file, text] of cases) {
+  for (const [kind, file, text, reader] of cases) {
     it(`${kind} ${JSON.stringify(text.slice(0, 30))}`, () => {
       const quick = quickDefinitionNames(kind, text, file);
+      if (reader === 'quick') assert.ok(quick, 'a plain name is read without a parse');
       if (!quick) return; // the caller parses: nothing to compare
       const full = definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), file), file);
       assert.deepStrictEqual(quick, full);
