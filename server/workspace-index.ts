@@ -17,6 +17,8 @@ import { definitionNames, quickDefinitionNames, type IndexedName } from '../shar
 import type { Configuration } from './configuration';
 import { pathToUri, uriToPath } from './uri';
 
+type PolytokenName = { path: string; name: string };
+
 interface IndexEntry {
   path: string;
   uri: string;
@@ -47,8 +49,11 @@ function entryFromText(path: string, kind: Dialect, text: string): IndexEntry | 
 
 export class DefinitionIndex {
   private readonly entries = new Map<string, IndexEntry>();
-  /** The engine's view (Polytoken names only), derived lazily from the entries. */
-  private engineView: WorkspaceIndex | undefined;
+  /**
+   * The engine's view: the Polytoken names grouped by name, built on first use and then kept
+   * current entry by entry in `set`, so typing a name costs no pass over the workspace.
+   */
+  private byName: Map<string, PolytokenName[]> | undefined;
   /** Bumped per rebuild: an older rebuild still running stops. */
   private build = 0;
   private shuttingDown = false;
@@ -57,20 +62,18 @@ export class DefinitionIndex {
 
   /** The Polytoken names, as the engine reads them for `polytoken/shadowed`. */
   workspaceIndex(): WorkspaceIndex {
-    if (!this.engineView) {
-      const polytoken: { path: string; name: string }[] = [];
-      const polytokenByName = new Map<string, { path: string; name: string }[]>();
-      for (const e of this.entries.values()) {
-        if (e.kind !== 'polytoken' || !e.names[0]) continue;
-        const entry = { path: e.path, name: e.names[0].name };
-        polytoken.push(entry);
-        const same = polytokenByName.get(entry.name);
-        if (same) same.push(entry);
-        else polytokenByName.set(entry.name, [entry]);
-      }
-      this.engineView = { polytoken, polytokenByName };
+    if (!this.byName) {
+      this.byName = new Map();
+      for (const e of this.entries.values()) if (e.kind === 'polytoken' && e.names[0]) this.addName(e.path, e.names[0].name);
     }
-    return this.engineView;
+    const byName = this.byName;
+    return {
+      polytokenByName: byName,
+      // The rule reads the groups; the flat list is only for readers that do not.
+      get polytoken() {
+        return [...byName.values()].flat();
+      },
+    };
   }
 
   /** Records the names from an open document's analysis; true when the Polytoken names changed. */
@@ -185,7 +188,7 @@ export class DefinitionIndex {
       const open = this.host.openPaths();
       for (const path of [...this.entries.keys()]) if (!open.has(path)) this.entries.delete(path);
       for (const [path, entry] of found) if (!open.has(path)) this.entries.set(path, entry);
-      this.engineView = undefined;
+      this.byName = undefined;
       this.host.onRebuilt();
     } finally {
       progress?.done();
@@ -204,8 +207,25 @@ export class DefinitionIndex {
     const oldName = old?.kind === 'polytoken' ? old.names[0]?.name : undefined;
     const newName = entry?.kind === 'polytoken' ? entry.names[0]?.name : undefined;
     if (oldName === newName) return false;
-    this.engineView = undefined;
+    if (this.byName) {
+      if (oldName !== undefined) this.removeName(path, oldName);
+      if (newName !== undefined) this.addName(path, newName);
+    }
     return true;
+  }
+
+  private addName(path: string, name: string): void {
+    const same = this.byName!.get(name);
+    if (same) same.push({ path, name });
+    else this.byName!.set(name, [{ path, name }]);
+  }
+
+  private removeName(path: string, name: string): void {
+    const same = this.byName!.get(name);
+    const at = same?.findIndex((n) => n.path === path) ?? -1;
+    if (at < 0) return;
+    same!.splice(at, 1);
+    if (!same!.length) this.byName!.delete(name);
   }
 
   /** Re-reads one file from disk, unless it is open. */
