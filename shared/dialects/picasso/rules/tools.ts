@@ -1,7 +1,8 @@
 import type { Rule } from '../../../engine';
-import type { Finding } from '../../../types';
-import { nearestName } from '../../../catalog/catalog';
+import type { Finding, SeverityName } from '../../../types';
+import { nearOrHint } from '../../common';
 import { MEMORY_DENIES, MEMORY_SCOPES } from '../constants';
+import { finding, listEntries, quote, roleRoot, stringValue } from './util';
 
 /** "`memory: session`" or "`memory: read-only` or `memory: session`": the scopes that keep a tool. */
 function allowingScopes(tool: string): string {
@@ -9,7 +10,6 @@ function allowingScopes(tool: string): string {
     .map((s) => `\`memory: ${s}\``)
     .join(' or ');
 }
-import { finding, listEntries, quote, roleRoot, stringValue } from './util';
 
 /** picasso/tools-deny-overlap: a tool both allowed and denied; reported on every entry of both lists. */
 export const toolsDenyOverlap: Rule = {
@@ -72,31 +72,19 @@ export const unknownTool: Rule = {
     for (const key of ['tools', 'deny'] as const) {
       for (const entry of listEntries(root, key)) {
         if (ctx.catalog.has(entry.value)) continue;
-        const nearest = nearestName(entry.value, ctx.catalog.names(), 2);
         const effect = key === 'tools' ? 'granting it gives the role nothing' : 'denying it removes nothing';
-        if (nearest) {
-          out.push(
-            finding(
-              ctx,
-              'picasso/unknown-tool',
-              entry.node,
-              `${quote(entry.value)} in \`${key}\` is not a Picasso tool, so ${effect}; did you mean \`${nearest}\`?`,
-              { tool: entry.value, replacement: nearest },
-              'warning',
-            ),
-          );
-        } else {
-          out.push(
-            finding(
-              ctx,
-              'picasso/unknown-tool',
-              entry.node,
-              `${quote(entry.value)} in \`${key}\` is not in the Picasso tool catalog; if your runtime provides it, add it to \`tools.picasso\` (or \`mcp\`) in .subagents.yaml, otherwise ${effect}.`,
-              { tool: entry.value },
-              'hint',
-            ),
-          );
-        }
+        const report = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => finding(ctx, 'picasso/unknown-tool', entry.node, message, data, severity);
+        out.push(
+          nearOrHint(
+            report,
+            ctx.catalog.nearest(entry.value),
+            {
+              near: (nearest) => `${quote(entry.value)} in \`${key}\` is not a Picasso tool, so ${effect}; did you mean \`${nearest}\`?`,
+              otherwise: `${quote(entry.value)} in \`${key}\` is not in the Picasso tool catalog; if your runtime provides it, add it to \`tools.picasso\` (or \`mcp\`) in .subagents.yaml, otherwise ${effect}.`,
+            },
+            { tool: entry.value },
+          ),
+        );
       }
     }
     return out;

@@ -1,7 +1,9 @@
 import type { Rule, RuleContext } from '../../../engine';
-import type { Finding } from '../../../types';
+import type { Finding, SeverityName } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import type { AstNode } from '../../../text/tree';
+import { nearOrHint } from '../../common';
+import { TOOL_LIST_KEYS } from '../constants';
 import { ALWAYS_VALID_IN_TOOLS, at, definitionOf, isTagRef, parseMcpName, polyList } from '../util';
 
 const ADD_HINT = 'if it exists, add it to `tools.polytoken` (or `mcp`) in .subagents.yaml';
@@ -17,7 +19,7 @@ export const unknownToolRule: Rule = {
   check(ctx) {
     const def = definitionOf(ctx);
     const out: Finding[] = [];
-    for (const key of ['tools', 'tools_deny', 'undeferred_tools'] as const) {
+    for (const key of TOOL_LIST_KEYS) {
       for (const { value, node } of polyList(def, key)) {
         const finding = checkName(ctx, key, value, node);
         if (finding) out.push(finding);
@@ -29,15 +31,17 @@ export const unknownToolRule: Rule = {
 
 function checkName(ctx: RuleContext, key: string, value: string, node: AstNode): Finding | undefined {
   const catalog = ctx.catalog;
+  const report = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => at(ctx, 'polytoken/unknown-tool', node, message, data, severity);
   if (isTagRef(value)) {
     if (key !== 'tools' || ALWAYS_VALID_IN_TOOLS.has(value)) return undefined;
     const tag = value.slice('tag!'.length);
     if (catalog.tagged(tag).length) return undefined;
     const near = nearestName(tag, catalog.tags());
     const what = `No tool in the catalog carries the tag \`${tag}\`, so \`${value}\` grants nothing`;
-    return near
-      ? at(ctx, 'polytoken/unknown-tool', node, `${what}; did you mean \`tag!${near}\`?`, { replacement: `tag!${near}` }, 'warning')
-      : at(ctx, 'polytoken/unknown-tool', node, `${what}; fix the tag, or give tools that tag under \`tools.polytoken\` in .subagents.yaml.`, undefined, 'hint');
+    return nearOrHint(report, near && `tag!${near}`, {
+      near: (tagRef) => `${what}; did you mean \`${tagRef}\`?`,
+      otherwise: `${what}; fix the tag, or give tools that tag under \`tools.polytoken\` in .subagents.yaml.`,
+    });
   }
   const servers = [...catalog.servers.keys()];
   const mcp = parseMcpName(value, servers);
@@ -46,21 +50,18 @@ function checkName(ctx: RuleContext, key: string, value: string, node: AstNode):
     if (catalog.servers.has(mcp.server)) return undefined;
     const near = nearestName(mcp.server, servers);
     const what = `\`${mcp.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${value}\` expands to no tool here`;
-    return near
-      ? at(ctx, 'polytoken/unknown-tool', node, `${what}; did you mean \`mcp__${near}\`?`, { replacement: `mcp__${near}` }, 'warning')
-      : at(ctx, 'polytoken/unknown-tool', node, `${what}; add the server and its tools under \`mcp\` if it exists.`, undefined, 'hint');
+    return nearOrHint(report, near && `mcp__${near}`, {
+      near: (shorthand) => `${what}; did you mean \`${shorthand}\`?`,
+      otherwise: `${what}; add the server and its tools under \`mcp\` if it exists.`,
+    });
   }
   if (catalog.has(value)) return undefined;
   const near = catalog.nearest(value);
   if (mcp && !catalog.servers.has(mcp.server)) {
     const what = `\`${mcp.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${value}\` names no known tool`;
-    return near
-      ? at(ctx, 'polytoken/unknown-tool', node, `${what}; did you mean \`${near}\`?`, { replacement: near }, 'warning')
-      : at(ctx, 'polytoken/unknown-tool', node, `${what}; add the server and its tools under \`mcp\` if it exists.`, undefined, 'hint');
+    return nearOrHint(report, near, { near: (name) => `${what}; did you mean \`${name}\`?`, otherwise: `${what}; add the server and its tools under \`mcp\` if it exists.` });
   }
   const effect = key === 'tools' ? 'Polytoken will likely grant no such tool' : key === 'tools_deny' ? 'this denial will likely remove nothing' : 'undeferring it will likely have no effect';
   const what = `\`${value}\` is not a tool the catalog knows, so ${effect}`;
-  return near
-    ? at(ctx, 'polytoken/unknown-tool', node, `${what}; did you mean \`${near}\`?`, { replacement: near }, 'warning')
-    : at(ctx, 'polytoken/unknown-tool', node, `${what}; check the spelling, or ${ADD_HINT}.`, undefined, 'hint');
+  return nearOrHint(report, near, { near: (name) => `${what}; did you mean \`${name}\`?`, otherwise: `${what}; check the spelling, or ${ADD_HINT}.` });
 }
