@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { distance } from 'fastest-levenshtein';
 import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
+import { pointerToPath } from '../../../schema/validate';
 import { isArray, isObject, isString, nodeAtPath, toPlain, type AstNode } from '../../../text/tree';
 import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
 import { at, definitionOf, polyProperty } from '../util';
@@ -64,7 +65,7 @@ function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
       const e = ajv.errors[0];
       const params = e.params as Record<string, unknown>;
       const allowed = Array.isArray(params.allowedValues) ? ` (${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})` : '';
-      return { ok: false, reason: `${e.message ?? 'is invalid'}${allowed}`, path: pointer(e.instancePath) };
+      return { ok: false, reason: `${e.message ?? 'is invalid'}${allowed}`, path: pointerToPath(e.instancePath) };
     }
     ajv.compile(schema);
     ajv.removeSchema(schema);
@@ -78,15 +79,6 @@ function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
     }
     return { ok: false, reason: (err.message ?? String(error)).split('\n')[0], missingRef: err.missingRef };
   }
-}
-
-function pointer(p: string): (string | number)[] {
-  if (!p) return [];
-  return p
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
 function deepestNode(root: AstNode, path: (string | number)[]): { node: AstNode; path: (string | number)[] } {
