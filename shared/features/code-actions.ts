@@ -8,7 +8,7 @@ import { posix } from 'path';
 import type { Analysis } from '../engine';
 import { expandShorthand, polytokenShorthand } from '../docs/tools';
 import { REQUIRED_KEYS, RECOMMENDED_KEYS } from '../dialects/picasso/constants';
-import { getProperty, getValue, isArray, isString, pathOf, type AstNode } from '../text/tree';
+import { getProperty, getValue, isString, nodeAtPath, pathOf, stringItems, type AstNode } from '../text/tree';
 import { featureFile, rangeOf, type FeatureFile } from './common';
 import {
   appendToListEdit,
@@ -153,10 +153,8 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
       if (!value) break;
       const lists = name === 'tools-deny-overlap' ? [['tools'], ['deny']] : [['polytoken', 'tools_deny'], ['polytoken', 'undeferred_tools']];
       for (const p of lists) {
-        const list = p.reduce<AstNode | undefined>((n, k) => getValue(n, k), file.root);
-        if (!isArray(list)) continue;
-        const item = list.items.find((i) => isString(i) && i.value === value);
-        if (item) fixes.push({ title: `Remove \`${value}\` from \`${p[p.length - 1]}\``, edits: [removeItemEdit(file, item)] });
+        const item = stringItems(nodeAtPath(file.root, p)).find((i) => i.value === value);
+        if (item) fixes.push({ title: `Remove \`${value}\` from \`${p[p.length - 1]}\``, edits: [removeItemEdit(file, item.node)] });
       }
       return fixes;
     }
@@ -241,7 +239,7 @@ function expandFix(file: FeatureFile, node: AstNode & { value: string }, given: 
   const path = pathOf(node);
   const listKey = path[1];
   const catalog = file.ctx.catalog;
-  const listed = new Set(isArray(node.parent) ? node.parent.items.filter(isString).map((i) => i.value) : []);
+  const listed = new Set(stringItems(node.parent).map((i) => i.value));
   const literal = names.filter((n) => !listed.has(n) && (listKey === 'tools_deny' ? !catalog.get(n)?.undeniable : n !== 'switch_facet'));
   if (!literal.length) return undefined;
   return { title: `Expand \`${node.value}\` into ${literal.length} tool name${literal.length === 1 ? '' : 's'}`, edits: [replaceItemWithManyEdit(file, node, literal)], preferred: true };
@@ -276,12 +274,16 @@ function missingKeyFixes(file: FeatureFile, name: string, d: Diagnostic, data: R
   if (!key || !all.includes(key)) return [];
   const placeholders = PICASSO_PLACEHOLDERS(file);
   const fixes: Fix[] = [];
-  const lineFor = (k: string) => `${k}: ${placeholders[k]}`;
-  const edit = file.root ? insertKeyLinesEdit(file, file.root, [lineFor(key)]) : { range: rangeOf(file, 0, 0), newText: lineFor(key) + '\n' };
+  /** `key: placeholder` lines for these keys, at the end of the mapping (or the top of an empty file). */
+  const addKeys = (keys: string[]): TextEdit | undefined => {
+    const lines = keys.map((k) => `${k}: ${placeholders[k]}`);
+    return file.root ? insertKeyLinesEdit(file, file.root, lines) : { range: rangeOf(file, 0, 0), newText: lines.join('\n') + '\n' };
+  };
+  const edit = addKeys([key]);
   if (edit) fixes.push({ title: `Add \`${key}\``, edits: [edit], preferred: name === 'missing-required' });
   const missing = all.filter((k) => !getProperty(file.root, k));
   if (missing.length > 1) {
-    const allEdit = file.root ? insertKeyLinesEdit(file, file.root, missing.map(lineFor)) : { range: rangeOf(file, 0, 0), newText: missing.map(lineFor).join('\n') + '\n' };
+    const allEdit = addKeys(missing);
     if (allEdit) fixes.push({ title: `Add every missing ${name === 'missing-required' ? 'required' : 'recommended'} key (${missing.length})`, edits: [allEdit] });
   }
   return fixes;

@@ -122,38 +122,36 @@ function above(lines: Line[], i: number, s: LineShape, depth: number): (string |
   return up ? [...up, s.key!] : undefined;
 }
 
+/** Visits the non-blank lines above line `index` (nearest first), then those below, each way until `visit` returns false. */
+function scanAround(lines: Line[], index: number, visit: (s: LineShape, i: number, up: boolean) => boolean | void): void {
+  for (const step of [-1, 1]) {
+    for (let i = index + step; i >= 0 && i < lines.length; i += step) {
+      const s = shape(lines[i].text);
+      if (!s.blank && visit(s, i, step < 0) === false) break;
+    }
+  }
+}
+
 /** Keys at the same level as line `index`, column `col` (above and below). */
 function siblingKeys(lines: Line[], index: number, col: number): string[] {
   const keys: string[] = [];
-  const scan = (from: number, step: number) => {
-    for (let i = from; i >= 0 && i < lines.length; i += step) {
-      const s = shape(lines[i].text);
-      if (s.blank) continue;
-      if (s.indent < col && !(s.dash !== undefined && s.keyCol === col && step < 0)) {
-        if (s.keyCol === col && s.key) keys.push(s.key);
-        return;
-      }
-      if (s.keyCol === col && s.key && s.dash === undefined) keys.push(s.key);
+  scanAround(lines, index, (s, _i, up) => {
+    if (s.indent < col && !(s.dash !== undefined && s.keyCol === col && up)) {
+      if (s.keyCol === col && s.key) keys.push(s.key);
+      return false;
     }
-  };
-  scan(index - 1, -1);
-  scan(index + 1, 1);
+    if (s.keyCol === col && s.key && s.dash === undefined) keys.push(s.key);
+  });
   return keys;
 }
 
 /** Block list entries at the dash column `col` around line `index`. */
 function siblingItems(lines: Line[], index: number, col: number): string[] {
   const items: string[] = [];
-  const scan = (from: number, step: number) => {
-    for (let i = from; i >= 0 && i < lines.length; i += step) {
-      const s = shape(lines[i].text);
-      if (s.blank) continue;
-      if (s.indent < col || (s.indent === col && s.dash === undefined)) return;
-      if (s.dash === col && s.keyCol === undefined) items.push(...itemText(lines[i].text, col));
-    }
-  };
-  scan(index - 1, -1);
-  scan(index + 1, 1);
+  scanAround(lines, index, (s, i) => {
+    if (s.indent < col || (s.indent === col && s.dash === undefined)) return false;
+    if (s.dash === col && s.keyCol === undefined) items.push(...itemText(lines[i].text, col));
+  });
   return items;
 }
 
