@@ -2,14 +2,11 @@ import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
+import { renameOrRemove } from '../../common';
 import { HOOKS_SCALARS } from '../constants';
-import { finding, quote, roleRoot } from './util';
+import { finding, kindName, quote, roleRoot } from './util';
 
 const SHAPE = '`none`, `all`, or a mapping `{ skip: [<hook name>, ...] }`';
-
-function kindName(kind: string): string {
-  return kind === 'object' ? 'a mapping' : kind === 'array' ? 'a list' : kind === 'null' ? 'empty' : `a ${kind}`;
-}
 
 /** picasso/invalid-hooks: `hooks` must be `none`, `all` or `{ skip: [names] }`. */
 export const invalidHooks: Rule = {
@@ -44,7 +41,7 @@ export const invalidHooks: Rule = {
       report(
         p.keyNode,
         `${quote(p.key)} is not allowed under \`hooks\`, whose only key is \`skip\` (a list of the hook names the role does not fire), so Picasso cannot apply it; ${rename ? 'rename it to `skip`.' : 'remove it.'}`,
-        rename ? { replacement: rename } : { removable: true },
+        renameOrRemove(rename),
       );
     }
     const skip = properties.find((p) => p.key === 'skip');

@@ -2,7 +2,7 @@ import type { Rule } from '../../../engine';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { MEMORY_SCOPES } from '../constants';
-import { finding, quote, roleRoot } from './util';
+import { finding, kindName, quote, roleRoot } from './util';
 
 /** The scope an author most likely meant, for the quick fix. */
 export function nearestScope(value: string): string | undefined {
@@ -21,7 +21,7 @@ export const invalidMemory: Rule = {
     const node = property.value;
     if (node.kind === 'string' && (MEMORY_SCOPES as readonly string[]).includes(String(node.value))) return [];
     const replacement = node.kind === 'string' ? nearestScope(String(node.value)) : undefined;
-    const what = node.kind === 'string' ? quote(String(node.value)) : node.kind === 'null' ? 'empty' : `a ${node.kind === 'object' ? 'mapping' : node.kind === 'array' ? 'list' : node.kind}`;
+    const what = node.kind === 'string' ? quote(String(node.value)) : kindName(node.kind);
     return [
       finding(
         ctx,

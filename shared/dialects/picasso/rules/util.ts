@@ -52,6 +52,11 @@ export function snakeCase(text: string): string {
     .replace(/^[0-9_]+/, '');
 }
 
+/** A node's kind for a message: "a mapping", "a list", "empty", "a number"... */
+export function kindName(kind: string): string {
+  return kind === 'object' ? 'a mapping' : kind === 'array' ? 'a list' : kind === 'null' ? 'empty' : `a ${kind}`;
+}
+
 /** Backquotes a value for a message, shortened when it is long. */
 export function quote(text: string): string {
   const short = text.length > 60 ? `${text.slice(0, 57)}...` : text;
