@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { RULES } from '../shared/rules/registry';
-import { makeTree, removeWorkspace, runFixture, withFixture } from './support/fixtures';
+import { withFixture } from './support/fixtures';
+import { withTree } from './support/tree';
 
 const FIXTURES = path.resolve(__dirname, '../../test/fixtures/rules');
 
@@ -37,14 +38,8 @@ describe('golden rule fixtures', () => {
 
 describe('golden runner: it can fail', () => {
   const definition = (extra: string) => `---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read]\n${extra}---\nBody.\n`;
-  const run = (files: Record<string, string>) => {
-    const dir = makeTree(files, 'subagents-golden-self-');
-    try {
-      return withFixture(dir, (result) => ({ expected: result.expected, actual: result.actual }));
-    } finally {
-      removeWorkspace(dir);
-    }
-  };
+  const run = (files: Record<string, string>) =>
+    withTree(files, (dir) => withFixture(dir, (result) => ({ expected: result.expected, actual: result.actual })), 'subagents-golden-self-');
 
   it('a marker on the line that fires matches, and is stripped before checking', () => {
     const result = run({ '.polytoken/subagents/triage.md': definition('  bogus_key: 1 #! polytoken/unknown-key\n') });

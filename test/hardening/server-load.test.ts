@@ -2,11 +2,12 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
+import { makeTree } from '../support/tree';
+import { Waiter } from '../support/wait';
 
 /**
  * The real language server (`node dist/cli.js lsp --stdio`) under load: a burst of edits
@@ -26,7 +27,7 @@ class Client {
   readonly connection: MessageConnection;
   readonly published: Published[] = [];
   readonly stderr: string[] = [];
-  private waiters: (() => void)[] = [];
+  private readonly waiter = new Waiter();
 
   constructor() {
     if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build`');
@@ -35,9 +36,7 @@ class Client {
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: Published) => {
       this.published.push(p);
-      const w = this.waiters;
-      this.waiters = [];
-      w.forEach((f) => f());
+      this.waiter.wake();
     });
     this.connection.onNotification('window/logMessage', () => undefined);
     this.connection.onNotification('$/progress', () => undefined);
@@ -58,21 +57,10 @@ class Client {
   }
 
   async until<T>(check: () => T | undefined | false, ms: number, what: string): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = check();
-      if (v) return v;
-      if (this.child.exitCode !== null) throw new Error(`the server exited (${this.child.exitCode}) while waiting for ${what}: ${this.stderr.join('')}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 100));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    return this.waiter.until(check, ms, what, {
+      pollMs: 100,
+      abort: () => (this.child.exitCode !== null ? `the server exited (${this.child.exitCode}, stderr: ${this.stderr.join('')})` : undefined),
+    });
   }
 
   lastFor(uri: string): Published | undefined {
@@ -95,14 +83,7 @@ class Client {
 
 const POLY = (name: string, extra = '') => `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read, grep]\n${extra}---\nBody {{ task }}.\n`;
 
-function workspace(files: Record<string, string>): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-load-')));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>) => makeTree(files, 'subagents-load-');
 
 function snapshot(root: string): string {
   const out: string[] = [];

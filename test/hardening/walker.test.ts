@@ -1,23 +1,16 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { checkPaths } from '../../shared/node/check';
 import { StallWatch } from '../../shared/node/check-parallel';
 import { walkFiles } from '../../shared/node/walk';
+import { makeTree } from '../support/tree';
 
 /** The file walker and checkPaths on hostile trees: link loops, unreadable folders, vanishing files. */
 const POLY = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
 
-function tree(files: Record<string, string>): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-walk-')));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const tree = (files: Record<string, string>) => makeTree(files, 'subagents-walk-');
 
 const rel = (root: string, files: string[]) => files.map((f) => path.relative(root, f).split(path.sep).join('/'));
 

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
-import { applyEdits, buildOnce, editsFor, makeWorkspace, TestClient } from './harness';
+import { applyEdits, editsFor, startServer, type TestClient } from './harness';
 
 const CONFIG = 'mcp:\n  github: [create_issue, list_issues]\n';
 
@@ -11,10 +11,7 @@ describe('LSP quick fixes', function () {
   let ws: string;
 
   before(async () => {
-    buildOnce();
-    ws = makeWorkspace({ '.subagents.yaml': CONFIG });
-    client = new TestClient();
-    await client.start([ws]);
+    ({ client, ws } = await startServer({ '.subagents.yaml': CONFIG }));
   });
   after(async () => client.stop());
 

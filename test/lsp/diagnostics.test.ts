@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { buildOnce, makeWorkspace, TestClient } from './harness';
+import { buildOnce, makeWorkspace, startServer, TestClient } from './harness';
 
 const triage = (name: string) => `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read, grep]\n---\nYou triage issues.\n`;
 const codes = (ds: Diagnostic[]) => ds.map((d) => d.code);
@@ -11,11 +11,8 @@ describe('LSP diagnostics', function () {
   let client: TestClient;
   let ws: string;
 
-  before(() => buildOnce());
   beforeEach(async () => {
-    ws = makeWorkspace({ '.polytoken/subagents/triage.md': triage('triage') });
-    client = new TestClient();
-    await client.start([ws]);
+    ({ client, ws } = await startServer({ '.polytoken/subagents/triage.md': triage('triage') }));
   });
   afterEach(async () => client.stop());
 

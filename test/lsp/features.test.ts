@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { CompletionItem, CompletionList, Hover, MarkupContent } from 'vscode-languageserver-types';
-import { buildOnce, cursor, makeWorkspace, TestClient } from './harness';
+import { cursor, startServer, type TestClient } from './harness';
 
 const CONFIG = `mcp:
   github: [create_issue, list_issues]
@@ -21,10 +21,7 @@ describe('LSP completion and hover', function () {
   const profyFile = () => path.join(ws, 'experts/book.expert.json');
 
   before(async () => {
-    buildOnce();
-    ws = makeWorkspace({ '.subagents.yaml': CONFIG });
-    client = new TestClient();
-    await client.start([ws]);
+    ({ client, ws } = await startServer({ '.subagents.yaml': CONFIG }));
   });
   after(async () => client.stop());
 

@@ -4,7 +4,6 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -16,6 +15,8 @@ export interface PublishDiagnosticsParams {
   diagnostics: Diagnostic[];
 }
 import { URI } from 'vscode-uri';
+import { makeTree } from '../support/tree';
+import { Waiter } from '../support/wait';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -35,13 +36,7 @@ export function serverCommand(): string[] {
 
 /** A temporary workspace folder with the given files (relative path → text). */
 export function makeWorkspace(files: Record<string, string>): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-lsp-')));
-  for (const [rel, text] of Object.entries(files)) {
-    const full = path.join(dir, rel);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    fs.writeFileSync(full, text);
-  }
-  return dir;
+  return makeTree(files, 'subagents-lsp-');
 }
 
 /** Text with a `|` cursor marker → the text without it and the cursor's position. */
@@ -84,7 +79,7 @@ export class TestClient {
   settings: Record<string, unknown>;
   private readonly options: ClientOptions;
   private versions = new Map<string, number>();
-  private waiters: (() => void)[] = [];
+  private readonly waiter = new Waiter();
 
   constructor(options: ClientOptions = {}) {
     const [script, ...args] = serverCommand();
@@ -114,9 +109,7 @@ export class TestClient {
   }
 
   private wake() {
-    const w = this.waiters;
-    this.waiters = [];
-    w.forEach((f) => f());
+    this.waiter.wake();
   }
 
   async start(folders: string[]): Promise<void> {
@@ -145,20 +138,7 @@ export class TestClient {
 
   /** Waits until `check` returns a value (re-checked on every notification), or fails after `ms`. */
   async until<T>(check: () => T | undefined | false, ms = 8000, what = 'condition'): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = check();
-      if (v) return v;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 200));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    return this.waiter.until(check, ms, what, { pollMs: 200 });
   }
 
   /** Index build finished (the server reports work-done progress `end`). */
@@ -212,4 +192,13 @@ export class TestClient {
     this.connection.dispose();
     if (this.child.exitCode === null) this.child.kill();
   }
+}
+
+/** Builds once, makes a workspace with `files` and starts a server on it. */
+export async function startServer(files: Record<string, string>, options: ClientOptions = {}): Promise<{ client: TestClient; ws: string }> {
+  buildOnce();
+  const ws = makeWorkspace(files);
+  const client = new TestClient(options);
+  await client.start([ws]);
+  return { client, ws };
 }

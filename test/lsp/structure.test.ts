@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import { URI } from 'vscode-uri';
 import type { CodeLens, DocumentSymbol, FoldingRange, Location, WorkspaceSymbol } from 'vscode-languageserver-types';
-import { buildOnce, cursor, makeWorkspace, TestClient } from './harness';
+import { cursor, makeWorkspace, startServer, type TestClient } from './harness';
 
 const CONFIG = `mcp:
   github: [create_issue, list_issues]
@@ -42,17 +42,17 @@ describe('LSP symbols, lenses, definition and resolve', function () {
   let globalDir: string;
 
   before(async () => {
-    buildOnce();
-    ws = makeWorkspace({
-      '.subagents.yaml': CONFIG,
-      '.polytoken/subagents/triage.md': TRIAGE,
-      '.picasso/agents/auditor.md': 'name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
-      'experts/book.expert.json': EXPERT,
-      'vendor/agents/triage.md': TRIAGE.replace('Sorts issues.', 'The vendored one.'),
-    });
     globalDir = makeWorkspace({ 'triage.md': TRIAGE.replace('Sorts issues.', 'The global one.') });
-    client = new TestClient({ settings: { polytoken: { globalDir } } });
-    await client.start([ws]);
+    ({ client, ws } = await startServer(
+      {
+        '.subagents.yaml': CONFIG,
+        '.polytoken/subagents/triage.md': TRIAGE,
+        '.picasso/agents/auditor.md': 'name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
+        'experts/book.expert.json': EXPERT,
+        'vendor/agents/triage.md': TRIAGE.replace('Sorts issues.', 'The vendored one.'),
+      },
+      { settings: { polytoken: { globalDir } } },
+    ));
     await client.indexed();
   });
   after(async () => client.stop());

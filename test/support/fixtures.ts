@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkPaths, type FileReport } from '../../shared/node/check';
+import { removeTree } from './tree';
 
 /**
  * Golden fixtures: a folder is a small workspace. A line may end with a marker
@@ -83,7 +84,7 @@ export function runFixture(dir: string): FixtureResult {
 }
 
 export function removeWorkspace(workspace: string): void {
-  fs.rmSync(workspace, { recursive: true, force: true });
+  removeTree(workspace);
 }
 
 /** Runs a fixture folder, hands the result to `use`, and always removes the stripped copy. */
@@ -96,23 +97,3 @@ export function withFixture<T>(dir: string, use: (result: FixtureResult) => T): 
   }
 }
 
-/** A temporary folder (real path) holding the given files (relative path → text). */
-export function makeTree(files: Record<string, string>, prefix = 'subagents-test-'): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  for (const [rel, text] of Object.entries(files)) {
-    const full = path.join(dir, rel);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    fs.writeFileSync(full, text);
-  }
-  return dir;
-}
-
-/** Like makeTree, for the length of `use`; the folder is removed afterwards. */
-export function withTree<T>(files: Record<string, string>, use: (dir: string) => T, prefix?: string): T {
-  const dir = makeTree(files, prefix);
-  try {
-    return use(dir);
-  } finally {
-    removeWorkspace(dir);
-  }
-}
