@@ -1,6 +1,6 @@
 import type { RuleContext } from '../../engine';
 import type { Finding, SeverityName } from '../../types';
-import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
+import { getProperty, isObject, stringItems, type AstNode, type AstProperty } from '../../text/tree';
 import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
 
 /** The frontmatter mapping and its `polytoken` mapping, when they are mappings. */
@@ -34,9 +34,7 @@ export function polyProperty(def: PolytokenDefinition | undefined, key: string):
 
 /** The string entries of `polytoken.<key>` when it is a list. */
 export function polyList(def: PolytokenDefinition | undefined, key: string): { value: string; node: AstNode }[] {
-  const node = polyProperty(def, key)?.value;
-  if (!isArray(node)) return [];
-  return node.items.filter(isString).map((n) => ({ value: n.value, node: n }));
+  return stringItems(polyProperty(def, key)?.value);
 }
 
 /** A finding whose range is exactly the node. */
@@ -95,10 +93,3 @@ export function isShorthand(name: string, knownServers: Iterable<string> = []): 
 }
 
 export const ALWAYS_VALID_IN_TOOLS = new Set<string>([SHORTHAND_ALL, SHORTHAND_ALL_MCP]);
-
-/** `a`, `b` and `c` as "`a`, `b` or `c`". */
-export function listWords(items: readonly string[], last = 'or'): string {
-  const quoted = items.map((i) => `\`${i}\``);
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} ${last} ${quoted[quoted.length - 1]}`;
-}

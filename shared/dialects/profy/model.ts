@@ -1,5 +1,5 @@
 import type { RuleContext } from '../../engine';
-import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
+import { getProperty, isArray, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../text/tree';
 import type { DroppedEntry, RemovedTool } from '../../types';
 import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
 import { expandGlob, isGlob } from './glob';
@@ -88,7 +88,7 @@ export function mainToolset(expert: AstNode | undefined, configured: readonly un
   const own = getProperty(expert, 'tools')?.value;
   // An Expert `tools` that is not a list is an invalid-value problem; the configuration
   // then stands in, as if the key were absent.
-  if (isArray(own)) return { known: true, tools: unique(own.items.filter(isString).map((n) => n.value)), source: 'expert' };
+  if (isArray(own)) return { known: true, tools: unique(stringItems(own).map((i) => i.value)), source: 'expert' };
   if (Array.isArray(configured)) return { known: true, tools: unique(configured.filter((t): t is string => typeof t === 'string')), source: 'config' };
   return { known: false, tools: [], source: 'unknown' };
 }

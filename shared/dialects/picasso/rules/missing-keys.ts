@@ -2,7 +2,7 @@ import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { getProperty } from '../../../text/tree';
 import { RECOMMENDED_KEYS, REQUIRED_KEYS } from '../constants';
-import { firstLine, roleRoot } from './util';
+import { roleRoot } from './util';
 
 /** What to write for each key, used in messages and by the "add the key" quick fix. */
 export const KEY_EXAMPLES: Record<string, string> = {
@@ -44,7 +44,7 @@ export const missingKeys: Rule = {
       if (getProperty(root, key)) continue;
       out.push({
         rule: 'picasso/missing-required',
-        range: firstLine(ctx),
+        range: ctx.file.source.firstLine(),
         message: `The required key \`${key}\` is missing, so ${REQUIRED_WHY[key]} and Picasso will not load it; add \`${KEY_EXAMPLES[key]}\`.`,
         data: { key, insertText: KEY_EXAMPLES[key] },
       });
@@ -53,7 +53,7 @@ export const missingKeys: Rule = {
       if (getProperty(root, key)) continue;
       out.push({
         rule: 'picasso/missing-recommended',
-        range: firstLine(ctx),
+        range: ctx.file.source.firstLine(),
         message: `The recommended key \`${key}\` is missing: the role still loads, but ${RECOMMENDED_WHY[key]}; add \`${KEY_EXAMPLES[key]}\`.`,
         data: { key, insertText: KEY_EXAMPLES[key] },
       });

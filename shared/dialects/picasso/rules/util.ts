@@ -1,7 +1,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { RuleContext } from '../../../engine';
 import type { Finding, SeverityName } from '../../../types';
-import { getProperty, isObject, isString, type AstNode, type AstProperty } from '../../../text/tree';
+import { getValue, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../../text/tree';
 
 /** The role mapping, or undefined when the document's root is not a mapping. */
 export function roleRoot(ctx: RuleContext): (AstNode & { properties: AstProperty[] }) | undefined {
@@ -18,27 +18,15 @@ export function finding(ctx: RuleContext, rule: string, node: AstNode, message: 
   return { rule, range: rangeOf(ctx, node), message, ...(data ? { data } : {}), ...(severity ? { severity } : {}) };
 }
 
-/** The document's first line, for file-level problems. */
-export function firstLine(ctx: RuleContext): Range {
-  return ctx.file.source.firstLine();
-}
-
 /** The string value of a top-level key, when it is a string. */
 export function stringValue(root: AstNode | undefined, key: string): { value: string; node: AstNode } | undefined {
-  const value = getProperty(root, key)?.value;
+  const value = getValue(root, key);
   return isString(value) ? { value: value.value, node: value } : undefined;
 }
 
 /** The string entries of `tools` or `deny` (other entries are invalid-value's). */
 export function listEntries(root: AstNode | undefined, key: string): { value: string; node: AstNode }[] {
-  const value = getProperty(root, key)?.value;
-  if (value?.kind !== 'array') return [];
-  return (value.items ?? []).filter(isString).map((node) => ({ value: node.value, node }));
-}
-
-/** `name` as the runtime reads it, or undefined when it is not a string. */
-export function roleName(root: AstNode | undefined): string | undefined {
-  return stringValue(root, 'name')?.value;
+  return stringItems(getValue(root, key));
 }
 
 /** Turns `SecurityAuditor`, `security-auditor` or `Security Auditor` into `security_auditor`. */
