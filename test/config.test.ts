@@ -8,6 +8,7 @@ import { analyze } from '../shared/engine';
 import { checkPaths } from '../shared/node/check';
 import { loadConfigFile } from '../shared/node/config-loader';
 import type { Finding } from '../shared/types';
+import { withTree } from './support/tree';
 
 const FILE = '/ws/.subagents.yaml';
 
@@ -33,6 +34,12 @@ profy:
 rules:                    # per-rule severity: off | error | warning | information | hint
   polytoken/unknown-tool: off
 `;
+
+/** A complete Picasso role granting one tool. */
+const testWriter = (tool: string) => `name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [${tool}]\nmax_steps: 3\nmax_depth: 0\n`;
+
+/** checkPaths in `dir`, with no global folder or home configuration leaking in. */
+const checkIn = (dir: string, paths: string[]) => checkPaths(paths, { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
 
 function parse(text: string): LoadedConfig {
   return parseConfig(text, FILE, '/ws');
@@ -176,24 +183,15 @@ describe('config: the engine and the checker', () => {
   });
 
   it('check lists a broken configuration and checks definitions with the defaults', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
-    try {
-      fs.writeFileSync(path.join(dir, '.subagents.yaml'), 'tools:\n  picasso: run_tests\n');
-      fs.mkdirSync(path.join(dir, 'apps/cli/agents'), { recursive: true });
-      fs.writeFileSync(
-        path.join(dir, 'apps/cli/agents/test_writer.yaml'),
-        'name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [run_tests]\nmax_steps: 3\nmax_depth: 0\n',
-      );
-      const run = checkPaths(['.'], { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
+    withTree({ '.subagents.yaml': 'tools:\n  picasso: run_tests\n', 'apps/cli/agents/test_writer.yaml': testWriter('run_tests') }, (dir) => {
+      const run = checkIn(dir, ['.']);
       const byFile = run.files.map((f) => [path.relative(dir, f.path), f.kind, f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]);
       assert.deepStrictEqual(byFile, [
         ['.subagents.yaml', 'config', ['1:config/invalid']],
         ['apps/cli/agents/test_writer.yaml', 'picasso', ['6:picasso/unknown-tool']],
       ]);
       assert.deepStrictEqual(run.ioErrors, []);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    }, 'subagents-config-');
   });
 
   it('check reports an unreadable configuration on itself, not as an I/O error', () => {
@@ -233,15 +231,8 @@ describe('config: the rule page', () => {
 
 describe('config: a broken configuration above the checked paths', () => {
   it('is listed by check, with the definitions checked under the defaults', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-config-'));
-    try {
-      fs.writeFileSync(path.join(dir, '.subagents.yaml'), '- not\n- a mapping\n');
-      fs.mkdirSync(path.join(dir, 'apps/cli/agents'), { recursive: true });
-      fs.writeFileSync(
-        path.join(dir, 'apps/cli/agents/test_writer.yaml'),
-        'name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
-      );
-      const run = checkPaths(['apps'], { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
+    withTree({ '.subagents.yaml': '- not\n- a mapping\n', 'apps/cli/agents/test_writer.yaml': testWriter('read_file') }, (dir) => {
+      const run = checkIn(dir, ['apps']);
       assert.deepStrictEqual(
         run.files.map((f) => [path.relative(dir, f.path), f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]),
         [
@@ -249,9 +240,7 @@ describe('config: a broken configuration above the checked paths', () => {
           ['apps/cli/agents/test_writer.yaml', []],
         ],
       );
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    }, 'subagents-config-');
   });
 });
 
