@@ -4,7 +4,7 @@ import * as path from 'path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import { analyze, resolveAnalysis } from '../shared/engine';
-import { removeWorkspace, runFixture } from './support/fixtures';
+import { withFixture } from './support/fixtures';
 
 const WS = '/ws';
 const YAML_PATH = '/ws/apps/cli/agents/security_auditor.yaml';
@@ -274,8 +274,7 @@ describe('picasso: the seed example (security_auditor)', () => {
   const dir = path.resolve(__dirname, '../../test/fixtures/seeds/picasso-security-auditor');
 
   it('reports exactly what the document implies: description and when_to_use are missing', () => {
-    const result = runFixture(dir);
-    try {
+    withFixture(dir, (result) => {
       assert.deepStrictEqual(result.actual, result.expected);
       assert.deepStrictEqual(result.expected, [
         'apps/cli/agents/security_auditor.yaml:1 picasso/missing-recommended',
@@ -291,9 +290,7 @@ describe('picasso: the seed example (security_auditor)', () => {
         removed: [],
         provenance: { find_symbol: ['tools'], glob: ['tools'], grep: ['tools'], query_memory: ['tools'], read_file: ['tools'] },
       });
-    } finally {
-      removeWorkspace(result.workspace);
-    }
+    });
   });
 });
 

@@ -9,7 +9,8 @@ import type { ResolvedDefinition } from '../shared/types';
 import { RULES } from '../shared/rules/registry';
 import { templateProblems, tokenizeTemplate } from '../shared/dialects/polytoken/template';
 import { statusSuggestions } from '../shared/dialects/polytoken/rules/exit-schema';
-import { removeWorkspace, runFixture } from './support/fixtures';
+import { itForEach } from './support/cases';
+import { withFixture } from './support/fixtures';
 
 const ROOT = '/ws';
 const FILE = `${ROOT}/.polytoken/subagents/triage.md`;
@@ -339,15 +340,13 @@ describe('polytoken: bad input never throws', () => {
     'broken yaml': '---\nname: [triage\npolytoken: {tools: [\n---\n',
     'a key that is not a string': '---\n? [a, b]\n: 1\n1: 2\n---\n',
   };
-  for (const [label, text] of Object.entries(cases)) {
-    it(label, () => {
-      const a = check(text);
-      const r = resolveAnalysis(a, FILE);
-      assert.ok(r);
-      assert.strictEqual(r.definitions.length, 1);
-      assert.ok(r.definitions[0].tools.includes('exit_tool'));
-    });
-  }
+  itForEach(cases, (text) => {
+    const a = check(text);
+    const r = resolveAnalysis(a, FILE);
+    assert.ok(r);
+    assert.strictEqual(r.definitions.length, 1);
+    assert.ok(r.definitions[0].tools.includes('exit_tool'));
+  });
 
   it('root problems are one diagnostic each', () => {
     const list = diagnostics('---\n- a\n- b\n---\n');
@@ -422,17 +421,14 @@ describe('polytoken: template tokenizer', () => {
 
 describe('polytoken: the seed example', () => {
   it('the triage example only has an empty skills_allow', () => {
-    const result = runFixture(path.resolve(__dirname, '../../test/fixtures/seeds/polytoken-triage'));
-    try {
+    withFixture(path.resolve(__dirname, '../../test/fixtures/seeds/polytoken-triage'), (result) => {
       assert.deepStrictEqual(result.actual, result.expected);
       assert.deepStrictEqual(result.expected, ['.polytoken/subagents/triage.md:7 polytoken/empty-skills-allow']);
       const report = result.reports[0];
       const resolution = resolveAnalysis(report.analysis!, 'triage.md')!;
       assert.deepStrictEqual(resolution.definitions[0].tools, ['exit_tool', 'file_read', 'glob', 'grep']);
       assert.strictEqual(resolution.definitions[0].status, 'loads');
-    } finally {
-      removeWorkspace(result.workspace);
-    }
+    });
   });
 });
 

@@ -8,7 +8,8 @@ import { analyze, resolveAnalysis } from '../shared/engine';
 import { globMatches } from '../shared/dialects/profy/glob';
 import type { ResolvedDefinition } from '../shared/types';
 import { RULES } from '../shared/rules/registry';
-import { removeWorkspace, runFixture } from './support/fixtures';
+import { itForEach } from './support/cases';
+import { withFixture } from './support/fixtures';
 
 const FILE = '/work/ws/bookkeeper.expert.json';
 
@@ -285,13 +286,11 @@ describe('profy: bad input never throws', () => {
     'duplicate keys': '{ "tools": ["read"], "tools": 5, "subagents": [{ "name": "a", "name": "b" }] }',
     'BOM': '\ufeff{ "delegatable": false }',
   };
-  for (const [title, text] of Object.entries(cases)) {
-    it(title, () => {
-      const { diagnostics, definitions } = run(text);
-      for (const d of diagnostics) assert.ok(typeof d.message === 'string' && d.message.length > 0);
-      assert.ok(Array.isArray(definitions));
-    });
-  }
+  itForEach(cases, (text) => {
+    const { diagnostics, definitions } = run(text);
+    for (const d of diagnostics) assert.ok(typeof d.message === 'string' && d.message.length > 0);
+    assert.ok(Array.isArray(definitions));
+  });
 
   it('wrong types report the expected rules', () => {
     assert.deepStrictEqual(rules(run('[]').diagnostics), ['profy/invalid-value']);
@@ -324,13 +323,10 @@ describe('profy: the seed example (contract_scanner)', () => {
   const dir = path.resolve(__dirname, '../../test/fixtures/seeds/profy-contract-scanner');
 
   it('reports exactly what the document implies', () => {
-    const result = runFixture(dir);
-    try {
+    withFixture(dir, (result) => {
       assert.ok(result.expected.length > 0);
       assert.deepStrictEqual(result.actual, result.expected);
-    } finally {
-      removeWorkspace(result.workspace);
-    }
+    });
   });
 
   it('contract_scanner loads with glob, grep and read', () => {
