@@ -36,3 +36,9 @@ export function nearOrHint(
 ): Finding {
   return replacement ? make(message.near(replacement), { ...data, replacement }, 'warning') : make(message.otherwise, data, 'hint');
 }
+
+/** A zero-width value (e.g. `tools:` with nothing after it) is shown on its key. */
+export function visibleNode(node: AstNode): AstNode {
+  if (node.start === node.end && node.property) return node.property.keyNode;
+  return node;
+}

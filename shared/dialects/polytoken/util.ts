@@ -56,12 +56,6 @@ export function nodeRange(ctx: RuleContext, node: AstNode) {
   return ctx.file.source.range(node.start, end);
 }
 
-/** A zero-width value (e.g. `tools:` with nothing after it) is shown on its key. */
-export function visibleNode(node: AstNode): AstNode {
-  if (node.start === node.end && node.property) return node.property.keyNode;
-  return node;
-}
-
 export const isTagRef = (name: string): boolean => name.startsWith('tag!');
 
 /** `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. */

@@ -1,6 +1,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { RuleContext } from '../../../engine';
 import type { Finding, SeverityName } from '../../../types';
+import { visibleNode } from '../../common';
 import { getValue, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../../text/tree';
 
 /** The role mapping, or undefined when the document's root is not a mapping. */
@@ -10,8 +11,8 @@ export function roleRoot(ctx: RuleContext): (AstNode & { properties: AstProperty
 
 /** The range of a node; an empty value (`key:` with nothing after it) is shown on its key. */
 export function rangeOf(ctx: RuleContext, node: AstNode): Range {
-  if (node.start === node.end && node.property) return ctx.file.source.range(node.property.keyNode.start, node.property.keyNode.end);
-  return ctx.file.source.range(node.start, node.end);
+  const shown = visibleNode(node);
+  return ctx.file.source.range(shown.start, shown.end);
 }
 
 export function finding(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {

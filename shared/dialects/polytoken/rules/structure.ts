@@ -5,8 +5,8 @@ import { describeProblem, validateNode } from '../../../schema/validate';
 import { nearestName } from '../../../catalog/catalog';
 import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
-import { renameOrRemove, unknownKeyFindings } from '../../common';
-import { at, definitionOf, visibleNode, yamlIsBroken } from '../util';
+import { renameOrRemove, unknownKeyFindings, visibleNode } from '../../common';
+import { at, definitionOf, yamlIsBroken } from '../util';
 
 const KIND_WORDS: Record<string, string> = {
   array: 'a list',
