@@ -11,31 +11,23 @@ export const undeferredRule: Rule = {
     const out: Finding[] = [];
     const deny = polyList(def, 'tools_deny').filter((e) => !isTagRef(e.value));
     const undeferred = polyList(def, 'undeferred_tools').filter((e) => !isTagRef(e.value));
-    const denied = new Set(deny.map((e) => e.value));
-    const undeferredSet = new Set(undeferred.map((e) => e.value));
-    for (const { value, node } of deny) {
-      if (!undeferredSet.has(value)) continue;
-      out.push(
-        at(
-          ctx,
-          'polytoken/deny-undeferred-conflict',
-          node,
-          `\`${value}\` is denied here and also listed in \`undeferred_tools\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
-          { removable: true, other: 'undeferred_tools' },
-        ),
-      );
-    }
-    for (const { value, node } of undeferred) {
-      if (!denied.has(value)) continue;
-      out.push(
-        at(
-          ctx,
-          'polytoken/deny-undeferred-conflict',
-          node,
-          `\`${value}\` is undeferred here and also listed in \`tools_deny\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
-          { removable: true, other: 'tools_deny' },
-        ),
-      );
+    const twins = [
+      { entries: deny, verb: 'denied', other: 'undeferred_tools', otherValues: new Set(undeferred.map((e) => e.value)) },
+      { entries: undeferred, verb: 'undeferred', other: 'tools_deny', otherValues: new Set(deny.map((e) => e.value)) },
+    ];
+    for (const { entries, verb, other, otherValues } of twins) {
+      for (const { value, node } of entries) {
+        if (!otherValues.has(value)) continue;
+        out.push(
+          at(
+            ctx,
+            'polytoken/deny-undeferred-conflict',
+            node,
+            `\`${value}\` is ${verb} here and also listed in \`${other}\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
+            { removable: true, other },
+          ),
+        );
+      }
     }
 
     // undeferred-not-granted: only when neither inherit_tools nor a shorthand can grant more.
