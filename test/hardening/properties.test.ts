@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkPaths, polytokenName, QUICK_NAMES, quickPolytokenName } from '../../shared/node/check';
 import { SourceText } from '../../shared/text/source';
+import { withTree } from '../support/tree';
 
 /**
  * Property tests over analyze + resolveAnalysis: generated and mutated definitions of every
@@ -58,29 +59,22 @@ describe('hardening: properties of analyze and resolve', function () {
   });
 
   it('a quick name that a broken file’s parse contradicts is corrected (shadowing as with full parses)', () => {
-    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-quick-')));
-    try {
-      const broken = '---\ndescription: d\n  tools: [a, b]\nname: triage\n---\n'; // the parse loses `name`: the file registers as `broken`
-      assert.strictEqual(quickPolytokenName(broken), 'triage');
-      const files: Record<string, string> = {
-        '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor]\n',
-        'vendor/triage.md': '---\nname: triage\ndescription: d\npolytoken: {}\n---\n',
-        'vendor/broken.md': '---\nname: broken\ndescription: d\npolytoken: {}\n---\n',
-        '.polytoken/subagents/broken.md': broken,
-      };
-      for (const [rel, text] of Object.entries(files)) {
-        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-        fs.writeFileSync(path.join(root, rel), text);
-      }
+    const broken = '---\ndescription: d\n  tools: [a, b]\nname: triage\n---\n'; // the parse loses `name`: the file registers as `broken`
+    assert.strictEqual(quickPolytokenName(broken), 'triage');
+    const files: Record<string, string> = {
+      '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor]\n',
+      'vendor/triage.md': '---\nname: triage\ndescription: d\npolytoken: {}\n---\n',
+      'vendor/broken.md': '---\nname: broken\ndescription: d\npolytoken: {}\n---\n',
+      '.polytoken/subagents/broken.md': broken,
+    };
+    withTree(files, (root) => {
       const shadowed = (workers: number) =>
         checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false })
           .files.filter((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed'))
           .map((f) => path.relative(root, f.path));
       assert.deepStrictEqual(shadowed(0), ['vendor/broken.md']);
       assert.deepStrictEqual(shadowed(1), ['vendor/broken.md']);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    }, 'subagents-quick-');
   });
 
   it('checkPaths gives the same reports with and without quick names, on one thread and on two', function () {

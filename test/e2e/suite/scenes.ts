@@ -31,6 +31,14 @@ async function cursorAt(editor: vscode.TextEditor, pos: vscode.Position): Promis
   await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
 }
 
+/** Developer: Inspect Editor Tokens and Scopes in the Polytoken example, the cursor at `marker`. */
+async function inspectScopesAt(marker: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const editor = await show(POLY_OK);
+  await cursorAt(editor, positionOf(editor.document, marker));
+  await vscode.commands.executeCommand('editor.action.inspectTMScopes');
+}
+
 const scenes: Scene[] = [
   {
     name: 'problems',
@@ -85,24 +93,14 @@ const scenes: Scene[] = [
     selector: '.token-inspect-widget',
     text: ['meta.template.expression.polytoken', 'variable.other.polytoken'],
     required: true,
-    async setup() {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      const editor = await show(POLY_OK);
-      await cursorAt(editor, positionOf(editor.document, '{{ project.na'));
-      await vscode.commands.executeCommand('editor.action.inspectTMScopes');
-    },
+    setup: () => inspectScopesAt('{{ project.na'),
   },
   {
     name: 'grammar-shorthand',
     selector: '.token-inspect-widget',
     text: ['meta.tool-shorthand.mcp.subagents', 'entity.name.namespace.mcp-server.subagents'],
     required: true,
-    async setup() {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      const editor = await show(POLY_OK);
-      await cursorAt(editor, positionOf(editor.document, '- mcp__git'));
-      await vscode.commands.executeCommand('editor.action.inspectTMScopes');
-    },
+    setup: () => inspectScopesAt('- mcp__git'),
   },
   {
     name: 'resolve-preview',
