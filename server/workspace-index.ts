@@ -13,17 +13,14 @@ import { toPosix } from '../shared/files';
 import { walkFiles } from '../shared/node/walk';
 import { SourceText } from '../shared/text/source';
 import type { Dialect } from '../shared/types';
-import { definitionNames, quickDefinitionNames, type IndexedName } from '../shared/features/symbols';
+import { definitionNames, quickDefinitionNames, workspaceSymbols, type IndexedFile } from '../shared/features/symbols';
 import type { Configuration } from './configuration';
 import { pathToUri, uriToPath } from './uri';
 
 type PolytokenName = { path: string; name: string };
 
-interface IndexEntry {
+interface IndexEntry extends IndexedFile {
   path: string;
-  uri: string;
-  kind: Dialect;
-  names: IndexedName[];
 }
 
 export interface DefinitionIndexHost {
@@ -35,8 +32,6 @@ export interface DefinitionIndexHost {
   /** Called when a rebuild completes: cached analyses are stale. */
   onRebuilt: () => void;
 }
-
-const WORKSPACE_SYMBOL_LIMIT = 1000;
 
 function entryFromText(path: string, kind: Dialect, text: string): IndexEntry | undefined {
   if (unreadableReason(text)) return undefined;
@@ -109,19 +104,9 @@ export class DefinitionIndex {
     return { configChanged, namesChanged };
   }
 
-  /** Names containing the query (case-insensitive): exact and prefix matches first, the best 1,000. */
+  /** Workspace symbols: the names containing the query, best first. */
   symbols(query: string): WorkspaceSymbol[] {
-    query = query.toLowerCase();
-    const out: WorkspaceSymbol[] = [];
-    for (const e of this.entries.values()) {
-      for (const n of e.names) {
-        if (query && !n.name.toLowerCase().includes(query)) continue;
-        out.push({ name: n.name, kind: n.symbolKind, containerName: n.container ?? e.kind, location: { uri: e.uri, range: n.range } });
-      }
-    }
-    const rank = (n: string) => (n.toLowerCase() === query ? 0 : n.toLowerCase().startsWith(query) ? 1 : 2);
-    out.sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return out.slice(0, WORKSPACE_SYMBOL_LIMIT);
+    return workspaceSymbols(this.entries.values(), query);
   }
 
   /**

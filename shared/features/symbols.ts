@@ -1,5 +1,5 @@
 /** Document symbols, folding ranges and the definition names the workspace index holds. */
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range } from 'vscode-languageserver-types';
+import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type WorkspaceSymbol } from 'vscode-languageserver-types';
 import type { Analysis } from '../engine';
 import { fileStem } from '../engine';
 import type { ParsedFile } from '../text/document';
@@ -33,6 +33,36 @@ export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string)
     }
   }
   return out;
+}
+
+/** A definition file's names, as the workspace index holds them. */
+export interface IndexedFile {
+  uri: string;
+  kind: Dialect;
+  names: IndexedName[];
+}
+
+const WORKSPACE_SYMBOL_LIMIT = 1000;
+
+/** Names containing the query (case-insensitive): exact and prefix matches first, then by name; the best 1,000. */
+export function workspaceSymbols(files: Iterable<IndexedFile>, query: string): WorkspaceSymbol[] {
+  const q = query.toLowerCase();
+  // Each name's rank is computed once, not in every comparison of the sort.
+  const found: { rank: number; file: IndexedFile; name: IndexedName }[] = [];
+  for (const file of files) {
+    for (const name of file.names) {
+      const lower = name.name.toLowerCase();
+      if (q && !lower.includes(q)) continue;
+      found.push({ rank: lower === q ? 0 : lower.startsWith(q) ? 1 : 2, file, name });
+    }
+  }
+  found.sort((a, b) => a.rank - b.rank || (a.name.name < b.name.name ? -1 : a.name.name > b.name.name ? 1 : 0));
+  return found.slice(0, WORKSPACE_SYMBOL_LIMIT).map(({ file, name: n }) => ({
+    name: n.name,
+    kind: n.symbolKind,
+    containerName: n.container ?? file.kind,
+    location: { uri: file.uri, range: n.range },
+  }));
 }
 
 const VALUE_KIND: Record<string, SymbolKind> = {
