@@ -36,14 +36,14 @@ export const shadowedRule: Rule = {
     const def = definitionOf(ctx);
     const nameNode = getProperty(def?.root, 'name')?.value;
     const name = isString(nameNode) && nameNode.value ? nameNode.value : ctx.fileStem;
-    // Grouped by name when the caller built the index that way (large workspaces).
+    // Only same-name entries matter: when the caller grouped the index by name (checkPaths,
+    // large workspaces), only those are looked at, which keeps a workspace check linear.
     const entries = ctx.workspace.polytokenByName ? ctx.workspace.polytokenByName.get(name) ?? [] : ctx.workspace.polytoken;
     if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
     let winner: { path: string; rank: number } | undefined;
-    // Only same-name entries matter: the grouped index (checkPaths) keeps a workspace check linear.
-    for (const entry of ctx.workspace?.polytokenByName?.get(name) ?? entries) {
+    for (const entry of entries) {
       if (entry.name !== name) continue;
       const path = toPosix(entry.path);
       if (path === ctx.path) continue;

@@ -1,5 +1,4 @@
 import type { Rule } from '../../../engine';
-import type { Finding } from '../../../types';
 import { isArray } from '../../../text/tree';
 import { at, definitionOf, polyProperty } from '../util';
 
@@ -40,7 +39,7 @@ export const emptySkillsAllowRule: Rule = {
   check(ctx) {
     const value = polyProperty(definitionOf(ctx), 'skills_allow')?.value;
     if (!isArray(value) || value.items.length) return [];
-    const out: Finding[] = [
+    return [
       at(
         ctx,
         'polytoken/empty-skills-allow',
@@ -48,6 +47,5 @@ export const emptySkillsAllowRule: Rule = {
         'An empty `skills_allow` restricts nothing: Polytoken lets this subagent use every skill that `skills_deny` does not exclude; list the allowed skills to restrict access, or remove the key if every skill is meant.',
       ),
     ];
-    return out;
   },
 };

@@ -12,10 +12,11 @@ export const invalidName: Rule = {
   ids: ['profy/invalid-name'],
   check(ctx) {
     const out: Finding[] = [];
-    for (const s of expertModel(ctx).subagents) {
+    const { subagents } = expertModel(ctx);
+    for (const s of subagents) {
       if (!s.nameNode || !s.badNameChars.length) continue;
       const fixed = sanitizedName(s.name!);
-      const usable = fixed !== '' && !expertModel(ctx).subagents.some((o) => o.name === fixed);
+      const usable = fixed !== '' && !subagents.some((o) => o.name === fixed);
       out.push(
         at(
           ctx,
