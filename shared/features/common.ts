@@ -47,3 +47,11 @@ export function stringAt(root: AstNode | undefined, key: string): string | undef
   const v = getValue(root, key);
   return isString(v) ? v.value : undefined;
 }
+
+/** True when the list at this path (`['polytoken', 'tools']`, without an entry's index) holds tool names. */
+export function isToolList(dialect: Dialect, listPath: readonly (string | number)[]): boolean {
+  const n = listPath.length;
+  if (dialect === 'polytoken') return n === 2 && listPath[0] === 'polytoken' && (listPath[1] === 'tools' || listPath[1] === 'tools_deny' || listPath[1] === 'undeferred_tools');
+  if (dialect === 'picasso') return n === 1 && (listPath[0] === 'tools' || listPath[0] === 'deny');
+  return (n === 1 && listPath[0] === 'tools') || (n === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools');
+}

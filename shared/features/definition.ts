@@ -8,7 +8,7 @@ import { DIALECT_MODULES } from '../engine';
 import { parseYamlFile } from '../text/document';
 import { SourceText } from '../text/source';
 import { getProperty, getValue, isArray, isObject, isString, pathOf, type AstNode } from '../text/tree';
-import { featureFile, nodeAt, offsetAt } from './common';
+import { featureFile, isToolList, nodeAt, offsetAt } from './common';
 import { posix } from 'path';
 
 export interface DefinitionHost {
@@ -17,12 +17,6 @@ export interface DefinitionHost {
   readText(path: string): string | undefined;
   pathToUri(path: string): string;
 }
-
-const TOOL_LISTS: Record<string, (path: (string | number)[]) => boolean> = {
-  polytoken: (p) => p.length === 3 && p[0] === 'polytoken' && ['tools', 'tools_deny', 'undeferred_tools'].includes(String(p[1])),
-  picasso: (p) => p.length === 2 && (p[0] === 'tools' || p[0] === 'deny'),
-  profy: (p) => (p.length === 2 && p[0] === 'tools') || (p.length === 4 && p[0] === 'subagents' && p[2] === 'tools'),
-};
 
 export function definition(analysis: Analysis | undefined, position: Position, host: DefinitionHost): Location[] | undefined {
   const file = featureFile(analysis);
@@ -42,7 +36,7 @@ export function definition(analysis: Analysis | undefined, position: Position, h
     return undefined;
   }
 
-  if (node.kind !== 'string' || node.keyOf || !TOOL_LISTS[file.dialect](path) || !host.configPath) return undefined;
+  if (node.kind !== 'string' || node.keyOf || !isToolList(file.dialect, path.slice(0, -1)) || !host.configPath) return undefined;
   const text = host.readText(host.configPath);
   if (text === undefined) return undefined;
   const config = parseYamlFile(text);

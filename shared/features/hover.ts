@@ -7,7 +7,7 @@ import { globMarkdown, isGlob, polytokenShorthand, profyMainToolset, shorthandMa
 import { STATUS_FIELDS } from '../dialects/polytoken/constants';
 import { MEMORY_DENIES } from '../dialects/picasso/constants';
 import { getValue, pathOf, toPlain, type AstNode } from '../text/tree';
-import { featureFile, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
+import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt } from './yaml-context';
 
 const md = (value: string, file: FeatureFile, start: number, end: number): Hover => ({
@@ -57,7 +57,7 @@ function entryMarkdown(file: FeatureFile, path: (string | number)[], value: stri
     if (listPath.length >= 4 && listPath[n - 2] === 'enum' && listPath[n - 4] === 'properties' && (STATUS_FIELDS as readonly string[]).includes(String(listPath[n - 3])) && listPath[1] === 'exit_tool_schema') {
       return statusValueMarkdown(value);
     }
-    if (listPath.length === 2 && listPath[0] === 'polytoken' && ['tools', 'tools_deny', 'undeferred_tools'].includes(String(listPath[1]))) {
+    if (isToolList('polytoken', listPath)) {
       const sh = polytokenShorthand(value);
       if (sh) return shorthandMarkdown(catalog, value, sh);
       return toolMarkdown('polytoken', catalog, value);
@@ -65,7 +65,7 @@ function entryMarkdown(file: FeatureFile, path: (string | number)[], value: stri
     return undefined;
   }
   if (file.dialect === 'picasso') {
-    if (listPath.length === 1 && (listPath[0] === 'tools' || listPath[0] === 'deny')) {
+    if (isToolList('picasso', listPath)) {
       let text = toolMarkdown('picasso', catalog, value);
       for (const [scope, denied] of Object.entries(MEMORY_DENIES)) if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
       return text;
