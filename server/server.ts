@@ -55,7 +55,7 @@ export function startServer(connection: Connection): void {
     void index.rebuild();
   };
 
-  documents.text.onDidOpen((e) => documents.schedule(e.document.uri));
+  // Fired on open too (TextDocuments fires onDidOpen, then onDidChangeContent).
   documents.text.onDidChangeContent((e) => documents.schedule(e.document.uri));
   documents.text.onDidSave((e) => {
     if (posix.basename(uriToPath(e.document.uri) ?? '') === CONFIG_FILE_NAME) configurationFileChanged();
