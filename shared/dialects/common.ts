@@ -2,8 +2,14 @@
  * Mechanisms more than one dialect's rules share. Each dialect keeps its own words, ranges
  * and suggestion budgets; what is here is only the part that must behave the same everywhere.
  */
+import type { Range } from 'vscode-languageserver-types';
 import type { AstNode, AstProperty } from '../text/tree';
 import type { Finding, SeverityName } from '../types';
+
+/** A finding on that range; `data` and `severity` only when given. Each dialect picks its range. */
+export function findingAt(rule: string, range: Range, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+  return { rule, range, message, ...(severity ? { severity } : {}), ...(data ? { data } : {}) };
+}
 
 /**
  * The `<dialect>/unknown-key` mechanism: one finding per property of `node` whose key is not

@@ -1,6 +1,7 @@
 import type { RuleContext } from '../../engine';
 import type { Finding, SeverityName } from '../../types';
 import { getProperty, isObject, stringItems, type AstNode, type AstProperty } from '../../text/tree';
+import { findingAt } from '../common';
 import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
 
 /** The frontmatter mapping and its `polytoken` mapping, when they are mappings. */
@@ -39,13 +40,7 @@ export function polyList(def: PolytokenDefinition | undefined, key: string): { v
 
 /** A finding whose range is exactly the node. */
 export function at(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
-  return {
-    rule,
-    range: nodeRange(ctx, node),
-    message,
-    ...(severity ? { severity } : {}),
-    ...(data ? { data } : {}),
-  };
+  return findingAt(rule, nodeRange(ctx, node), message, data, severity);
 }
 
 /** The node's range; a block collection's span stops at its last character, not the line break after it. */

@@ -1,7 +1,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { RuleContext } from '../../../engine';
 import type { Finding, SeverityName } from '../../../types';
-import { visibleNode } from '../../common';
+import { findingAt, visibleNode } from '../../common';
 import { getValue, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../../text/tree';
 
 /** The role mapping, or undefined when the document's root is not a mapping. */
@@ -16,7 +16,7 @@ export function rangeOf(ctx: RuleContext, node: AstNode): Range {
 }
 
 export function finding(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
-  return { rule, range: rangeOf(ctx, node), message, ...(data ? { data } : {}), ...(severity ? { severity } : {}) };
+  return findingAt(rule, rangeOf(ctx, node), message, data, severity);
 }
 
 /** The string value of a top-level key, when it is a string. */

@@ -1,20 +1,21 @@
 import type { RuleContext } from '../../../engine';
 import type { AstNode } from '../../../text/tree';
 import type { Finding } from '../../../types';
+import { findingAt } from '../../common';
 
 /** A finding whose range covers the node exactly. */
 export function at(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>): Finding {
-  return { rule, range: ctx.file.source.range(node.start, node.end), message, ...(data ? { data } : {}) };
+  return findingAt(rule, ctx.file.source.range(node.start, node.end), message, data);
 }
 
 /** A finding on the opening `{` of an object (for a key that is absent). */
 export function atOpening(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>): Finding {
-  return { rule, range: ctx.file.source.range(node.start, Math.min(node.end, node.start + 1)), message, ...(data ? { data } : {}) };
+  return findingAt(rule, ctx.file.source.range(node.start, Math.min(node.end, node.start + 1)), message, data);
 }
 
 /** A file-level finding on the first line. */
 export function atFirstLine(ctx: RuleContext, rule: string, message: string, data?: Record<string, unknown>): Finding {
-  return { rule, range: ctx.file.source.firstLine(), message, ...(data ? { data } : {}) };
+  return findingAt(rule, ctx.file.source.firstLine(), message, data);
 }
 
 /** `name` in backticks, shortened when it is very long. */
