@@ -3,16 +3,24 @@ import { resolveAnalysis, type Analysis } from '../engine';
 import type { Resolution } from '../types';
 
 /**
+ * The last resolution of each analysis: the code lens, the status bar and an open preview all
+ * ask for the same version's resolution, which is worked out once. Read it, never change it.
+ */
+const resolved = new WeakMap<Analysis, { uri: string; resolution: Resolution | undefined }>();
+
+/**
  * `file` is the document URI. Every definition carries `tools`, `removed` and, where the
  * dialect knows them, `provenance` (which entries granted each tool), `dropped` and `reasons`.
  */
 export function resolveWithProvenance(analysis: Analysis | undefined, uri: string): Resolution | undefined {
   if (!analysis) return undefined;
+  const cached = resolved.get(analysis);
+  if (cached?.uri === uri) return cached.resolution;
   const resolution = resolveAnalysis(analysis, uri);
-  if (!resolution) return undefined;
-  for (const d of resolution.definitions) {
+  for (const d of resolution?.definitions ?? []) {
     d.tools = [...new Set(d.tools)].sort();
     d.removed ??= [];
   }
+  resolved.set(analysis, { uri, resolution });
   return resolution;
 }
