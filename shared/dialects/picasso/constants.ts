@@ -10,5 +10,9 @@ export const MEMORY_DENIES: Record<string, readonly string[]> = {
   'read-only': ['write_memory'],
   session: [],
 };
+/** The tools a `memory` value refuses; undefined when it is not one of the scopes. */
+export function memoryDenials(memory: string | undefined): readonly string[] | undefined {
+  return memory !== undefined && Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory) ? MEMORY_DENIES[memory] : undefined;
+}
 export const HOOKS_SCALARS = ['none', 'all'] as const;
 export const NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

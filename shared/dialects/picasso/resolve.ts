@@ -1,21 +1,20 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { RuleContext } from '../../engine';
 import type { RemovedTool, ResolvedDefinition } from '../../types';
-import { isObject } from '../../text/tree';
-import { MEMORY_DENIES } from './constants';
-import { listEntries, stringValue } from './rules/util';
+import { memoryDenials } from './constants';
+import { listEntries, roleRoot, stringValue } from './rules/util';
 
 /**
  * SPEC §6 resolution: `tools` minus `deny` minus what the memory scope refuses.
  * `removed` lists the granted tools taken away, and by what.
  */
 export function resolvePicasso(ctx: RuleContext, diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
-  const root = isObject(ctx.file.root) ? ctx.file.root : undefined;
+  const root = roleRoot(ctx);
   const name = stringValue(root, 'name')?.value || ctx.fileStem;
   const granted = [...new Set(listEntries(root, 'tools').map((e) => e.value))];
   const denied = new Set(listEntries(root, 'deny').map((e) => e.value));
   const memory = stringValue(root, 'memory')?.value;
-  const scopeDenies = new Set(memory !== undefined && Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory) ? MEMORY_DENIES[memory] : []);
+  const scopeDenies = new Set(memoryDenials(memory) ?? []);
   const removed: RemovedTool[] = [];
   const tools: string[] = [];
   for (const tool of granted) {

@@ -1,7 +1,7 @@
 import type { Rule } from '../../../engine';
 import type { Finding, SeverityName } from '../../../types';
 import { nearOrHint } from '../../common';
-import { MEMORY_DENIES, MEMORY_SCOPES } from '../constants';
+import { MEMORY_DENIES, MEMORY_SCOPES, memoryDenials } from '../constants';
 import { finding, listEntries, quote, roleRoot, stringValue } from './util';
 
 /** "`memory: session`" or "`memory: read-only` or `memory: session`": the scopes that keep a tool. */
@@ -46,8 +46,9 @@ export const memoryConflict: Rule = {
   check(ctx) {
     const root = roleRoot(ctx);
     const memory = stringValue(root, 'memory')?.value;
-    if (!root || memory === undefined || !Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory)) return [];
-    const refused = new Set(MEMORY_DENIES[memory]);
+    const denials = memoryDenials(memory);
+    if (!root || !denials) return [];
+    const refused = new Set(denials);
     return listEntries(root, 'tools')
       .filter((e) => refused.has(e.value))
       .map((e) =>
