@@ -23,16 +23,12 @@ const FIX: Record<string, string> = {
 
 function describe(p: SchemaProblem, key: string): string {
   if (p.keyword === 'minimum' && (key === 'max_steps' || key === 'max_depth')) {
-    return `\`${p.label}\` is ${JSON.stringify(valueOf(p))}, below its minimum of ${String(p.params.limit)}.`;
+    return `\`${p.label}\` is ${JSON.stringify(p.node.value)}, below its minimum of ${String(p.params.limit)}.`;
   }
   if (p.keyword === 'type' && p.params.type === 'integer' && p.node.kind === 'number') {
-    return `\`${p.label}\` is ${JSON.stringify(valueOf(p))}, not a whole number.`;
+    return `\`${p.label}\` is ${JSON.stringify(p.node.value)}, not a whole number.`;
   }
   return describeProblem(p);
-}
-
-function valueOf(p: SchemaProblem): unknown {
-  return p.node.value;
 }
 
 /** picasso/invalid-value: a non-mapping document, or a value of the wrong type or range (JSON Schema). */
@@ -54,9 +50,8 @@ export const invalidValue: Rule = {
     }
     const out: Finding[] = [];
     for (const p of validateNode(schema, root)) {
-      const path = p.label.split(/[.[]/)[0];
-      if (OWNED_ELSEWHERE.has(path) || p.node === root) continue;
-      const key = path;
+      const key = p.label.split(/[.[]/)[0];
+      if (OWNED_ELSEWHERE.has(key) || p.node === root) continue;
       const fix = FIX[key] ?? 'correct the value';
       out.push({
         rule: 'picasso/invalid-value',

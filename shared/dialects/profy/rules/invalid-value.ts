@@ -1,6 +1,6 @@
 import type { Rule } from '../../../engine';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
-import { pathOf as nodePath } from '../../../text/tree';
+import { pathOf } from '../../../text/tree';
 import type { Finding } from '../../../types';
 import { REQUIRED_SUBAGENT_FIELDS } from '../constants';
 import { expertModel } from '../model';
@@ -32,12 +32,8 @@ export const invalidValue: Rule = {
 };
 
 function subagentPath(p: SchemaProblem): (string | number)[] | undefined {
-  const path = pathOf(p);
+  const path = pathOf(p.node);
   return path[0] === 'subagents' && typeof path[1] === 'number' ? path.slice(2) : undefined;
-}
-
-function pathOf(p: SchemaProblem): (string | number)[] {
-  return nodePath(p.node);
 }
 
 function ownedByDropRule(p: SchemaProblem): boolean {
@@ -51,7 +47,7 @@ function ownedByDropRule(p: SchemaProblem): boolean {
 function consequence(p: SchemaProblem): string {
   const rest = subagentPath(p);
   if (rest?.[0] === 'tools') return 'Such an entry never resolves to a tool; write the tool name as a string.';
-  const path = pathOf(p);
+  const path = pathOf(p.node);
   if (path.length === 0) return 'An Expert file holds one JSON object; wrap the keys in `{ }`.';
   if (path[0] === 'subagents' && path.length === 1) return 'Profy finds no subagents in it; make it a list of subagent objects.';
   if (path[0] === 'delegationPolicy') return 'Profy cannot tell which Experts to offer for delegation; use "none", "all" or a list of Expert names.';
