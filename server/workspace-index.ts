@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import { posix } from 'path';
 import { FileChangeType, type ClientCapabilities, type Connection, type FileEvent, type WorkspaceSymbol } from 'vscode-languageserver';
 import { DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../shared/engine';
-import { CONFIG_FILE_NAME } from '../shared/config/config';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
 import { toPosix } from '../shared/files';
 import { walkFiles } from '../shared/node/walk';
 import { SourceText } from '../shared/text/source';
@@ -40,6 +40,15 @@ function entryFromText(path: string, kind: Dialect, text: string): IndexEntry | 
   if (quick) return { path, uri: pathToUri(path), kind, names: quick };
   const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), path);
   return { path, uri: pathToUri(path), kind, names: definitionNames(kind, parsed, path) };
+}
+
+/** A file's entry read from disk; undefined when it cannot be read (or parsed): nothing to index, as the runtime skips it. */
+function readEntry(path: string, kind: Dialect): IndexEntry | undefined {
+  try {
+    return entryFromText(path, kind, fs.readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 export class DefinitionIndex {
@@ -123,28 +132,22 @@ export class DefinitionIndex {
       const files: string[] = [];
       for (const folder of configuration.folders) files.push(...walkFiles(folder));
       const found = new Map<string, IndexEntry>();
+      // The global folder and `polytoken.subagentDirs` of each folder's and each Polytoken file's configuration.
       const extraDirs = new Set<string>();
-      for (const folder of configuration.folders) {
-        const c = configuration.configFor(posix.join(folder, '_'));
+      const addPolytokenDirs = (c: LoadedConfig) => {
         if (c.globalDir) extraDirs.add(c.globalDir);
         for (const d of c.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.dir, toPosix(d)));
-      }
+      };
+      for (const folder of configuration.folders) addPolytokenDirs(configuration.configFor(posix.join(folder, '_')));
       let done = 0;
       for (const path of files) {
         if (build !== this.build || this.shuttingDown) return;
         const config = configuration.configFor(path);
         const kind = kindOf({ path, config, root: configuration.folderOf(path) });
         if (kind && kind !== 'config') {
-          try {
-            const entry = entryFromText(path, kind, fs.readFileSync(path, 'utf8'));
-            if (entry) found.set(path, entry);
-          } catch {
-            // unreadable: nothing to index
-          }
-          if (kind === 'polytoken') {
-            if (config.globalDir) extraDirs.add(config.globalDir);
-            for (const d of config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(config.dir, toPosix(d)));
-          }
+          const entry = readEntry(path, kind);
+          if (entry) found.set(path, entry);
+          if (kind === 'polytoken') addPolytokenDirs(config);
         }
         if (++done % 25 === 0) {
           progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
@@ -161,12 +164,8 @@ export class DefinitionIndex {
         for (const n of names) {
           const path = posix.join(dir, n);
           if (found.has(path)) continue;
-          try {
-            const entry = entryFromText(path, 'polytoken', fs.readFileSync(path, 'utf8'));
-            if (entry) found.set(path, entry);
-          } catch {
-            // skipped like the runtime skips it
-          }
+          const entry = readEntry(path, 'polytoken');
+          if (entry) found.set(path, entry);
         }
       }
       if (build !== this.build) return;
@@ -219,13 +218,6 @@ export class DefinitionIndex {
     const folder = this.host.configuration.folderOf(path);
     const config = this.host.configuration.configFor(path);
     const kind = kindOf({ path, config, root: folder });
-    if (!kind || kind === 'config') return this.set(path, undefined);
-    let text: string;
-    try {
-      text = fs.readFileSync(path, 'utf8');
-    } catch {
-      return this.set(path, undefined);
-    }
-    return this.set(path, entryFromText(path, kind, text));
+    return this.set(path, kind && kind !== 'config' ? readEntry(path, kind) : undefined);
   }
 }
