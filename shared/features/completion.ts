@@ -11,6 +11,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { Analysis } from '../engine';
+import type { Dialect } from '../types';
 import { PROFY_RESERVED } from '../catalog/builtins';
 import { keyDoc, keyDocMarkdown, keysAt, type KeyDoc } from '../docs/keys';
 import { profyMainToolset, toolMarkdown } from '../docs/tools';
@@ -65,17 +66,22 @@ function keyCandidates(file: FeatureFile, cursor: YamlCursor, docs: KeyDoc[]): C
       let body = (d.snippet ?? ' $1').replace(/\$\{INDENT\}/g, '  ');
       if (cursor.path.length === 0 && d.key === 'name') body = ` \${1:${file.ctx.fileStem}}`;
       if (cursor.path.length === 0 && d.key === 'invocation' && file.dialect === 'picasso') body = ` "@\${1:${currentName(file)}}"`;
-      return {
-        label: d.key,
-        kind: CompletionItemKind.Property,
-        detail: `${d.type}${d.presence ? ` \u00b7 ${d.presence}` : ''}`,
-        documentation: keyDocMarkdown(file.dialect, [...cursor.path, d.key], d),
-        insert: hasColon ? d.key : `${d.key}:${body}`,
-        snippet: !hasColon,
-        deprecated: d.deprecated,
-        sort: d.presence === 'required' ? i : 100 + i,
-      };
+      return keyCandidate(file.dialect, cursor.path, d, i, hasColon ? d.key : `${d.key}:${body}`, !hasColon);
     });
+}
+
+/** A key offered in a mapping at `path` (YAML or JSON): `insert` is the text after the key's start. */
+function keyCandidate(dialect: Dialect, path: (string | number)[], d: KeyDoc, i: number, insert: string, snippet: boolean): Candidate {
+  return {
+    label: d.key,
+    kind: CompletionItemKind.Property,
+    detail: `${d.type}${d.presence ? ` \u00b7 ${d.presence}` : ''}`,
+    documentation: keyDocMarkdown(dialect, [...path, d.key], d),
+    insert,
+    snippet,
+    deprecated: d.deprecated,
+    sort: d.presence === 'required' ? i : 100 + i,
+  };
 }
 
 function valueCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
@@ -261,15 +267,7 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
     const afterText = text.slice(end, end + 40);
     const hasColon = /^\s*:/.test(afterText);
     const docs = keysAt('profy', mapPath).filter((d) => !existing.includes(d.key) || d.key === own);
-    const candidates = docs.map((d, i): Candidate => ({
-      label: d.key,
-      kind: CompletionItemKind.Property,
-      detail: `${d.type}${d.presence ? ` \u00b7 ${d.presence}` : ''}`,
-      documentation: keyDocMarkdown('profy', [...mapPath, d.key], d),
-      insert: hasColon ? quote(d.key) : `${quote(d.key)}: ${d.snippet ?? '$1'}`,
-      snippet: !hasColon,
-      sort: d.presence === 'required' ? i : 100 + i,
-    }));
+    const candidates = docs.map((d, i) => keyCandidate('profy', mapPath, d, i, hasColon ? quote(d.key) : `${quote(d.key)}: ${d.snippet ?? '$1'}`, !hasColon));
     return make(candidates, true);
   }
   const last = path[path.length - 1];
@@ -300,7 +298,8 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
   }
   if (typeof last === 'string') {
     if (path.length === 1 && last === 'name') {
-      return toItems(file, [{ label: file.ctx.fileStem, kind: CompletionItemKind.Value, detail: 'the file name', insert: quote(file.ctx.fileStem), preselect: true }], start, end, options).map((item) => ({ ...item, filterText: quote(item.label) }));
+      // Inserted as written (already quoted), filtered on the quoted text like a key.
+      return make([{ label: file.ctx.fileStem, kind: CompletionItemKind.Value, detail: 'the file name', insert: quote(file.ctx.fileStem), preselect: true }], true);
     }
     const doc = keyDoc('profy', path);
     if (!doc?.values) return [];
