@@ -3,7 +3,7 @@ import type { RuleContext } from '../../engine';
 import type { RemovedTool, ResolvedDefinition } from '../../types';
 import { getProperty, isString } from '../../text/tree';
 import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
-import { definitionOf, parseMcpName, polyList, polyProperty, isTagRef } from './util';
+import { definitionOf, inheritsTools, isTagRef, parseMcpName, polyList } from './util';
 
 /** What a `tools` entry stands for; undefined when it is a shorthand the catalog cannot expand. */
 export function expandToolEntry(ctx: Pick<RuleContext, 'catalog'>, entry: string): string[] | undefined {
@@ -45,8 +45,7 @@ export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnos
     for (const t of tools) grant(t, literal ? 'tools' : `tools: ${value}`);
   }
   // 2. inherit_tools: the calling facet's tools, never switch_facet.
-  const inherit = polyProperty(def, 'inherit_tools')?.value;
-  if (inherit?.kind === 'boolean' && inherit.value === true) {
+  if (inheritsTools(def)) {
     for (const t of ctx.config.polytoken.facetTools) if (t !== 'switch_facet') grant(t, 'inherit_tools');
   }
   // 3. tools_deny.

@@ -33,6 +33,12 @@ export function polyProperty(def: PolytokenDefinition | undefined, key: string):
   return def?.poly ? getProperty(def.poly, key) : undefined;
 }
 
+/** `inherit_tools: true` (anything else, including a malformed value, does not inherit). */
+export function inheritsTools(def: PolytokenDefinition | undefined): boolean {
+  const inherit = polyProperty(def, 'inherit_tools')?.value;
+  return inherit?.kind === 'boolean' && inherit.value === true;
+}
+
 /** The string entries of `polytoken.<key>` when it is a list. */
 export function polyList(def: PolytokenDefinition | undefined, key: string): { value: string; node: AstNode }[] {
   return stringItems(polyProperty(def, key)?.value);

@@ -1,7 +1,7 @@
 import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
-import { getProperty, isArray } from '../../../text/tree';
-import { at, definitionOf, isShorthand, isTagRef, polyList, polyProperty } from '../util';
+import { isArray } from '../../../text/tree';
+import { at, definitionOf, inheritsTools, isShorthand, isTagRef, polyList, polyProperty } from '../util';
 
 /** polytoken/deny-undeferred-conflict and polytoken/undeferred-not-granted. */
 export const undeferredRule: Rule = {
@@ -31,9 +31,7 @@ export const undeferredRule: Rule = {
     }
 
     // undeferred-not-granted: only when neither inherit_tools nor a shorthand can grant more.
-    if (!def?.poly) return out;
-    const inherit = getProperty(def.poly, 'inherit_tools')?.value;
-    if (inherit?.kind === 'boolean' && inherit.value === true) return out;
+    if (!def?.poly || inheritsTools(def)) return out;
     const toolsNode = polyProperty(def, 'tools')?.value;
     // A `tools` of the wrong type is polytoken/invalid-value's; guessing its content would only add noise.
     if (toolsNode && !isArray(toolsNode) && toolsNode.kind !== 'null') return out;
