@@ -24,9 +24,7 @@ import { registerFeatures, warmUp } from './features';
 import { uriToPath } from './uri';
 import { DefinitionIndex } from './workspace-index';
 
-export { RESOLVE_REQUEST } from './features';
-export { MAX_PUBLISHED_DIAGNOSTICS, capDiagnostics } from './documents';
-export { uriToPath } from './uri';
+export { capDiagnostics } from './documents';
 
 /** Wires every LSP feature to the engine on the given connection. */
 export function startServer(connection: Connection): void {
