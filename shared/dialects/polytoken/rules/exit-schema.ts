@@ -146,6 +146,14 @@ export function statusSuggestions(value: string): string[] {
   return [...RECOGNIZED].sort((a, b) => score(a) - score(b) || RECOGNIZED.indexOf(a) - RECOGNIZED.indexOf(b));
 }
 
+/** STATUS_FIELDS in the order SPEC §4 names them, which is the order findings come in. */
+const REPORT_ORDER: readonly (typeof STATUS_FIELDS)[number][] = ['status', 'kind', 'outcome'];
+
+/** "success (success, ok, ...); failure (...); cancelled (...)", for the message. */
+const FAMILIES_TEXT = Object.entries(STATUS_FAMILIES)
+  .map(([f, values]) => `${f} (${values.join(', ')})`)
+  .join('; ');
+
 /** polytoken/unrecognized-status-enum: one warning per enum value outside the families. */
 export const statusEnumRule: Rule = {
   ids: ['polytoken/unrecognized-status-enum'],
@@ -153,10 +161,7 @@ export const statusEnumRule: Rule = {
     const schema = polyProperty(definitionOf(ctx), 'exit_tool_schema')?.value;
     if (!isObject(schema)) return [];
     const out: Finding[] = [];
-    const families = Object.entries(STATUS_FAMILIES)
-      .map(([f, values]) => `${f} (${values.join(', ')})`)
-      .join('; ');
-    for (const field of [...STATUS_FIELDS].sort((a, b) => ['status', 'kind', 'outcome'].indexOf(a) - ['status', 'kind', 'outcome'].indexOf(b))) {
+    for (const field of REPORT_ORDER) {
       const values = nodeAtPath(schema, ['properties', field, 'enum']);
       if (!isArray(values)) continue;
       for (const item of values.items) {
@@ -167,7 +172,7 @@ export const statusEnumRule: Rule = {
             ctx,
             'polytoken/unrecognized-status-enum',
             item,
-            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${families} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
+            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
             { suggestions, replacement: suggestions[0], field },
           ),
         );
