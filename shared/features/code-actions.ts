@@ -11,6 +11,7 @@ import { REQUIRED_KEYS, RECOMMENDED_KEYS } from '../dialects/picasso/constants';
 import { getProperty, getValue, isString, nodeAtPath, pathOf, stringItems, type AstNode } from '../text/tree';
 import { featureFile, rangeOf, type FeatureFile } from './common';
 import {
+  afterColonEdit,
   appendToListEdit,
   indentOf,
   insertJsonPropertyEdit,
@@ -124,8 +125,7 @@ function fixesFor(file: FeatureFile, rule: string, d: Diagnostic, uri: string, o
       if (nm && nm.value.kind !== 'null') {
         fixes.push({ title: `Set name to \`${stem}\``, edits: [replaceValueEdit(file, nm.value.start, nm.value.end, stem)], preferred: true });
       } else if (nm) {
-        const colon = file.text.indexOf(':', nm.keyNode.end);
-        fixes.push({ title: `Set name to \`${stem}\``, edits: [{ range: rangeOf(file, colon + 1, colon + 1), newText: ` ${yamlScalar(stem)}` }], preferred: true });
+        fixes.push({ title: `Set name to \`${stem}\``, edits: [afterColonEdit(file, nm.keyNode, ` ${yamlScalar(stem)}`)], preferred: true });
       } else {
         const at = file.root && file.root.kind === 'object' && !file.root.flow ? file.root.start : file.ctx.file.yamlRegions[0]?.start;
         if (at !== undefined) {

@@ -178,14 +178,15 @@ export function appendToListEdit(file: FeatureFile, mapping: AstNode | undefined
     return { range: rangeOf(file, at, at), newText: `${nl}${indent}- ${scalar}\n` };
   }
   if (list && list.kind !== 'null') return undefined;
-  if (list && list.property) {
-    // `key:` with no value.
-    const k = list.property.keyNode;
-    const colon = text.indexOf(':', k.end);
-    return { range: rangeOf(file, colon + 1, colon + 1), newText: json ? ` [${scalar}]` : ` [${scalar}]` };
-  }
+  if (list && list.property) return afterColonEdit(file, list.property.keyNode, ` [${scalar}]`); // `key:` with no value
   if (!mapping || json) return undefined;
   return insertKeyLinesEdit(file, mapping, [`${key}: [${scalar}]`]);
+}
+
+/** Inserts text right after the colon of a key (one with no value yet). */
+export function afterColonEdit(file: FeatureFile, keyNode: AstNode, newText: string): TextEdit {
+  const colon = file.text.indexOf(':', keyNode.end);
+  return { range: rangeOf(file, colon + 1, colon + 1), newText };
 }
 
 /** Inserts `key: value` lines at the end of a block mapping, at its keys' indentation. */
