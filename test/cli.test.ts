@@ -917,12 +917,18 @@ describe('bad input sweep', function () {
       assert.equal(o.code, r.code);
     }
     // resolve never crashes on them either.
+    const resolved: string[] = [];
     for (const f of report.files) {
       const res = run(['resolve', f.path, '--format', 'json'], ws);
       assert.doesNotMatch(res.stderr, /\n\s+at |internal error/, `${f.path}: ${res.stderr}`);
       assert.ok(res.code === 0 || res.code === 2, `${f.path}: exit ${res.code}`);
-      if (res.code === 0) assert.equal(JSON.parse(res.stdout).file, f.path);
+      if (res.code === 0) {
+        assert.equal(JSON.parse(res.stdout).file, f.path);
+        resolved.push(f.path);
+      }
     }
+    // The well-formed ones (CRLF, BOM) do resolve, so the check above is not vacuous.
+    for (const p of ['.polytoken/subagents/crlf.md', 'experts/bom.expert.json', 'apps/cli/agents/bom.yaml']) assert.ok(resolved.includes(p), `${p} resolves; resolved: ${resolved.join(', ')}`);
   });
 });
 
