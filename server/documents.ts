@@ -3,9 +3,11 @@
  * its diagnostics, published with the document version.
  */
 import * as fs from 'fs';
-import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared/engine';
+import { fixAll } from '../shared/fixes/apply';
+import { minimalEdit } from '../shared/fixes/edits';
 import type { LoadedConfig } from '../shared/config/config';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
@@ -109,6 +111,16 @@ export class OpenDocuments {
     this.cache.delete(uri);
     this.cost.delete(uri);
     this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /** "Fix all": every preferred fix applied until nothing changes, as one edit of the changed span. */
+  fixAllEdits(uri: string): TextEdit[] | undefined {
+    const doc = this.text.get(uri);
+    const path = uriToPath(uri);
+    if (!doc || !path) return undefined;
+    const text = doc.getText();
+    const result = fixAll({ text, path, config: this.configuration.configFor(path), root: this.configuration.folderOf(path), workspace: this.index.workspaceIndex(), onRuleError: this.onRuleError });
+    return result.text === text ? [] : [minimalEdit(doc, text, result.text)];
   }
 
   versionOf(uri: string): number | undefined {

@@ -53,10 +53,12 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
       if (!a) return [];
       const workspaceEdit = capabilities().workspace?.workspaceEdit;
       const resourceOps = workspaceEdit?.resourceOperations ?? [];
-      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context.diagnostics, {
-        renameFiles: resourceOps.includes('rename'),
+      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context, {
+        renameFiles: resourceOps.includes('rename') && !!workspaceEdit?.documentChanges,
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
+        pathToUri,
+        fixAll: () => documents.fixAllEdits(params.textDocument.uri),
       });
     }),
   );

@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { posix } from 'path';
 import type { LoadedConfig } from './config/config';
 import { DEFAULT_GLOBS } from './globs';
-import { DIALECTS, type Dialect } from './types';
+import { DIALECTS, type Dialect } from './basics';
 
 export { DEFAULT_GLOBS };
 

@@ -1,4 +1,4 @@
-import type { Dialect } from './types';
+import type { Dialect } from './basics';
 
 /**
  * SPEC §1: default globs per dialect, relative to a workspace folder (or anywhere below it).

@@ -218,7 +218,7 @@ describe('subagents check --format json (SPEC §9)', function () {
       assert.ok(['polytoken', 'profy', 'picasso', 'config'].includes(f.dialect), f.dialect);
       for (const d of f.diagnostics) {
         assert.deepEqual(Object.keys(d).sort(), ['message', 'range', 'rule', 'severity']);
-        assert.ok(RULE_IDS.has(d.rule), `${d.rule} is a registered rule`);
+        assert.ok((RULE_IDS as Set<string>).has(d.rule), `${d.rule} is a registered rule`);
         assert.ok(SEVERITIES.includes(d.severity), d.severity);
         assert.equal(typeof d.message, 'string');
         assert.ok(d.message.length > 0);

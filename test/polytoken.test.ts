@@ -307,11 +307,19 @@ describe('polytoken: resolution', () => {
     assert.deepStrictEqual(r.reasons, ['polytoken/deny-undeferred-conflict', 'polytoken/undeferred-not-granted']);
   });
 
-  it('status follows the final diagnostics: an error turned off loads', () => {
+  it('the status is the runtime\'s: an error turned off or down still rejects, and says it is silenced', () => {
     const text = def('  tools: [file_read, exit_tool]\n');
-    assert.strictEqual(resolve(text).status, 'rejected');
-    assert.deepStrictEqual(resolve(text).reasons, ['polytoken/exit-tool-listed']);
-    assert.strictEqual(resolve(text, config('rules:\n  polytoken/exit-tool-listed: warning\n')).status, 'loads');
+    assert.deepStrictEqual([resolve(text).status, resolve(text).reasons, resolve(text).silenced], ['rejected', ['polytoken/exit-tool-listed'], undefined]);
+    for (const setting of ['warning', 'off']) {
+      const quiet = resolve(text, config(`rules:\n  polytoken/exit-tool-listed: ${setting}\n`));
+      assert.deepStrictEqual([quiet.status, quiet.reasons, quiet.silenced], ['rejected', ['polytoken/exit-tool-listed'], ['polytoken/exit-tool-listed']], setting);
+    }
+    const nameMismatch = '---\nname: other\ndescription: x\npolytoken:\n  tools: [grep]\n---\n';
+    const mismatch = resolve(nameMismatch, config('rules:\n  polytoken/name-mismatch: hint\n'));
+    assert.deepStrictEqual([mismatch.status, mismatch.silenced], ['rejected', ['polytoken/name-mismatch']]);
+    // A warning raised to an error by the author does not make the runtime refuse the file.
+    const raised = resolve(def('  tools: [file_read, gerp]\n'), config('rules:\n  polytoken/unknown-tool: error\n'));
+    assert.strictEqual(raised.status, 'loads');
   });
 
   it('name falls back to the file stem', () => {

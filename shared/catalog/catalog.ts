@@ -1,6 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { SubagentsConfig } from '../config/config';
-import type { Dialect } from '../types';
+import type { Dialect } from '../basics';
 import { BUILTIN_TOOLS } from './builtins';
 
 export interface CatalogTool {

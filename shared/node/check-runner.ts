@@ -98,7 +98,10 @@ export class Runner {
         text = fs.readFileSync(c.path, 'utf8');
       } catch (e) {
         // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
-        if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
+        if (c.kind === 'config') {
+          const findings = [unreadableConfigFinding(e)];
+          return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };
+        }
         return { error: describeError(e) };
       }
     }

@@ -3,7 +3,7 @@ import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
-import type { Finding } from '../types';
+import type { Finding } from '../results';
 import { describeError } from './walk';
 
 export interface ConfigOptions {

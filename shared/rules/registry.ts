@@ -1,21 +1,21 @@
-import type { Dialect, SeverityName } from '../types';
+import type { RuleGroup, SeverityName } from '../basics';
 
-export interface RuleMeta {
-  id: string;
-  /** The folder of its docs page: a dialect, `syntax` or `config`. */
-  group: Dialect | 'syntax' | 'config';
+export interface RuleMeta<Id extends string = string> {
+  id: Id;
+  /** The folder of its docs page: a dialect, `syntax`, `config` or `directive`. */
+  group: RuleGroup;
   defaultSeverity: SeverityName;
   summary: string;
   /** The rule marks deprecated usage (DiagnosticTag.Deprecated). */
   deprecated?: boolean;
 }
 
-function rule(id: string, defaultSeverity: SeverityName, summary: string, extra: Partial<RuleMeta> = {}): RuleMeta {
-  return { id, group: id.split('/')[0] as RuleMeta['group'], defaultSeverity, summary, ...extra };
+function rule<const Id extends `${RuleGroup}/${string}`>(id: Id, defaultSeverity: SeverityName, summary: string, extra: { deprecated?: boolean } = {}): RuleMeta<Id> {
+  return { id, group: id.split('/')[0] as RuleGroup, defaultSeverity, summary, ...extra };
 }
 
-/** Every rule of SPEC.md §4–§7, in the order the spec lists them. */
-export const RULES: readonly RuleMeta[] = [
+/** Every rule, grouped by dialect in the order docs/runtimes/ describes them. */
+export const RULES = [
   rule('polytoken/missing-name', 'error', '`name` is missing or is not a non-empty string.'),
   rule('polytoken/name-mismatch', 'error', '`name` differs from the file name; Polytoken refuses to load the definition.'),
   rule('polytoken/invalid-value', 'error', 'A key has the wrong type or shape.'),
@@ -68,12 +68,19 @@ export const RULES: readonly RuleMeta[] = [
   rule('syntax/json', 'error', 'The JSON does not parse.'),
   rule('syntax/frontmatter', 'error', 'The frontmatter block is missing or never closed.'),
   rule('config/invalid', 'error', 'The `.subagents.yaml` configuration is malformed.'),
-];
+] as const;
 
-const byId = new Map(RULES.map((r) => [r.id, r]));
+/** A rule id of the registry: a misspelled id does not compile. */
+export type RuleId = (typeof RULES)[number]['id'];
 
-export function ruleMeta(id: string): RuleMeta | undefined {
+const byId = new Map<string, RuleMeta<RuleId>>(RULES.map((r) => [r.id, r]));
+
+export function ruleMeta(id: string): RuleMeta<RuleId> | undefined {
   return byId.get(id);
+}
+
+export function isRuleId(id: string): id is RuleId {
+  return byId.has(id);
 }
 
 /** Where diagnostics link to. Overridable so the extension can point at its packaged docs. */

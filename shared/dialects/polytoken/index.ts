@@ -1,5 +1,6 @@
-import type { DialectModule } from '../../engine';
+import type { DialectModule } from '../../types';
 import { parseMarkdownFile } from '../../text/document';
+import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
 import { grantsRule } from './rules/grants';
@@ -12,20 +13,21 @@ import { undeferredRule } from './rules/undeferred';
 import { unknownToolRule } from './rules/unknown-tool';
 
 /**
- * Polytoken (SPEC §4). Finding `data` beyond the common `replacement` / `removable` / `expected`:
+ * Polytoken (docs/runtimes/polytoken.md). Finding `data` beyond the common `replacement` /
+ * `removable` / `expected`:
  * - unknown-key: `moveTo: 'polytoken'` for a Polytoken setting written at the top level;
- * - mcp-shorthand-in-deny: `expansion`, the server's full tool names when configured;
- * - deny-undeferred-conflict: `other`, the list holding the twin entry;
+ * - deny-undeferred-conflict: `other`, the list holding the twin entry, and `tool`;
  * - undeferred-not-granted: `addTo: 'tools'` (the alternative fix to removing the entry);
  * - invalid-exit-schema: `reason`, ajv's message;
- * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`;
+ * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`, `synonymOf`;
  * - template-syntax: `tag`, the block tag involved;
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
  * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
  */
-export const polytoken: DialectModule = {
+export const polytoken: DialectModule<PolytokenModel> = {
   dialect: 'polytoken',
   parse: (source) => parseMarkdownFile(source),
+  model: buildPolytokenModel,
   rules: [
     nameRule,
     invalidValueRule,

@@ -1,5 +1,6 @@
-import type { DialectModule } from '../../engine';
+import type { DialectModule } from '../../types';
 import { parseJsonFile } from '../../text/document';
+import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
 import { reservedTool, unresolvedTool } from './rules/allowlist';
 import { missingDelegationBrief } from './rules/delegation-brief';
@@ -14,9 +15,11 @@ import { unknownKey } from './rules/unknown-key';
 import { unknownToolset } from './rules/unknown-toolset';
 import { whitelistCap } from './rules/whitelist-cap';
 
-export const profy: DialectModule = {
+/** Profy (docs/runtimes/profy.md). */
+export const profy: DialectModule<ExpertModel> = {
   dialect: 'profy',
   parse: (source) => parseJsonFile(source),
+  model: buildExpertModel,
   rules: [
     notAnObject,
     missingField,

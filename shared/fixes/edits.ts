@@ -1,7 +1,18 @@
 /** Text edits on the neutral tree that keep YAML and JSON well-formed. */
-import type { TextEdit } from 'vscode-languageserver-types';
+import type { Range, TextEdit } from 'vscode-languageserver-types';
+import type { ParsedFile } from '../text/document';
 import { getValue, isArray, type AstNode } from '../text/tree';
-import { rangeOf, type FeatureFile } from './common';
+
+/** The file an edit is made in (a RuleContext is one). */
+export interface EditTarget {
+  file: ParsedFile;
+}
+
+export function rangeOf(target: EditTarget, start: number, end: number): Range {
+  return target.file.source.range(start, end);
+}
+
+const textOf = (target: EditTarget) => target.file.source.text;
 
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
@@ -58,10 +69,10 @@ export function nodeForRange(root: AstNode | undefined, start: number, end: numb
 const isBlank = (s: string) => /^[ \t]*$/.test(s);
 
 /** Deletes a list entry with its separator: the comma in flow lists and JSON, the whole `- x` line in block lists. */
-export function removeItemEdit(file: FeatureFile, item: AstNode): TextEdit {
+export function removeItemEdit(file: EditTarget, item: AstNode): TextEdit {
   const list = item.parent!;
-  const text = file.text;
-  const block = file.ctx.file.format === 'yaml' && !list.flow;
+  const text = textOf(file);
+  const block = file.file.format === 'yaml' && !list.flow;
   if (block) {
     const dash = text.lastIndexOf('-', item.start);
     const start = lineStartOf(text, dash);
@@ -91,11 +102,11 @@ export function removeItemEdit(file: FeatureFile, item: AstNode): TextEdit {
 }
 
 /** Deletes a key with its value. */
-export function removePropertyEdit(file: FeatureFile, key: AstNode): TextEdit {
+export function removePropertyEdit(file: EditTarget, key: AstNode): TextEdit {
   const prop = key.keyOf!;
-  const text = file.text;
+  const text = textOf(file);
   const map = prop.parent;
-  if (file.ctx.file.format === 'json' || map.flow) {
+  if (file.file.format === 'json' || map.flow) {
     const props = map.properties!;
     const i = props.indexOf(prop);
     const end = prop.value.end;
@@ -122,9 +133,9 @@ export function yamlScalar(value: string, original?: string): string {
  * Replaces a value's text, keeping its quoting (YAML) or JSON form. A replacement that is
  * already written as JSON text / a quoted YAML scalar (rules may give it so) is used as is.
  */
-export function replaceValueEdit(file: FeatureFile, start: number, end: number, value: string): TextEdit {
-  const original = file.text.slice(start, end);
-  if (file.ctx.file.format === 'json') {
+export function replaceValueEdit(file: EditTarget, start: number, end: number, value: string): TextEdit {
+  const original = textOf(file).slice(start, end);
+  if (file.file.format === 'json') {
     let newText = value;
     if (/^"/.test(original) && !isJsonText(value)) newText = JSON.stringify(value);
     return { range: rangeOf(file, start, end), newText };
@@ -144,10 +155,10 @@ function isJsonText(value: string): boolean {
 }
 
 /** Replaces one list entry by several. */
-export function replaceItemWithManyEdit(file: FeatureFile, item: AstNode, values: string[]): TextEdit {
+export function replaceItemWithManyEdit(file: EditTarget, item: AstNode, values: string[]): TextEdit {
   const list = item.parent!;
-  const text = file.text;
-  if (file.ctx.file.format === 'json') return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => JSON.stringify(v)).join(', ') };
+  const text = textOf(file);
+  if (file.file.format === 'json') return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => JSON.stringify(v)).join(', ') };
   if (list.flow) return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => yamlScalar(v)).join(', ') };
   const dash = text.lastIndexOf('-', item.start);
   const indent = text.slice(lineStartOf(text, dash), dash);
@@ -155,10 +166,10 @@ export function replaceItemWithManyEdit(file: FeatureFile, item: AstNode, values
 }
 
 /** Appends a value to the list at `key` of `mapping` (creating the key when missing). */
-export function appendToListEdit(file: FeatureFile, mapping: AstNode | undefined, key: string, value: string): TextEdit | undefined {
-  const text = file.text;
+export function appendToListEdit(file: EditTarget, mapping: AstNode | undefined, key: string, value: string): TextEdit | undefined {
+  const text = textOf(file);
   const list = getValue(mapping, key);
-  const json = file.ctx.file.format === 'json';
+  const json = file.file.format === 'json';
   const scalar = json ? JSON.stringify(value) : yamlScalar(value);
   if (isArray(list)) {
     const items = list.items;
@@ -184,14 +195,14 @@ export function appendToListEdit(file: FeatureFile, mapping: AstNode | undefined
 }
 
 /** Inserts text right after the colon of a key (one with no value yet). */
-export function afterColonEdit(file: FeatureFile, keyNode: AstNode, newText: string): TextEdit {
-  const colon = file.text.indexOf(':', keyNode.end);
+export function afterColonEdit(file: EditTarget, keyNode: AstNode, newText: string): TextEdit {
+  const colon = textOf(file).indexOf(':', keyNode.end);
   return { range: rangeOf(file, colon + 1, colon + 1), newText };
 }
 
 /** Inserts `key: value` lines at the end of a block mapping, at its keys' indentation. */
-export function insertKeyLinesEdit(file: FeatureFile, mapping: AstNode, lines: string[]): TextEdit | undefined {
-  const text = file.text;
+export function insertKeyLinesEdit(file: EditTarget, mapping: AstNode, lines: string[]): TextEdit | undefined {
+  const text = textOf(file);
   const props = mapping.properties ?? [];
   if (mapping.flow) return undefined;
   if (!props.length) {
@@ -210,8 +221,8 @@ export function insertKeyLinesEdit(file: FeatureFile, mapping: AstNode, lines: s
 }
 
 /** Adds `"key": value` (JSON text) as the last property of a JSON object, in its layout. */
-export function insertJsonPropertyEdit(file: FeatureFile, object: AstNode, key: string, valueJson: string): TextEdit {
-  const text = file.text;
+export function insertJsonPropertyEdit(file: EditTarget, object: AstNode, key: string, valueJson: string): TextEdit {
+  const text = textOf(file);
   const props = object.properties ?? [];
   const entry = `${JSON.stringify(key)}: ${valueJson}`;
   if (!props.length) return { range: rangeOf(file, object.start + 1, object.start + 1), newText: ` ${entry} ` };
@@ -221,4 +232,14 @@ export function insertJsonPropertyEdit(file: FeatureFile, object: AstNode, key: 
     return { range: rangeOf(file, last.value.end, last.value.end), newText: `,\n${indentOf(text, last.keyNode.start)}${entry}` };
   }
   return { range: rangeOf(file, last.value.end, last.value.end), newText: `, ${entry}` };
+}
+
+/** One edit that turns `before` into `after`: the span between their common prefix and suffix. */
+export function minimalEdit(doc: { positionAt(offset: number): { line: number; character: number } }, before: string, after: string): TextEdit {
+  let start = 0;
+  const max = Math.min(before.length, after.length);
+  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  return { range: { start: doc.positionAt(start), end: doc.positionAt(before.length - end) }, newText: after.slice(start, after.length - end) };
 }
