@@ -134,7 +134,10 @@ export function yamlScalar(value: string, original?: string): string {
  * already written as JSON text / a quoted YAML scalar (rules may give it so) is used as is.
  */
 export function replaceValueEdit(file: EditTarget, start: number, end: number, value: string): TextEdit {
-  const original = textOf(file).slice(start, end);
+  const text = textOf(file);
+  // A block scalar (`>`, `|`) or collection ends with the line break after it, which stays.
+  if (file.file.format !== 'json') while (end > start && /\s/.test(text[end - 1])) end--;
+  const original = text.slice(start, end);
   if (file.file.format === 'json') {
     let newText = value;
     if (/^"/.test(original) && !isJsonText(value)) newText = JSON.stringify(value);

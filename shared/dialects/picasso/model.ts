@@ -84,10 +84,21 @@ export function buildPicassoModel(ctx: RuleContext<undefined>): PicassoModel {
 export function targetName(name: string | undefined, stem: string): string | undefined {
   if (NAME_PATTERN.test(stem)) return stem;
   if (name !== undefined && NAME_PATTERN.test(name)) return name;
-  const snake = name !== undefined ? snakeCase(name) : '';
-  if (NAME_PATTERN.test(snake)) return snake;
-  const fromStem = snakeCase(stem);
-  return NAME_PATTERN.test(fromStem) ? fromStem : undefined;
+  for (const source of [name, stem]) {
+    const snake = source !== undefined ? faithfulSnakeCase(source) : undefined;
+    if (snake) return snake;
+  }
+  return undefined;
+}
+
+/**
+ * `source` in snake_case when that changes only case and separators (`DocWriter`, `doc-writer`);
+ * undefined when it would drop characters (`2fa_checker` is not `fa_checker`).
+ */
+function faithfulSnakeCase(source: string): string | undefined {
+  const snake = snakeCase(source);
+  const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return NAME_PATTERN.test(snake) && letters(snake) === letters(source) ? snake : undefined;
 }
 
 /** Turns `SecurityAuditor`, `security-auditor` or `Security Auditor` into `security_auditor`. */

@@ -84,6 +84,14 @@ function missingNameFixes(req: PolytokenFix): FixPlan[] {
   const title = `Set name to \`${stem}\``;
   const root = ctx.model.root;
   const prop = getProperty(root, 'name');
+  if (prop && (prop.value.kind === 'array' || prop.value.kind === 'object') && !prop.value.flow) {
+    // A block collection: the name goes right after the colon, in place of the whole block.
+    const text = ctx.file.source.text;
+    let end = prop.value.end;
+    while (end > prop.value.start && /\s/.test(text[end - 1])) end--;
+    const colon = text.indexOf(':', prop.keyNode.end) + 1;
+    return [{ title, edits: [{ range: rangeOf(ctx, colon, end), newText: ` ${yamlString(stem)}` }], preferred: true }];
+  }
   if (prop && prop.value.start !== prop.value.end) {
     return [{ title, edits: [replaceValueEdit(ctx, prop.value.start, prop.value.end, stem)], preferred: true }];
   }
