@@ -83,7 +83,7 @@ function entryMarkdown(file: FeatureFile, path: (string | number)[], value: stri
     let text = toolMarkdown('picasso', catalog, value, 'near' in verdict ? verdict.near : undefined);
     for (const [scope, denied] of Object.entries(MEMORY_DENIES)) if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
     if (entry?.removedBy === 'deny') text += '\n\nAlso in `deny`: the role is refused at load.';
-    if (entry?.removedBy === 'memory') text += `\n\nRefused by this role's \`memory: ${file.model.memory?.value}\`: the role is refused at load.`;
+    if (entry?.refusedByMemory) text += `\n\nRefused by this role's \`memory: ${file.model.memory?.value}\`: the role is refused at load.`;
     return text;
   }
   // Profy: the Expert's own toolset, or a subagent's allowlist.

@@ -18,8 +18,10 @@ export interface PicassoToolEntry {
   known: boolean;
   /** The nearest catalog name, for an unknown entry. */
   near?: string;
-  /** `tools` entries the runtime takes away again: by `deny`, or by the memory scope. */
+  /** `tools` entries the runtime takes away again: by `deny` (first), or by the memory scope. */
   removedBy?: 'deny' | 'memory';
+  /** A `tools` entry the memory scope refuses (picasso/memory-conflict), also when `deny` removes it first. */
+  refusedByMemory?: boolean;
 }
 
 export interface StringValue {
@@ -62,8 +64,9 @@ export function buildPicassoModel(ctx: RuleContext<undefined>): PicassoModel {
       const verdict = toolVerdict(value, ctx.catalog);
       const entry: PicassoToolEntry = { list, node, text: value, known: verdict.known };
       if (!verdict.known && verdict.near) entry.near = verdict.near;
+      if (list === 'tools' && refused.has(value)) entry.refusedByMemory = true;
       if (list === 'tools' && denied.has(value)) entry.removedBy = 'deny';
-      else if (list === 'tools' && refused.has(value)) entry.removedBy = 'memory';
+      else if (entry.refusedByMemory) entry.removedBy = 'memory';
       return entry;
     });
   const name = stringValue(root, 'name');

@@ -22,7 +22,8 @@ export const isTagRef = (text: string): boolean => text.startsWith('tag!');
 
 /**
  * `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. A configured
- * server name (which may itself hold `__`) is preferred, the longest first.
+ * server name (which may itself hold `__`) is preferred, the longest first. Only `mcp__<server>`
+ * exactly is a server: `mcp__<server>__` names a tool with an empty name, which no catalog has.
  */
 export function parseMcpName(name: string, knownServers: Iterable<string> = []): { server: string; tool?: string } | undefined {
   if (!name.startsWith('mcp__')) return undefined;
@@ -32,15 +33,11 @@ export function parseMcpName(name: string, knownServers: Iterable<string> = []):
   for (const s of knownServers) {
     if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
   }
-  if (best !== undefined) {
-    const tool = rest.slice(best.length + 2);
-    return tool ? { server: best, tool } : { server: best };
-  }
+  if (best !== undefined) return rest === best ? { server: best } : { server: best, tool: rest.slice(best.length + 2) };
   const sep = rest.indexOf('__');
   if (sep < 0) return { server: rest };
   if (sep === 0) return undefined;
-  const tool = rest.slice(sep + 2);
-  return tool ? { server: rest.slice(0, sep), tool } : { server: rest.slice(0, sep) };
+  return { server: rest.slice(0, sep), tool: rest.slice(sep + 2) };
 }
 
 /** The meaning of an entry's text against the catalog's MCP servers. */

@@ -59,7 +59,7 @@ export const memoryConflict: PicassoRule = {
     const { memory, entries } = ctx.model;
     if (!ctx.model.root || !ctx.model.memoryDenies) return [];
     return entries.tools
-      .filter((e) => ctx.model.memoryDenies!.includes(e.text))
+      .filter((e) => e.refusedByMemory)
       .map((e) =>
         findingOn(
           ctx,
