@@ -54,7 +54,8 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
       const workspaceEdit = capabilities().workspace?.workspaceEdit;
       const resourceOps = workspaceEdit?.resourceOperations ?? [];
       return codeActions(a.analysis, params.textDocument.uri, params.range, params.context.diagnostics, {
-        renameFiles: resourceOps.includes('rename'),
+        // A rename is a resource operation, and those only travel in `documentChanges`.
+        renameFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('rename'),
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
       });

@@ -73,7 +73,10 @@ export function startServer(connection: Connection): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        completionProvider: { triggerCharacters: ['[', ',', ' ', '-', '"', '@', '!', '_'], resolveProvider: false },
+        // Where a list item, a JSON string, an invocation, a `tag!` or an `mcp__` name starts. Not ' '
+        // or '-': they fire on every word and list dash of the Markdown body, and a name inserted
+        // right after '-' would not be a list item; clients complete identifiers by themselves.
+        completionProvider: { triggerCharacters: ['[', ',', '"', '@', '!', '_'], resolveProvider: false },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix'] },
         documentSymbolProvider: true,
