@@ -7,6 +7,7 @@
  * - workspace-index.ts every definition's names (start-up index, file watching)
  * - documents.ts       per-document analysis cache and diagnostics publishing
  * - features.ts        editor requests (completion, hover, code actions, ...)
+ * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
  */
 import { posix } from 'path';
 import {
@@ -20,7 +21,8 @@ import {
 import { CONFIG_FILE_NAME } from '../shared/config/config';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
-import { registerFeatures, warmUp } from './features';
+import { registerFeatures, resolveOpen, warmUp } from './features';
+import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { uriToPath } from './uri';
 import { DefinitionIndex } from './workspace-index';
 
@@ -40,6 +42,8 @@ export function startServer(connection: Connection): void {
     onRebuilt: () => documents.invalidateAll(),
   });
   const documents = new OpenDocuments(connection, configuration, index);
+  let lensCommand = lensCommandFor(undefined);
+  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
 
   /** Forgets every loaded configuration and re-checks the open documents. */
   const configurationChanged = () => {
@@ -70,6 +74,7 @@ export function startServer(connection: Connection): void {
     const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     configuration.setFolders(wsFolders.map((f) => f.uri));
     configuration.settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    lensCommand = lensCommandFor(params.initializationOptions);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -84,6 +89,7 @@ export function startServer(connection: Connection): void {
         foldingRangeProvider: true,
         definitionProvider: true,
         codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [...SERVER_COMMANDS] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
@@ -139,11 +145,13 @@ export function startServer(connection: Connection): void {
     else if (namesChanged) documents.invalidateAll();
   });
 
-  registerFeatures(connection, documents, index, () => capabilities);
+  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand);
+  commands.register();
 
   connection.onShutdown(() => {
     index.shutdown();
     documents.shutdown();
+    commands.dispose();
   });
 
   documents.text.listen(connection);
