@@ -48,7 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     synchronize: { fileEvents: watcher },
     initializationOptions: () => {
       const cfg = vscode.workspace.getConfiguration('subagents');
-      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } } };
+      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
+      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } }, clientCommands: ['subagents.resolve'] };
     },
   };
   client = new LanguageClient('subagents', 'Subagents', serverOptions, clientOptions);

@@ -48,8 +48,9 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   return out;
 }
 
-export function renderResolution(r: Resolution, fileLabel: string): string {
-  const out: string[] = [`# Resolved: ${fileLabel}`, '', `Dialect: **${r.dialect}** · live: updates as you edit the definition.`, ''];
+/** `live`: the rendering follows edits (the VS Code preview); a one-off rendering (the server's file) says nothing about it. */
+export function renderResolution(r: Resolution, fileLabel: string, { live = true }: { live?: boolean } = {}): string {
+  const out: string[] = [`# Resolved: ${fileLabel}`, '', `Dialect: **${r.dialect}**${live ? ' · live: updates as you edit the definition.' : ''}`, ''];
   const multiple = r.dialect === 'profy';
   if (multiple) out.push(`## Subagents (${r.definitions.length})`, '');
   if (!r.definitions.length) out.push('_No definitions in this file._', '');

@@ -6,12 +6,12 @@
 import { posix } from 'path';
 import type { ClientCapabilities, Connection, WorkspaceSymbol } from 'vscode-languageserver';
 import { analyze } from '../shared/engine';
-import type { Dialect } from '../shared/types';
+import type { Dialect, Resolution } from '../shared/types';
 import { completions } from '../shared/features/completion';
 import { hover } from '../shared/features/hover';
 import { codeActions } from '../shared/features/code-actions';
 import { documentSymbols, foldingRanges } from '../shared/features/symbols';
-import { codeLenses } from '../shared/features/code-lens';
+import { codeLenses, RESOLVE_COMMAND } from '../shared/features/code-lens';
 import { definition } from '../shared/features/definition';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import type { Configuration } from './configuration';
@@ -21,7 +21,14 @@ import { pathToUri } from './uri';
 
 export const RESOLVE_REQUEST = 'subagents/resolve';
 
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities): void {
+/** The `subagents/resolve` answer for an open document; undefined for closed documents and files that are not definitions. */
+export function resolveOpen(documents: OpenDocuments, uri: string): Resolution | undefined {
+  const a = documents.analysisFor(uri);
+  return a ? resolveWithProvenance(a.analysis, uri) : undefined;
+}
+
+/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
   const safe =
     <P, R>(empty: R, handler: (params: P) => R) =>
     (params: P): R => {
@@ -54,7 +61,8 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
       const workspaceEdit = capabilities().workspace?.workspaceEdit;
       const resourceOps = workspaceEdit?.resourceOperations ?? [];
       return codeActions(a.analysis, params.textDocument.uri, params.range, params.context, {
-        renameFiles: resourceOps.includes('rename') && !!workspaceEdit?.documentChanges,
+        // A rename is a resource operation, and those only travel in `documentChanges`.
+        renameFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('rename'),
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
         pathToUri,
@@ -83,14 +91,14 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
 
   connection.onCodeLens(safe([], (params) => {
     const a = documents.analysisFor(params.textDocument.uri);
-    return a ? codeLenses(a.analysis, params.textDocument.uri) : [];
+    if (!a) return [];
+    const command = lensCommand();
+    return codeLenses(a.analysis, params.textDocument.uri).map((l) => (l.command ? { ...l, command: { ...l.command, command } } : l));
   }));
 
   connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
     const uri = params?.uri;
-    if (typeof uri !== 'string') return null;
-    const a = documents.analysisFor(uri);
-    return a ? resolveWithProvenance(a.analysis, uri) ?? null : null;
+    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? null : null;
   }));
 }
 

@@ -105,7 +105,8 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     await client.close(uri);
     assert.strictEqual(lenses.length, 1);
     assert.strictEqual(lenses[0].command!.title, 'loads \u00b7 4 tools');
-    assert.strictEqual(lenses[0].command!.command, 'subagents.resolve');
+    // A client that does not implement `subagents.resolve` itself gets the server's command (commands.test.ts).
+    assert.strictEqual(lenses[0].command!.command, 'subagents.server.resolve');
     assert.deepStrictEqual(lenses[0].command!.arguments, [uri]);
     const profy = await client.open(file('experts/book.expert.json'), EXPERT);
     const pl = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: profy } });
