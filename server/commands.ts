@@ -17,12 +17,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import { posix, join } from 'path';
 import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
-import { renderResolution } from '../client/render';
-import { RESOLVE_COMMAND } from '../shared/features/code-lens';
+import { renderResolution } from '../shared/docs/resolution';
+import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared/protocol';
 import type { Resolution, ResolvedDefinition } from '../shared/types';
 import { pathToUri, uriToPath } from './uri';
 
-export const SERVER_RESOLVE_COMMAND = 'subagents.server.resolve';
+export { SERVER_RESOLVE_COMMAND };
 export const SERVER_COMMANDS: readonly string[] = [SERVER_RESOLVE_COMMAND];
 
 /** The command the code lenses carry: the client's `subagents.resolve` when it says it implements it, else the server's. */

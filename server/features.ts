@@ -19,7 +19,8 @@ import type { OpenDocuments } from './documents';
 import type { DefinitionIndex } from './workspace-index';
 import { pathToUri } from './uri';
 
-export const RESOLVE_REQUEST = 'subagents/resolve';
+export { RESOLVE_REQUEST } from '../shared/protocol';
+import { RESOLVE_REQUEST } from '../shared/protocol';
 
 /** The `subagents/resolve` answer for an open document; undefined for closed documents and files that are not definitions. */
 export function resolveOpen(documents: OpenDocuments, uri: string): Resolution | undefined {

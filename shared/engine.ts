@@ -9,7 +9,9 @@ import { posix } from 'path';
 import { catalogFor } from './catalog/catalog';
 import { defaultConfig, parseConfig, type SubagentsConfig } from './config/config';
 import { dialectOf, toPosix } from './files';
-import { ruleDocsUrl, ruleMeta } from './rules/registry';
+import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
+
+export { defaultSeverity } from './rules/registry';
 import { SourceText } from './text/source';
 import { findSuppressions, isSuppressed } from './text/suppress';
 import type { Analysis, Dialect, DialectModule, DocumentInput, FileKind, Finding, Resolution, RuleContext, SeverityName } from './types';
@@ -32,10 +34,6 @@ export function severityName(s: DiagnosticSeverity | undefined): SeverityName {
   return s === DiagnosticSeverity.Warning ? 'warning' : s === DiagnosticSeverity.Information ? 'information' : s === DiagnosticSeverity.Hint ? 'hint' : 'error';
 }
 
-/** A finding's severity before any display setting: its own, else its rule's default. */
-export function defaultSeverity(f: Finding): SeverityName {
-  return f.severity ?? ruleMeta(f.rule)?.defaultSeverity ?? 'error';
-}
 
 export function fileStem(path: string): string {
   const base = posix.basename(toPosix(path));

@@ -4,7 +4,7 @@ import { parseYamlFile } from '../text/document';
 import type { SourceText } from '../text/source';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
-import { nearestName } from '../catalog/catalog';
+import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import configSchema from '../../schemas/subagents-config.schema.json';
 

@@ -5,7 +5,7 @@
  * only decide which of the deciding rules are `silenced` (hidden or shown below error).
  */
 import { DiagnosticSeverity, type Range } from 'vscode-languageserver-types';
-import { defaultSeverity } from '../engine';
+import { defaultSeverity } from '../rules/registry';
 import type { Outcome, RuleId } from '../types';
 
 export interface Verdict {

@@ -3,7 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
-import type { CheckOptions, FileReport } from './check';
+import type { CheckOptions, FileReport } from './check-types';
 import { applyCorrections, buildIndex, polytokenIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */

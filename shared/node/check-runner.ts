@@ -11,7 +11,7 @@ import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
 import type { FileKind } from '../types';
-import type { CheckOptions, FileReport } from './check';
+import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from './config-loader';
 import { QUICK_NAMES, quickPolytokenName } from './quick-name';
 import { describeError } from './walk';

@@ -7,7 +7,8 @@ import { kindOf, type Analysis } from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import type { FileKind } from '../types';
-import { ConfigResolver, type ConfigOptions } from './config-loader';
+import { ConfigResolver } from './config-loader';
+import type { CheckOptions, FileReport } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { describeError, walkFiles } from './walk';
@@ -16,35 +17,7 @@ export { polytokenName } from './check-runner';
 export { QUICK_NAMES, quickPolytokenName } from './quick-name';
 export { workerMain, type WorkerInput } from './check-parallel';
 
-export interface CheckOptions extends ConfigOptions {
-  /** Paths in reports are relative to this folder. */
-  cwd: string;
-  onRuleError?: (rule: string, error: unknown) => void;
-  /**
-   * Worker threads besides the main thread; default: none up to PARALLEL_THRESHOLD
-   * candidate files, else one per extra core (env SUBAGENTS_WORKERS overrides). The
-   * output is the same either way. Only when `keepAnalysis` is not `true`.
-   */
-  workers?: number;
-  /**
-   * Which reports keep their `analysis` (for resolution, editor features); default: all.
-   * Keeping every analysis holds every parse in memory and rules out worker threads:
-   * `subagents check` passes false, `resolve` a predicate for its one file.
-   */
-  keepAnalysis?: boolean | ((path: string) => boolean);
-  /** How long a busy worker may go without progress before the check restarts on one thread (tests shorten it). */
-  workerStallMs?: number;
-  /** The worker entry to run instead of check-worker.js (tests use one that dies mid-run). */
-  workerScript?: string;
-}
-
-export interface FileReport {
-  /** Absolute, posix. */
-  path: string;
-  kind: FileKind;
-  diagnostics: Diagnostic[];
-  analysis?: Analysis;
-}
+export type { CheckOptions, FileReport } from './check-types';
 
 export interface CheckRun {
   files: FileReport[];

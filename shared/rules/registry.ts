@@ -79,6 +79,11 @@ export function ruleMeta(id: string): RuleMeta<RuleId> | undefined {
   return byId.get(id);
 }
 
+/** A finding's severity before any display setting: its own, else its rule's default. */
+export function defaultSeverity(finding: { rule: string; severity?: SeverityName }): SeverityName {
+  return finding.severity ?? ruleMeta(finding.rule)?.defaultSeverity ?? 'error';
+}
+
 export function isRuleId(id: string): id is RuleId {
   return byId.has(id);
 }

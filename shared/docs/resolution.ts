@@ -1,4 +1,4 @@
-import type { Resolution, ResolvedDefinition } from '../shared/types';
+import type { Resolution, ResolvedDefinition } from '../results';
 
 /** Renders a `subagents/resolve` answer as Markdown for the preview. Pure: no `vscode` here. */
 
@@ -15,6 +15,7 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   const out: string[] = [];
   out.push(`${multiple ? '###' : '##'} ${d.name ? code(d.name) : '(unnamed)'}: ${STATUS_LABEL[d.status] ?? d.status}`, '');
   if (d.reasons?.length) out.push(`Because of: ${d.reasons.map(code).join(', ')}`, '');
+  if (d.silenced?.length) out.push(`Silenced in your settings or by a suppression comment, but the runtime still applies it: ${d.silenced.map(code).join(', ')}`, '');
 
   out.push(`**Effective tools (${d.tools.length})**`, '');
   if (d.tools.length) {
