@@ -82,7 +82,7 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
     return a ? foldingRanges(a.analysis) : [];
   }));
 
-  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.symbols(params.query)));
+  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.names.symbols(params.query)));
 
   connection.onDefinition(safe(null, (params) => {
     const a = documents.analysisFor(params.textDocument.uri);

@@ -9,6 +9,7 @@
  * - features.ts        editor requests (completion, hover, code actions, ...)
  * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
  * - watch.ts           file watching on the server, for clients that cannot register watchers
+ * - guard.ts           malformed notifications are logged and dropped at the boundary
  */
 import { posix } from 'path';
 import {
@@ -27,12 +28,15 @@ import { registerFeatures, resolveOpen, warmUp } from './features';
 import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { uriToPath } from './uri';
 import { FolderWatcher } from './watch';
+import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
 
 export { capDiagnostics } from './documents';
 
 /** Wires every LSP feature to the engine on the given connection. */
-export function startServer(connection: Connection): void {
+export function startServer(raw: Connection): void {
+  // Notifications with malformed params are logged and dropped at the boundary (guard.ts).
+  const connection = guardedConnection(raw, (message) => raw.console.error(message));
   let capabilities: ClientCapabilities = {};
   const configuration = new Configuration();
   // The index and the documents refer to each other only through these callbacks (the
@@ -41,7 +45,7 @@ export function startServer(connection: Connection): void {
     connection,
     capabilities: () => capabilities,
     configuration,
-    openPaths: () => documents.openPaths(),
+    isOpen: (path) => documents.isOpen(path),
     onRebuilt: () => documents.invalidateAll(),
   });
   const documents = new OpenDocuments(connection, configuration, index);
@@ -73,10 +77,7 @@ export function startServer(connection: Connection): void {
     if (posix.basename(uriToPath(e.document.uri) ?? '') === CONFIG_FILE_NAME) configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
-    const uri = e.document.uri;
-    documents.closed(uri);
-    const path = uriToPath(uri);
-    if (path && index.documentClosed(path)) documents.invalidateAll();
+    documents.closed(e.document.uri);
     watcher?.refresh();
   });
 
@@ -163,20 +164,19 @@ export function startServer(connection: Connection): void {
 
   /** File changes, from the client's watchers or from the server's own (watch.ts). */
   function watchedFilesChanged(params: DidChangeWatchedFilesParams): void {
-    const { configChanged, namesChanged } = index.filesChanged(params.changes);
+    const { configChanged, touched } = index.filesChanged(params.changes);
     if (configChanged) configurationFileChanged();
-    else if (namesChanged) documents.invalidateAll();
     else if (changesOutsideFolders(params)) void index.rebuild();
+    else documents.scheduleNames(touched);
   }
   /**
    * Files outside every workspace folder (the global folder, `subagentDirs` elsewhere) are read by
    * an index rebuild only; the server's watcher reports them. Open documents come from the editor.
    */
   function changesOutsideFolders(params: DidChangeWatchedFilesParams): boolean {
-    const open = documents.openPaths();
     return params.changes.some((c) => {
       const path = uriToPath(c.uri);
-      return !!path && !configuration.folderOf(path) && !open.has(path);
+      return !!path && !configuration.folderOf(path) && !documents.isOpen(path);
     });
   }
   connection.onDidChangeWatchedFiles(watchedFilesChanged);

@@ -27,7 +27,7 @@ export interface NamedDefinition {
 export interface WorkspaceIndex {
   polytoken: readonly NamedDefinition[];
   /** Optional: the same entries grouped by name, in the same order (rules fall back to `polytoken`). */
-  polytokenByName?: ReadonlyMap<string, readonly NamedDefinition[]>;
+  polytokenByName?: { get(name: string): readonly NamedDefinition[] | undefined };
 }
 
 export interface DocumentInput {

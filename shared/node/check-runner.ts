@@ -13,7 +13,9 @@ import { getValue } from '../text/tree';
 import type { FileKind } from '../types';
 import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from './config-loader';
-import { QUICK_NAMES, quickPolytokenName } from './quick-name';
+import { quickName } from '../workspace/quick-name';
+import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../workspace/definitions';
+import { nodeWorkspaceHost } from './host';
 import { describeError } from './walk';
 
 /** The name a Polytoken definition registers under: its `name`, else its file name. */
@@ -59,7 +61,7 @@ export class Runner {
       return { name: polytokenName(undefined, c.path) };
     }
     // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
-    const quick = QUICK_NAMES.enabled ? quickPolytokenName(text) : undefined;
+    const quick = quickName('polytoken', text, c.path)?.name;
     if (quick !== undefined) {
       this.cache.set(index, { text, quickName: quick });
       return { name: quick };
@@ -156,33 +158,15 @@ export function applyCorrections(
  */
 export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
   const entries = new Map<string, string>();
-  const extraDirs = new Set<string>();
+  const configs = new Set<LoadedConfig>();
   items.forEach((c, i) => {
     if (c.kind !== 'polytoken') return;
     const name = names.get(i);
     if (name !== undefined) entries.set(c.path, name);
-    if (c.config.globalDir) extraDirs.add(c.config.globalDir);
-    for (const d of c.config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.config.dir, toPosix(d)));
+    configs.add(c.config);
   });
-  for (const dir of extraDirs) {
-    let names: string[];
-    try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
-    } catch {
-      continue; // Polytoken skips missing folders too.
-    }
-    for (const n of names) {
-      const path = posix.join(dir, n);
-      if (entries.has(path)) continue;
-      try {
-        const text = fs.readFileSync(path, 'utf8');
-        if (unreadableReason(text)) continue;
-        entries.set(path, polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(text), path), path));
-      } catch {
-        // An unreadable file in a discovery folder cannot shadow anything we can show.
-      }
-    }
-  }
+  // The global folder and `subagentDirs`: read for shadowing, never reported.
+  for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path))) entries.set(e.path, registeredName(e.names, e.path));
   return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })) });
 }
 

@@ -14,7 +14,7 @@ import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type
 import { describeError, walkFiles } from './walk';
 
 export { polytokenName } from './check-runner';
-export { QUICK_NAMES, quickPolytokenName } from './quick-name';
+export { QUICK_NAMES, quickPolytokenName } from '../workspace/quick-name';
 export { workerMain, type WorkerInput } from './check-parallel';
 
 export type { CheckOptions, FileReport } from './check-types';

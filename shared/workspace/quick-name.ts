@@ -1,7 +1,34 @@
+/**
+ * Reading a definition's `name` off its lines, without a YAML parse, when the lines are plain
+ * enough to be sure: the workspace index of the server and of `subagents check` read tens of
+ * thousands of files at start-up this way. Otherwise undefined: then the file is parsed.
+ */
+import type { Dialect } from '../basics';
 import { findFrontmatter } from '../text/frontmatter';
 
 /** Tests turn the quick path off to compare with full parses. */
 export const QUICK_NAMES = { enabled: true };
+
+/** A name read quickly: the value and its span (quotes included) in the text without a BOM. */
+export interface QuickName {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The `name` of a Polytoken or Picasso definition read off its lines (see quickPolytokenName);
+ * Profy files, and Picasso `.md` roles written without frontmatter, are always parsed.
+ */
+export function quickName(kind: Dialect, raw: string, path: string): QuickName | undefined {
+  if (!QUICK_NAMES.enabled || kind === 'profy') return undefined;
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (kind === 'polytoken' || path.endsWith('.md')) {
+    const fm = findFrontmatter(text);
+    return fm.kind === 'closed' ? nameInRegion(text, fm.yamlStart, fm.yamlEnd) : undefined;
+  }
+  return nameInRegion(text, 0, text.length);
+}
 
 const TOP_KEY_LINE = /^[A-Za-z_][\w-]*:(?:[ ]|$)/;
 const NAME_LINE = /^name:[ ]+(?:([A-Za-z_][\w.-]*)|"([^"\\]+)"|'([^']+)')[ ]*(?:[ ]#.*)?$/;
@@ -16,15 +43,20 @@ const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
  * parse can disagree, and checkPaths corrects the index after that parse (applyCorrections).
  */
 export function quickPolytokenName(raw: string): string | undefined {
-  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  const fm = findFrontmatter(text);
-  if (fm.kind !== 'closed') return undefined;
-  const region = text.slice(fm.yamlStart, fm.yamlEnd);
+  return quickName('polytoken', raw, '')?.name;
+}
+
+/** The name of the YAML mapping in `text[start, end)`, read line by line (see quickPolytokenName). */
+function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
+  const region = text.slice(start, end);
   if (region.includes('\t')) return undefined;
-  let name: string | undefined;
+  let found: QuickName | undefined;
   let afterName = false;
   let seenKey = false;
-  for (const line of region.split(/\r\n|\n|\r/)) {
+  const LINE = /[^\r\n]*(\r\n|\n|\r|$)/g;
+  for (let m = LINE.exec(region); m && m[0]; m = LINE.exec(region)) {
+    const line = m[0].replace(/[\r\n]+$/, '');
+    const lineStart = start + m.index;
     if (!line.trim()) continue;
     // The line after `name:` must be a new key: an indented one would continue the value.
     if (afterName && !TOP_KEY_LINE.test(line)) return undefined;
@@ -38,13 +70,16 @@ export function quickPolytokenName(raw: string): string | undefined {
     if (!TOP_KEY_LINE.test(line)) return undefined;
     seenKey = true;
     if (!line.startsWith('name:')) continue;
-    const m = NAME_LINE.exec(line);
-    if (!m || name !== undefined) return undefined;
-    name = m[1] ?? m[2] ?? m[3];
-    if (m[1] !== undefined && YAML_WORDS.test(name)) return undefined;
+    const n = NAME_LINE.exec(line);
+    if (!n || found !== undefined) return undefined;
+    const name = n[1] ?? n[2] ?? n[3];
+    if (n[1] !== undefined && YAML_WORDS.test(name)) return undefined;
+    const quoted = n[1] === undefined;
+    const valueStart = lineStart + line.length - line.slice('name:'.length).trimStart().length;
+    found = { name, start: valueStart, end: valueStart + name.length + (quoted ? 2 : 0) };
     afterName = true;
   }
-  return name;
+  return found;
 }
 
 /** No quote or bracket left open on the line (so nothing can swallow the next lines). */
