@@ -99,7 +99,7 @@ export class Runner {
       try {
         text = fs.readFileSync(c.path, 'utf8');
       } catch (e) {
-        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
+        // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with the defaults.
         if (c.kind === 'config') {
           const findings = [unreadableConfigFinding(e)];
           return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };

@@ -34,7 +34,7 @@ interface Candidate {
   root: string;
 }
 
-/** Checks every definition under the given files and folders (SPEC §9 `check`). */
+/** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
   const resolver = new ConfigResolver(options);
@@ -64,7 +64,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
     }
   }
   // A broken configuration in force is listed too, also one above the checked paths and an
-  // explicit one (--config) no checked file uses: it is reported on itself (SPEC §2) while
+  // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.
   const inForce = new Set(candidates.map((c) => c.config));
   if (options.configFile) inForce.add(resolver.forDir(cwd));

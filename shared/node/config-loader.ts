@@ -18,7 +18,7 @@ export interface ConfigOptions {
   globalDirSetting?: string;
 }
 
-/** The Polytoken global folder: configuration, then setting, then XDG (SPEC §1). */
+/** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
 export function resolveGlobalDir(configured: string | undefined, options: ConfigOptions, configDir: string): string | undefined {
   if (options.noGlobal) return undefined;
   const env = options.env ?? process.env;

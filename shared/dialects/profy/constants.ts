@@ -1,4 +1,4 @@
-/** Profy facts from SPEC §5 and the Profy document. */
+/** Profy facts (docs/runtimes/profy.md). */
 export const EXPERT_KEYS = ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents'] as const;
 export const SUBAGENT_KEYS = ['name', 'description', 'system_prompt', 'tools', 'model'] as const;
 export const REQUIRED_SUBAGENT_FIELDS = ['name', 'description', 'system_prompt'] as const;

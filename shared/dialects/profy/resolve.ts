@@ -2,7 +2,7 @@ import type { Outcome, ResolvedDefinition, RuleContext } from '../../types';
 import { verdictOf } from '../verdict';
 import type { ExpertModel, SubagentModel, Toolset } from './model';
 
-/** A Profy definition carries, beyond SPEC §9's fields, the toolset it was resolved against. */
+/** A Profy definition carries, beyond the fields every resolution has, the toolset it was resolved against. */
 export interface ProfyResolvedDefinition extends ResolvedDefinition {
   /** Where the main toolset came from: `expert` (its `tools`), `config` (`profy.mainTools`) or `unknown`. */
   toolset: Toolset['source'];
