@@ -372,7 +372,7 @@ describe('profy: rule pages', () => {
   const DOCS = path.resolve(__dirname, '../../docs/rules');
   const ids = RULES.filter((r) => r.group === 'profy' || r.id === 'syntax/json');
 
-  it('covers all 14 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 14));
+  it('covers all 16 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 16));
 
   for (const rule of ids) {
     it(`${rule.id}: title, default severity, examples, fix and how to silence`, () => {

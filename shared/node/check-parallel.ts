@@ -4,7 +4,7 @@ import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
 import type { CheckOptions, FileReport } from './check-types';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -93,8 +93,8 @@ export function runParallel(
 ): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
   // Files whose analysis is kept are done on this thread; the rest is shared.
   const pinned = items.map((c) => keepFor(c.path));
-  const poly = polytokenIndexes(items).filter((i) => !pinned[i]);
-  const pinnedPoly = polytokenIndexes(items).filter((i) => pinned[i]);
+  const poly = namedIndexes(items).filter((i) => !pinned[i]);
+  const pinnedPoly = namedIndexes(items).filter((i) => pinned[i]);
   const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i]);
   const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i]);
   const configIds = new Map<LoadedConfig, number>();
@@ -213,7 +213,7 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken });
+    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 

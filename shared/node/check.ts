@@ -10,7 +10,7 @@ import type { FileKind } from '../types';
 import { ConfigResolver } from './config-loader';
 import type { CheckOptions, FileReport } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { describeError, walkFiles } from './walk';
 
 export { polytokenName } from './check-runner';
@@ -120,7 +120,7 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
   const runner = new Runner(items, options.onRuleError);
   const names = new Map<number, string>();
   const readErrors: ReadError[] = [];
-  for (const i of polytokenIndexes(items)) {
+  for (const i of namedIndexes(items)) {
     const r = runner.indexEntry(i);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else names.set(i, r.name);
