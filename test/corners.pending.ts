@@ -15,7 +15,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { resolveAnalysis } from '../shared/engine';
-import type { ResolvedDefinition } from '../shared/types';
+import { shownStatus, type ResolvedDefinition } from '../shared/types';
 import { withFixture, type FixtureResult } from './support/fixtures';
 
 const CORNERS = path.resolve(__dirname, '../../test/fixtures/corners');
@@ -46,7 +46,7 @@ function resolutions(result: FixtureResult, expected: Record<string, ExpectedDef
     actual[file] = (resolved?.definitions ?? []).map((d, i) => {
       const shape = definitions[i] ?? definitions[0];
       const given = d as ResolvedDefinition & { silenced?: string[] };
-      const out: Record<string, unknown> = { name: d.name, status: d.status };
+      const out: Record<string, unknown> = { name: d.name, status: shownStatus(d) };
       if (shape?.tools) out.tools = d.tools;
       // `silenced: []` in a case means "none": an absent field matches it.
       if (shape?.silenced) out.silenced = [...(given.silenced ?? [])].sort();
