@@ -2,7 +2,7 @@
  * Open documents: each one's analysis, cached per URI, document version and generation, and
  * its diagnostics, published with the document version.
  */
-import * as fs from 'fs';
+import { readRegularFile } from '../shared/node/read';
 import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared/engine';
@@ -125,7 +125,7 @@ export class OpenDocuments {
     const open = this.text.all().find((d) => d.uri === uri || uriToPath(d.uri) === path);
     if (open) return open.getText();
     try {
-      return fs.readFileSync(path, 'utf8');
+      return readRegularFile(path);
     } catch {
       return undefined;
     }

@@ -10,6 +10,7 @@ import { FileChangeType, type ClientCapabilities, type Connection, type FileEven
 import { DIALECT_MODULES, kindOf, unreadableReason, type Analysis, type WorkspaceIndex } from '../shared/engine';
 import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
 import { toPosix } from '../shared/files';
+import { readRegularFile } from '../shared/node/read';
 import { walkFiles } from '../shared/node/walk';
 import { SourceText } from '../shared/text/source';
 import type { Dialect } from '../shared/types';
@@ -45,7 +46,7 @@ function entryFromText(path: string, kind: Dialect, text: string): IndexEntry | 
 /** A file's entry read from disk; undefined when it cannot be read (or parsed): nothing to index, as the runtime skips it. */
 function readEntry(path: string, kind: Dialect): IndexEntry | undefined {
   try {
-    return entryFromText(path, kind, fs.readFileSync(path, 'utf8'));
+    return entryFromText(path, kind, readRegularFile(path));
   } catch {
     return undefined;
   }
@@ -130,7 +131,7 @@ export class DefinitionIndex {
     progress?.begin('Subagents: indexing definitions', 0, undefined, false);
     try {
       const files: string[] = [];
-      for (const folder of configuration.folders) files.push(...walkFiles(folder));
+      for (const folder of configuration.folders) for (const file of walkFiles(folder)) files.push(file);
       const found = new Map<string, IndexEntry>();
       // The global folder and `polytoken.subagentDirs` of each folder's and each Polytoken file's configuration.
       const extraDirs = new Set<string>();

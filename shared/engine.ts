@@ -7,6 +7,7 @@ import { ruleDocsUrl, ruleMeta } from './rules/registry';
 import type { ParsedFile } from './text/document';
 import { SourceText } from './text/source';
 import { findSuppressions, isSuppressed } from './text/suppress';
+import { unreadableReason } from './text/limits';
 import type { Dialect, FileKind, Finding, Resolution, ResolvedDefinition, SeverityName } from './types';
 import { polytoken } from './dialects/polytoken';
 import { profy } from './dialects/profy';
@@ -143,18 +144,7 @@ export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
   return finalize(findings, defaultConfig(), () => false);
 }
 
-/** Files above this size are reported, not parsed. */
-export const MAX_FILE_CHARS = 5 * 1024 * 1024;
-
-/** Why a text is not parsed at all: too large, or binary. */
-export function unreadableReason(text: string): string | undefined {
-  if (text.length > MAX_FILE_CHARS) {
-    const mb = (text.length / 1024 / 1024).toFixed(1);
-    return `The file is ${mb} MB, above the 5 MB limit, so it is not checked; a definition this large is almost certainly not one.`;
-  }
-  if (text.includes('\u0000')) return 'The file holds NUL bytes, so it is binary, not a definition; it is not checked.';
-  return undefined;
-}
+export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 
 function finalize(findings: Finding[], config: SubagentsConfig, suppressed: (f: Finding) => boolean): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -14,6 +14,8 @@ import type { FileKind } from '../types';
 import type { CheckOptions, FileReport } from './check';
 import { unreadableConfigFinding } from './config-loader';
 import { QUICK_NAMES, quickPolytokenName } from './quick-name';
+import { tooLargeReason } from '../text/limits';
+import { readRegularFile, RefusedFileError } from './read';
 import { describeError } from './walk';
 
 /** The name a Polytoken definition registers under: its `name`, else its file name. */
@@ -40,7 +42,7 @@ export interface ReadError {
  * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
 export class Runner {
-  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | { tooLarge: { bytes: number; limit: number } } | undefined>();
 
   constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
 
@@ -49,8 +51,12 @@ export class Runner {
     const c = this.items[index];
     let text: string;
     try {
-      text = fs.readFileSync(c.path, 'utf8');
+      text = readRegularFile(c.path);
     } catch (e) {
+      if (e instanceof RefusedFileError && e.tooLarge) {
+        this.cache.set(index, { tooLarge: e.tooLarge });
+        return { name: polytokenName(undefined, c.path) };
+      }
       this.cache.set(index, undefined);
       return { error: describeError(e) };
     }
@@ -92,13 +98,15 @@ export class Runner {
       const cached = this.cache.get(index);
       this.cache.delete(index);
       if (!cached) return { skipped: true };
+      if ('tooLarge' in cached) return { analysis: tooLargeAnalysis(c.kind, cached.tooLarge) };
       ({ text, parsed, quickName } = cached);
     } else {
       try {
-        text = fs.readFileSync(c.path, 'utf8');
+        text = readRegularFile(c.path);
       } catch (e) {
-        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
+        // A configuration that cannot be read is reported on itself: the check carries on with the defaults.
         if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
+        if (e instanceof RefusedFileError && e.tooLarge) return { analysis: tooLargeAnalysis(c.kind, e.tooLarge) };
         return { error: describeError(e) };
       }
     }
@@ -109,6 +117,13 @@ export class Runner {
     }
     return { analysis };
   }
+}
+
+/** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
+function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
+  const rule = kind === 'profy' ? 'syntax/json' : 'syntax/yaml';
+  const message = tooLargeReason(size.bytes, size.limit);
+  return { kind, diagnostics: findingsToDiagnostics([{ rule, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message }]) };
 }
 
 export function polytokenIndexes(items: readonly Item[]): number[] {
@@ -172,7 +187,7 @@ export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, st
       const path = posix.join(dir, n);
       if (entries.has(path)) continue;
       try {
-        const text = fs.readFileSync(path, 'utf8');
+        const text = readRegularFile(path);
         if (unreadableReason(text)) continue;
         entries.set(path, polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(text), path), path));
       } catch {
