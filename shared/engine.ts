@@ -8,6 +8,7 @@ import type { ParsedFile } from './text/document';
 import { SourceText } from './text/source';
 import { findSuppressions, isSuppressed } from './text/suppress';
 import { unreadableReason } from './text/limits';
+import { capPerRule } from './diagnostics-cap';
 import type { Dialect, FileKind, Finding, Resolution, ResolvedDefinition, SeverityName } from './types';
 import { polytoken } from './dialects/polytoken';
 import { profy } from './dialects/profy';
@@ -126,7 +127,7 @@ export function analyze(input: DocumentInput): Analysis {
   const findings: Finding[] = [...file.syntax];
   for (const rule of module.rules) {
     try {
-      findings.push(...rule.check(context));
+      for (const finding of rule.check(context)) findings.push(finding);
     } catch (error) {
       input.onRuleError?.(rule.ids.join(', '), error);
     }
@@ -165,7 +166,7 @@ function finalize(findings: Finding[], config: SubagentsConfig, suppressed: (f: 
       data: { rule: f.rule, ...f.data },
     });
   }
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return capPerRule(out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
 }
 
 /** The resolution of SPEC §9 for a definition file; undefined for files that are not definitions. */
