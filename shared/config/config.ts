@@ -6,7 +6,7 @@ import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tr
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
 import { nearestName } from '../catalog/catalog';
 import { RULES, ruleMeta } from '../rules/registry';
-import { unsafeGlobs } from './glob-guard';
+import { globFindings, keptGlobs } from './glob-guard';
 import configSchema from '../../schemas/subagents-config.schema.json';
 
 export interface ToolEntry {
@@ -99,18 +99,13 @@ export function parseConfig(text: string, path: string, dir: string): LoadedConf
     });
     return invalid(sortFindings([...errors, ...warnings]));
   }
-  const globs = unsafeGlobs(source, root);
   const config = fromPlain(toPlain(root) as Record<string, any>);
-  if (globs.refused.size) dropGlobs(config, globs.refused);
-  return { config, path, dir, findings: sortFindings([...warnings, ...globs.findings]) };
+  config.ignore = keptGlobs(config.ignore);
+  for (const d of Object.keys(config.files) as Dialect[]) config.files[d] = keptGlobs(config.files[d]!);
+  return { config, path, dir, findings: sortFindings([...warnings, ...globFindings(source, root)]) };
 }
 
 const sortFindings = (findings: Finding[]) => findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-
-function dropGlobs(config: SubagentsConfig, refused: Set<string>): void {
-  config.ignore = config.ignore.filter((g) => !refused.has(g));
-  for (const d of Object.keys(config.files) as Dialect[]) config.files[d] = config.files[d]!.filter((g) => !refused.has(g));
-}
 
 /** The limits of definition files hold for the configuration too: nothing huge or binary is parsed. */
 function unreadableConfig(text: string): string | undefined {

@@ -5,6 +5,8 @@ import { getValue, type AstNode } from '../text/tree';
 /** More wildcards than this in one glob are refused: picomatch's regular expression backtracks in (path length)^(wildcards). */
 export const MAX_GLOB_WILDCARDS = 3;
 export const MAX_GLOB_LENGTH = 1000;
+/** Every path is matched against every glob of a list: past this many, the rest of the list is left out. */
+export const MAX_GLOBS_PER_LIST = 1000;
 
 /**
  * Why a configuration glob is refused, or undefined when it is fine. A run of stars
@@ -34,25 +36,27 @@ function globLists(root: AstNode): AstNode[] {
 }
 
 /**
- * `config/invalid` on every glob that could make matching take seconds per file, and
- * the set of those globs, which are then left out (the rest of the configuration applies).
+ * `config/invalid` on every glob that could make matching take seconds per file, and on
+ * the first glob past MAX_GLOBS_PER_LIST in a list (keptGlobs leaves them all out).
  */
-export function unsafeGlobs(source: SourceText, root: AstNode): { findings: Finding[]; refused: Set<string> } {
+export function globFindings(source: SourceText, root: AstNode): Finding[] {
   const findings: Finding[] = [];
-  const refused = new Set<string>();
+  const refuse = (item: AstNode, message: string) => findings.push({ rule: 'config/invalid', range: source.range(item.start, item.end), message, data: { removable: true } });
   for (const list of globLists(root)) {
-    for (const item of list.items ?? []) {
-      if (item.kind !== 'string') continue;
+    const items = (list.items ?? []).filter((item) => item.kind === 'string');
+    for (const item of items.slice(0, MAX_GLOBS_PER_LIST)) {
       const reason = unsafeGlobReason(String(item.value));
-      if (!reason) continue;
-      refused.add(String(item.value));
-      findings.push({
-        rule: 'config/invalid',
-        range: source.range(item.start, item.end),
-        message: `This glob is ignored because ${reason}: matching it could take seconds per file; split it or use fewer wildcards.`,
-        data: { removable: true },
-      });
+      if (reason) refuse(item, `This glob is ignored because ${reason}: matching it could take seconds per file; split it or use fewer wildcards.`);
+    }
+    if (items.length > MAX_GLOBS_PER_LIST) {
+      const rest = items.length - MAX_GLOBS_PER_LIST - 1;
+      refuse(items[MAX_GLOBS_PER_LIST], `This glob and the ${rest.toLocaleString('en')} after it are ignored: a list may hold at most ${MAX_GLOBS_PER_LIST.toLocaleString('en')} globs, since every path is matched against each; use fewer, broader globs.`);
     }
   }
-  return { findings, refused };
+  return findings;
+}
+
+/** The globs of a list that are used: the first MAX_GLOBS_PER_LIST, without the unsafe ones. */
+export function keptGlobs(globs: readonly string[]): string[] {
+  return globs.slice(0, MAX_GLOBS_PER_LIST).filter((g) => !unsafeGlobReason(g));
 }

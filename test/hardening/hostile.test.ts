@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import { Alias, parseDocument } from 'yaml';
 import { analyze, DIALECT_MODULES, type Analysis, type Rule } from '../../shared/engine';
 import { defaultLoadedConfig, parseConfig } from '../../shared/config/config';
-import { unsafeGlobReason } from '../../shared/config/glob-guard';
+import { MAX_GLOBS_PER_LIST, unsafeGlobReason } from '../../shared/config/glob-guard';
 import { MAX_DIAGNOSTICS_PER_RULE } from '../../shared/diagnostics-cap';
 import { expandGlob, globMatches } from '../../shared/dialects/profy/glob';
 import { dialectOf } from '../../shared/files';
@@ -179,6 +179,16 @@ describe('hardening: hostile inputs', function () {
       // Matching with what is left is instant, also for a long adversarial name.
       assert.strictEqual(dialectOf(`${WS}/apps/cli/agents/${'a'.repeat(200)}.yaml`, loaded, WS), 'picasso');
       assert.strictEqual(dialectOf(`${WS}/vendor/apps/cli/agents/x.yaml`, loaded, WS), undefined);
+    });
+
+    it(`past ${MAX_GLOBS_PER_LIST} globs in a list the rest is reported once and left out`, () => {
+      const text = 'ignore:\n' + Array.from({ length: MAX_GLOBS_PER_LIST + 5 }, (_, i) => `  - "x${i}/**"\n`).join('') + 'files:\n  profy: ["a/*.json"]\n';
+      const loaded = parseConfig(text, CONFIG, WS);
+      assert.deepStrictEqual(loaded.findings.map((f) => [f.rule, f.range.start.line]), [['config/invalid', MAX_GLOBS_PER_LIST + 1]]);
+      assert.match(loaded.findings[0].message, /^This glob and the 4 after it are ignored: a list may hold at most 1,000 globs/);
+      assert.strictEqual(loaded.config.ignore.length, MAX_GLOBS_PER_LIST);
+      assert.strictEqual(loaded.config.ignore[MAX_GLOBS_PER_LIST - 1], `x${MAX_GLOBS_PER_LIST - 1}/**`);
+      assert.deepStrictEqual(loaded.config.files, { profy: ['a/*.json'] });
     });
 
     it('which globs are refused', () => {
