@@ -47,8 +47,13 @@ function compile(pattern: string): CompiledGlob {
   return glob;
 }
 
+/** A name indexable by code point: the string itself when it has no surrogate pair (most do), else its code points. */
+type CodePoints = string | readonly string[];
+const SURROGATE = /[\uD800-\uDFFF]/;
+const codePoints = (name: string): CodePoints => (SURROGATE.test(name) ? Array.from(name) : name);
+
 /** Whether `piece` matches `name` at code point `at`. */
-function pieceAt(piece: Piece, name: readonly string[], at: number): boolean {
+function pieceAt(piece: Piece, name: CodePoints, at: number): boolean {
   for (let i = 0; i < piece.length; i++) {
     const want = piece[i];
     if (want !== undefined && want !== name[at + i]) return false;
@@ -56,7 +61,7 @@ function pieceAt(piece: Piece, name: readonly string[], at: number): boolean {
   return true;
 }
 
-function matches(glob: CompiledGlob, name: readonly string[]): boolean {
+function matches(glob: CompiledGlob, name: CodePoints): boolean {
   if (!glob.star) return name.length === glob.head.length && pieceAt(glob.head, name, 0);
   if (name.length < glob.minLength) return false;
   if (!pieceAt(glob.head, name, 0) || !pieceAt(glob.tail, name, name.length - glob.tail.length)) return false;
@@ -73,11 +78,18 @@ function matches(glob: CompiledGlob, name: readonly string[]): boolean {
 }
 
 export function globMatches(pattern: string, name: string): boolean {
-  return matches(compile(pattern), Array.from(name));
+  return matches(compile(pattern), codePoints(name));
 }
+
+/** The code points of each tool of a toolset, made once per toolset (every glob entry is expanded against it; a toolset is not changed once built). */
+const toolsetCodePoints = new WeakMap<readonly string[], CodePoints[]>();
 
 /** The tools a glob matches, in the toolset's order. */
 export function expandGlob(pattern: string, toolset: readonly string[]): string[] {
   const glob = compile(pattern);
-  return toolset.filter((tool) => matches(glob, Array.from(tool)));
+  let names = toolsetCodePoints.get(toolset);
+  if (!names) toolsetCodePoints.set(toolset, (names = toolset.map(codePoints)));
+  const out: string[] = [];
+  for (let i = 0; i < toolset.length; i++) if (matches(glob, names[i])) out.push(toolset[i]);
+  return out;
 }
