@@ -1,9 +1,9 @@
-import * as fs from 'fs';
 import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
 import type { Finding } from '../results';
+import { isRegularFile, readRegularFile } from './read';
 import { describeError } from './walk';
 
 export interface ConfigOptions {
@@ -48,7 +48,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   const dir = posix.dirname(path);
   let text: string;
   try {
-    text = fs.readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
@@ -113,7 +113,7 @@ export class ConfigResolver {
       }
       visited.push(current);
       const candidate = posix.join(current, CONFIG_FILE_NAME);
-      if (isFile(candidate)) {
+      if (isRegularFile(candidate)) {
         found = candidate;
         break;
       }
@@ -126,10 +126,3 @@ export class ConfigResolver {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
