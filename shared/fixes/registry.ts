@@ -6,6 +6,8 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DIALECT_MODULES } from '../engine';
 import type { Analysis, FixPlan, FixProvider, FixRequest, RuleId } from '../types';
 import { nodeForRange } from './edits';
+import { directiveFixes } from '../rules/directives';
+import { findSuppressions } from '../text/suppress';
 
 const providers = new Map<string, FixProvider<any>>();
 for (const module of Object.values(DIALECT_MODULES)) {
@@ -13,6 +15,7 @@ for (const module of Object.values(DIALECT_MODULES)) {
     for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
   }
 }
+for (const [id, provider] of Object.entries(directiveFixes(findSuppressions))) if (provider) providers.set(id, provider);
 
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {

@@ -72,6 +72,8 @@ export const RULES = [
   rule('syntax/json', 'error', 'The JSON does not parse.'),
   rule('syntax/frontmatter', 'error', 'The frontmatter block is missing or never closed.'),
   rule('config/invalid', 'error', 'The `.subagents.yaml` configuration is malformed.'),
+  rule('directive/unknown-rule', 'warning', 'A suppression comment names a rule id that does not exist.'),
+  rule('directive/unused', 'information', 'A suppression comment silences nothing.'),
 ] as const;
 
 /** A rule id of the registry: a misspelled id does not compile. */
