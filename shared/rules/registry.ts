@@ -47,6 +47,7 @@ export const RULES = [
   rule('profy/no-tools', 'error', 'No tool remains after resolution; dropped.'),
   rule('profy/duplicate-name', 'error', 'An earlier subagent or a builtin has the same name; dropped.'),
   rule('profy/self-delegation', 'warning', '`delegationPolicy` names the Expert itself; the runtime always leaves it out.'),
+  rule('profy/duplicate-key', 'warning', 'A JSON key given twice; the runtime keeps the last value.'),
   rule('profy/whitelist-cap', 'warning', '`delegationPolicy` lists more than 10 Experts; the rest are dropped.'),
   rule('profy/missing-delegation-brief', 'information', 'A delegatable Expert without `delegationBrief`.'),
   rule('profy/unknown-key', 'warning', 'A key Profy does not know.'),
