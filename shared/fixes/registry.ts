@@ -45,14 +45,10 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   const source = ctx.file.source;
   const start = source.offset(diagnostic.range.start);
   const end = source.offset(diagnostic.range.end);
-  const request: FixRequest<unknown> = {
-    ctx,
-    diagnostic,
-    data: (diagnostic.data ?? {}) as Record<string, unknown>,
-    start,
-    end,
-    node: nodeForRange(ctx.file.root, start, end),
-  };
+  const node = nodeForRange(ctx.file.root, start, end);
+  // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
+  if (node?.viaAlias) return [];
+  const request: FixRequest<unknown> = { ctx, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
   try {
     return provider(request);
   } catch {
