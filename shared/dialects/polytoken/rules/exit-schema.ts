@@ -215,7 +215,7 @@ export const statusEnumRule: PolytokenRule = {
             ctx,
             'polytoken/unrecognized-status-enum',
             item,
-            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
+            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; ${family ? `it means \`${STATUS_FAMILIES[family][0]}\`: use that` : 'use a recognized value (keep the detail in another property)'}, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
             { suggestions, replacement: suggestions[0], field, ...(family ? { synonymOf: STATUS_FAMILIES[family][0] } : {}) },
           ),
         );
