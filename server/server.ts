@@ -68,7 +68,11 @@ export function startServer(raw: Connection): void {
     rebuildIndex: () => void index.rebuild(),
     wantsPatterns: () => wantsPatterns,
   });
-  const isConfigFile = (uri: string) => posix.basename(uriToPath(uri) ?? '') === CONFIG_FILE_NAME;
+  /** The path of a `.subagents.yaml` document; undefined for any other document. */
+  const configPathOf = (uri: string): string | undefined => {
+    const path = uriToPath(uri);
+    return path && posix.basename(path) === CONFIG_FILE_NAME ? path : undefined;
+  };
   let lensCommand = lensCommandFor(undefined);
   const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
   /** Started after initialize when the client cannot register file watchers. */
@@ -91,21 +95,24 @@ export function startServer(raw: Connection): void {
   // Fired on open too (TextDocuments fires onDidOpen, then onDidChangeContent).
   documents.text.onDidChangeContent((e) => {
     documents.schedule(e.document.uri);
-    if (isConfigFile(e.document.uri)) live.configTextChanged(uriToPath(e.document.uri)!);
+    const config = configPathOf(e.document.uri);
+    if (config) live.configTextChanged(config);
   });
   documents.text.onDidOpen((e) => {
     const path = uriToPath(e.document.uri);
     if (path) watcher?.opened(path);
   });
   documents.text.onDidSave((e) => {
-    if (!isConfigFile(e.document.uri)) return;
-    live.saved(uriToPath(e.document.uri)!);
+    const config = configPathOf(e.document.uri);
+    if (!config) return;
+    live.saved(config);
     configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
     documents.closed(e.document.uri);
     // Closed without saving: the disk's text applies again.
-    if (isConfigFile(e.document.uri)) live.configTextChanged(uriToPath(e.document.uri)!);
+    const config = configPathOf(e.document.uri);
+    if (config) live.configTextChanged(config);
     watcher?.refresh();
   });
 
