@@ -1,7 +1,8 @@
 // `npm run bench`: times `node dist/cli.js check <ws> --format json` on generated workspaces
 // of 1,000, 10,000 and 50,000 definitions next to the FLOOR (bench/floor.mjs: one process
 // that only finds, reads and parses the same files with the same parsers), and the language
-// server (bench/server.mjs). Prints a table and writes bench/results.json.
+// server (bench/server.mjs), then pathological files (bench/limits.mjs) and hostile
+// workspaces (bench/hostile.mjs). Prints the tables and writes bench/results.json.
 //
 //   node bench/run.mjs [--sizes 1000,10000,50000] [--runs 3] [--no-server] [--keep]
 import { spawnSync } from 'child_process';
@@ -10,6 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { generateWorkspace } from './generate.mjs';
+import { measure } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -23,7 +25,6 @@ const sizes = opt('--sizes', '1000,10000,50000').split(',').map(Number);
 const runs = Number(opt('--runs', '3'));
 const keep = args.includes('--keep');
 const withServer = !args.includes('--no-server');
-const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 if (!fs.existsSync(cli)) {
   console.error('dist/cli.js is missing: run `npm run build` first');
@@ -35,30 +36,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Runs `node …argv` once: wall ms, peak RSS (MiB), CPU ms (user+sys), exit status, stdout file. */
-function measure(argv, env = {}, stdoutFile = '/dev/null') {
-  const out = fs.openSync(stdoutFile, 'w');
-  const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
-  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
-  const start = performance.now();
-  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
-  const wall = performance.now() - start;
-  fs.closeSync(out);
-  const stderr = r.stderr.toString();
-  let rssKb;
-  let cpu;
-  const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
-  if (t) {
-    rssKb = Number(t[2]);
-    cpu = (Number(t[3]) + Number(t[4])) * 1000;
-  } else {
-    const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
-    rssKb = m ? Number(m[1]) : NaN;
-  }
-  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
-}
-
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, server: undefined };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, server: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -74,7 +52,7 @@ try {
     for (let r = 0; r < runs; r++) {
       // Interleaved, so that a busy machine slows both alike.
       const outFile = path.join(tmp, `out-${size}.json`);
-      const c = measure([cli, 'check', ws, '--format', 'json'], {}, outFile);
+      const c = measure([cli, 'check', ws, '--format', 'json'], { stdoutFile: outFile });
       if (c.status !== 0 && c.status !== 1) throw new Error(`check exited ${c.status}: ${c.stderr.slice(0, 500)}`);
       if (r === 0) {
         const json = JSON.parse(fs.readFileSync(outFile, 'utf8'));
@@ -82,7 +60,7 @@ try {
       }
       checks.push(c);
       floors.push(measure([path.join(here, 'floor.mjs'), ws]));
-      if (r === 0) single.push(measure([cli, 'check', ws, '--format', 'json'], { SUBAGENTS_WORKERS: '0' }));
+      if (r === 0) single.push(measure([cli, 'check', ws, '--format', 'json'], { env: { SUBAGENTS_WORKERS: '0' } }));
     }
     const row = {
       definitions: size,
@@ -118,6 +96,13 @@ try {
     results.limits = { error: `limits benchmark failed (exit ${limits.status})` };
   }
 
+  const hostile = spawnSync(process.execPath, [path.join(here, 'hostile.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 30 * 60_000 });
+  try {
+    results.hostile = JSON.parse(hostile.stdout.toString().trim().split('\n').pop());
+  } catch {
+    results.hostile = { error: `hostile inputs benchmark failed (exit ${hostile.status})` };
+  }
+
   if (withServer) {
     const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
     try {
@@ -151,6 +136,15 @@ if (results.limits) {
     for (const [k, v] of Object.entries(results.limits)) lines.push(`| ${k} | ${fmt(v)} |`);
   }
 }
+if (results.hostile) {
+  lines.push('');
+  if (results.hostile.error) lines.push(`hostile inputs: ${results.hostile.error}`);
+  else {
+    lines.push('| hostile input (a workspace, CLI check, whole process) | ms | peak RSS (MiB) | outcome |');
+    lines.push('| --- | ---: | ---: | --- |');
+    for (const [k, v] of Object.entries(results.hostile)) lines.push(`| ${k} | ${fmt(v.ms)} | ${fmt(v.rssMiB)} | ${v.ok ? 'as expected' : `**${v.note}**`} |`);
+  }
+}
 if (results.server) {
   const s = results.server;
   lines.push('');
@@ -163,3 +157,5 @@ if (results.server) {
 }
 console.log(lines.join('\n'));
 fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+// A hostile input that crashed, hung or gave the wrong answer fails the run.
+if (results.hostile && (results.hostile.error || Object.values(results.hostile).some((v) => !v.ok))) process.exitCode = 1;

@@ -25,7 +25,7 @@ export function parseArgs(args: readonly string[], spec: OptionSpec, command: st
   while (i < args.length) {
     const arg = args[i++];
     if (arg === '--') {
-      parsed.positionals.push(...args.slice(i));
+      for (const rest of args.slice(i)) parsed.positionals.push(rest);
       break;
     }
     if (arg === '-h' || arg === '--help') {

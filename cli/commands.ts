@@ -4,6 +4,7 @@ import { resolveAnalysis } from '../shared/engine';
 import { toPosix } from '../shared/files';
 import { checkPaths, MissingPathError, type CheckOptions, type CheckRun } from '../shared/node/check';
 import type { ConfigOptions } from '../shared/node/config-loader';
+import { isRegularFile } from '../shared/node/read';
 import { describeError } from '../shared/node/walk';
 import { RULES, ruleDocsUrl } from '../shared/rules/registry';
 import type { Resolution } from '../shared/types';
@@ -116,7 +117,7 @@ export function commandResolve(args: string[], io: Io): number {
   const inputs = [abs];
   if (abs.endsWith('.md')) {
     try {
-      for (const n of fs.readdirSync(posix.dirname(abs))) if (n.endsWith('.md') && posix.join(posix.dirname(abs), n) !== abs) inputs.push(posix.join(posix.dirname(abs), n));
+      for (const n of fs.readdirSync(posix.dirname(abs))) if (n.endsWith('.md') && posix.join(posix.dirname(abs), n) !== abs && isRegularFile(posix.join(posix.dirname(abs), n))) inputs.push(posix.join(posix.dirname(abs), n));
     } catch {
       // The file itself is readable; siblings are only for shadowing.
     }
@@ -164,7 +165,7 @@ export function commandRules(args: string[], io: Io): number {
     const rows = RULES.map((r) => `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.defaultSeverity}${r.deprecated ? ' (deprecated usage)' : ''} | ${r.summary.replace(/\|/g, '\\|')} |`);
     io.out(['| rule | default severity | what it reports |', '| --- | --- | --- |', ...rows].join('\n') + '\n');
   } else {
-    const idWidth = Math.max(...rules.map((r) => r.id.length));
+    const idWidth = rules.reduce((width, r) => Math.max(width, r.id.length), 0);
     io.out(rules.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(11)}  ${r.summary}  ${r.docs}`).join('\n') + '\n');
   }
   return 0;

@@ -13,7 +13,8 @@ import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic, ty
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared/engine';
 import type { LoadedConfig } from '../shared/config/config';
-import type { PolytokenModel } from '../shared/dialects/polytoken/model';
+import { definitionNames } from '../shared/features/symbols';
+import { nameKey, registeredName } from '../shared/workspace/definitions';
 import { fixAll } from '../shared/fixes/apply';
 import { minimalEdit } from '../shared/fixes/edits';
 import { nodeWorkspaceHost } from '../shared/node/host';
@@ -51,7 +52,7 @@ export interface DocumentAnalysis {
 interface CacheEntry extends DocumentAnalysis {
   version: number;
   generation: number;
-  /** A Polytoken definition's registered name, and the index revision of that name its analysis saw. */
+  /** A Polytoken or Picasso definition's name key, and the index revision of that key its analysis saw. */
   name?: string;
   nameRevision: number;
 }
@@ -100,7 +101,7 @@ export class OpenDocuments {
     const took = performance.now() - started;
     const previous = this.cost.get(uri);
     this.cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
-    const registered = analysis.kind === 'polytoken' ? (analysis.context?.model as PolytokenModel | undefined)?.registeredName : undefined;
+    const registered = (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path)) : undefined;
     const entry: CacheEntry = { version: doc.version, generation: this.generation, analysis, config, name: registered, nameRevision: registered === undefined ? 0 : this.index.names.revisionOf(registered) };
     this.cache.set(uri, entry);
     this.trackName(uri, registered);
@@ -122,7 +123,7 @@ export class OpenDocuments {
     }
   }
 
-  /** The index changed for these Polytoken names: check again the open documents that carry them. */
+  /** The index changed for these name keys: check again the open documents that carry them. */
   scheduleNames(names: Iterable<string>, except?: string): void {
     for (const name of names) for (const uri of this.byName.get(name) ?? []) if (uri !== except) this.schedule(uri);
   }

@@ -13,7 +13,11 @@ import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
 
 export { defaultSeverity } from './rules/registry';
 import { SourceText } from './text/source';
-import { findSuppressions, isSuppressed } from './text/suppress';
+import { findSuppressions } from './text/suppress';
+import { withSuggestionBudget } from './text/nearest';
+import { DirectiveUse } from './rules/directives';
+import { unreadableReason } from './text/limits';
+import { capPerRule } from './diagnostics-cap';
 import type { Analysis, Dialect, DialectModule, DocumentInput, FileKind, Finding, Resolution, RuleContext, SeverityName } from './types';
 import { polytoken } from './dialects/polytoken';
 import { profy } from './dialects/profy';
@@ -55,9 +59,7 @@ export function analyze(input: DocumentInput): Analysis {
   const source = new SourceText(input.text);
   if (kind === 'config') {
     const loaded = parseConfig(input.text, input.path, input.config.dir);
-    const suppressions = findSuppressions(source, [{ start: 0, end: source.text.length }]);
-    const findings = loaded.findings;
-    return { kind, findings, diagnostics: finalize(findings, input.config.config, (f) => isSuppressed(suppressions, f.rule, f.range.start.line)) };
+    return { kind, ...withDirectives(loaded.findings, input.config.config, source, [{ start: 0, end: source.text.length }]) };
   }
   const unreadable = unreadableReason(input.text);
   if (unreadable) {
@@ -78,24 +80,49 @@ export function analyze(input: DocumentInput): Analysis {
     model: undefined,
   };
   const findings: Finding[] = file.syntax.slice();
+  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () => runRules(module, context, findings, input.onRuleError));
+  if (!ran) return { kind, findings, diagnostics: finalize(findings, input.config.config, () => false) };
+  return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+}
+
+/** Distance computations "did you mean" may spend on one file (about a tenth of a second). */
+const SUGGESTION_COMPARISONS = 2_000_000;
+
+/** Builds the model, then runs every rule isolated; false when the model cannot be built (no rule can run then). */
+function runRules(module: DialectModule<any>, context: RuleContext<unknown>, findings: Finding[], onRuleError: DocumentInput['onRuleError']): boolean {
   try {
     context.model = module.model(context as RuleContext<undefined>);
   } catch (error) {
     // Without a model no rule can run; the syntax findings still stand.
-    input.onRuleError?.('model', error);
-    const diagnostics = finalize(findings, input.config.config, () => false);
-    return { kind, findings, diagnostics };
+    onRuleError?.('model', error);
+    return false;
   }
   for (const rule of module.rules) {
     try {
       for (const f of rule.check(context)) findings.push(f);
     } catch (error) {
-      input.onRuleError?.(rule.ids.join(', '), error);
+      onRuleError?.(rule.ids.join(', '), error);
     }
   }
-  const suppressions = findSuppressions(source, file.yamlRegions);
-  const diagnostics = finalize(findings, input.config.config, (f) => isSuppressed(suppressions, f.rule, f.range.start.line));
-  return { kind, findings, diagnostics, context };
+  return true;
+}
+
+/**
+ * The diagnostics after the author's display settings (`rules:` overrides, suppression
+ * comments in the YAML regions), and the findings with the directive rules' own added.
+ */
+function withDirectives(found: Finding[], config: SubagentsConfig, source: SourceText, regions: { start: number; end: number }[]): { findings: Finding[]; diagnostics: Diagnostic[] } {
+  const use = new DirectiveUse(findSuppressions(source, regions));
+  const shown = finalize(found, config, (f) => use.silences(f.rule, f.range.start.line));
+  const directives = use.findings();
+  if (!directives.length) return { findings: found, diagnostics: shown };
+  // Directive findings are not silenced by directives (as ESLint's unused-directive reports).
+  const diagnostics = finalize(directives, config, () => false);
+  for (const d of shown) diagnostics.push(d);
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const findings = found.slice();
+  for (const f of directives) findings.push(f);
+  return { findings, diagnostics };
 }
 
 /**
@@ -106,18 +133,7 @@ export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
   return finalize(findings, defaultConfig(), () => false);
 }
 
-/** Files above this size are reported, not parsed. */
-export const MAX_FILE_CHARS = 5 * 1024 * 1024;
-
-/** Why a text is not parsed at all: too large, or binary. */
-export function unreadableReason(text: string): string | undefined {
-  if (text.length > MAX_FILE_CHARS) {
-    const mb = (text.length / 1024 / 1024).toFixed(1);
-    return `The file is ${mb} MB, above the 5 MB limit, so it is not checked; a definition this large is almost certainly not one.`;
-  }
-  if (text.includes('\u0000')) return 'The file holds NUL bytes, so it is binary, not a definition; it is not checked.';
-  return undefined;
-}
+export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 
 /** Findings as the author chose to see them: `rules:` overrides, then suppression comments. */
 function finalize(findings: readonly Finding[], config: SubagentsConfig, suppressed: (f: Finding) => boolean): Diagnostic[] {
@@ -139,7 +155,7 @@ function finalize(findings: readonly Finding[], config: SubagentsConfig, suppres
       data: { rule: f.rule, ...f.data },
     });
   }
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return capPerRule(out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
 }
 
 /** The resolution of a definition file; undefined for files that are not definitions. */

@@ -46,7 +46,14 @@ export interface ResolvedDefinition {
    * (`rules:`, editor settings, suppression comments): the runtime reads none of those.
    */
   silenced?: string[];
+  /** Polytoken: the definition that replaces this one in discovery order (absolute path); it then never runs. */
+  shadowedBy?: string;
   range?: Range;
+}
+
+/** The verdict the workspace view shows: the status, or `shadowed` for a definition that loads but never runs. */
+export function shownStatus(d: Pick<ResolvedDefinition, 'status' | 'shadowedBy'>): ResolveStatus | 'shadowed' {
+  return d.status === 'loads' && d.shadowedBy ? 'shadowed' : d.status;
 }
 
 export interface Resolution {

@@ -28,6 +28,10 @@ export interface WorkspaceIndex {
   polytoken: readonly NamedDefinition[];
   /** Optional: the same entries grouped by name, in the same order (rules fall back to `polytoken`). */
   polytokenByName?: { get(name: string): readonly NamedDefinition[] | undefined };
+  /** Picasso roles (for `picasso/duplicate-role`). */
+  picasso?: readonly NamedDefinition[];
+  /** Picasso roles grouped by name (`picasso/duplicate-role`); without it the rule stays silent. */
+  picassoByName?: { get(name: string): readonly NamedDefinition[] | undefined };
 }
 
 export interface DocumentInput {

@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, resolveAnalysis } from '../shared/engine';
+import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { withFixture } from './support/fixtures';
 
@@ -11,9 +11,9 @@ const WS = '/ws';
 const YAML_PATH = '/ws/apps/cli/agents/security_auditor.yaml';
 const MD_PATH = '/ws/.picasso/agents/security_auditor.md';
 
-function check(text: string, file = YAML_PATH, config: LoadedConfig = defaultLoadedConfig(WS)) {
+function check(text: string, file = YAML_PATH, config: LoadedConfig = defaultLoadedConfig(WS), workspace?: WorkspaceIndex) {
   const ruleErrors: string[] = [];
-  const analysis = analyze({ text, path: file, config, root: WS, onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`) });
+  const analysis = analyze({ text, path: file, config, root: WS, workspace, onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`) });
   // The engine isolates rules in try/catch; a rule that throws is a bug all the same.
   assert.deepStrictEqual(ruleErrors, []);
   assert.strictEqual(analysis.kind, 'picasso');
@@ -334,10 +334,12 @@ describe('picasso: the rule pages', () => {
       assert.ok(page.startsWith(`# ${rule.id}\n`));
       assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}\n`));
       for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), heading);
+      // A role elsewhere in the project, as the page describes it: `.picasso/agents/reviewer.md`.
+      const workspace = { polytoken: [], picassoByName: new Map([['reviewer', [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }]]]) };
       const bad = example(page, 'Bad');
-      assert.ok(check(bad.text, bad.file, bad.config).diagnostics.some((d) => d.code === rule.id), 'bad example');
+      assert.ok(check(bad.text, bad.file, bad.config, workspace).diagnostics.some((d) => d.code === rule.id), 'bad example');
       const good = example(page, 'Good');
-      assert.deepStrictEqual(check(good.text, good.file, good.config).diagnostics.map((d) => d.code), [], 'good example');
+      assert.deepStrictEqual(check(good.text, good.file, good.config, workspace).diagnostics.map((d) => d.code), [], 'good example');
     });
   }
 });

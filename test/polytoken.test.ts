@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
+import { applyFixes } from '../shared/fixes/apply';
+import { fixPlansFor } from '../shared/fixes/registry';
 import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import type { ResolvedDefinition } from '../shared/types';
@@ -226,6 +228,28 @@ describe('polytoken: rule details', () => {
     assert.deepStrictEqual(byTeam.map((d) => (d.data as Record<string, unknown>).by), [team.path]);
     assert.match(String(byTeam[0].message), /team\/triage\.md/);
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace: grouped, path: team.path }), []);
+  });
+});
+
+describe('polytoken: status-field-order fixes', () => {
+  const schema = (props: string, required = '') => def(`  exit_tool_schema:\n    type: object\n    properties:\n${props}${required}`);
+  const KIND = '      kind:\n        type: integer\n';
+  const STATUS = '      status:\n        type: string\n        enum: [done, failed]\n';
+
+  it('adding a required success boolean, or removing the hiding field, silences the rule and keeps the YAML valid', () => {
+    for (const required of ['', '    required: [kind, status]\n']) {
+      const text = schema(KIND + STATUS, required);
+      const analysis = check(text);
+      const [d] = analysis.diagnostics.filter((x) => x.code === 'polytoken/status-field-order');
+      assert.strictEqual(d.severity, required ? 2 : 3, 'warning when required, else information');
+      const plans = fixPlansFor(analysis, d);
+      assert.deepStrictEqual(plans.map((p) => [p.title, !!p.preferred]), [['Remove `kind` from the exit schema', false], ['Add a required `success` boolean property', false]]);
+      for (const plan of plans) {
+        const fixed = applyFixes(text, [{ rule: 'polytoken/status-field-order', plan }]).text;
+        const after = check(fixed);
+        assert.deepStrictEqual(after.diagnostics.map((x) => x.code), [], `${plan.title}:\n${fixed}`);
+      }
+    }
   });
 });
 

@@ -18,7 +18,7 @@ export { nearestName } from '../text/nearest';
 
 export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
-/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (SPEC §3). */
+/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool catalog). */
 export class Catalog {
   readonly tools = new Map<string, CatalogTool>();
   readonly servers = new Map<string, string[]>();

@@ -4,7 +4,7 @@ import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
 import type { CheckOptions, FileReport } from './check-types';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -93,8 +93,8 @@ export function runParallel(
 ): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
   // Files whose analysis is kept are done on this thread; the rest is shared.
   const pinned = items.map((c) => keepFor(c.path));
-  const poly = polytokenIndexes(items).filter((i) => !pinned[i]);
-  const pinnedPoly = polytokenIndexes(items).filter((i) => pinned[i]);
+  const poly = namedIndexes(items).filter((i) => !pinned[i]);
+  const pinnedPoly = namedIndexes(items).filter((i) => pinned[i]);
   const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i]);
   const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i]);
   const configIds = new Map<LoadedConfig, number>();
@@ -126,13 +126,13 @@ export function runParallel(
     switch (m.type) {
       case 'names':
         for (const [i, name] of m.names) names.set(i, name);
-        readErrors.push(...m.errors);
+        for (const e of m.errors) readErrors.push(e);
         phase1Done++;
         break;
       case 'reports':
         for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
-        readErrors.push(...m.errors);
-        corrections.push(...m.corrections);
+        for (const e of m.errors) readErrors.push(e);
+        for (const c of m.corrections) corrections.push(c);
         break;
       case 'failed':
         redo.push({ phase: m.phase, indexes: m.indexes });
@@ -213,7 +213,7 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken });
+    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 
@@ -315,7 +315,9 @@ export function workerMain(data: WorkerInput): void {
       try {
         post({ type: 'reports', reports, errors, ruleErrors, corrections });
       } catch {
-        failed.push(...reports.map(([i]) => i), ...errors.map((e) => e.index)); // not cloneable: done again on the main thread
+        // Not cloneable: done again on the main thread.
+        for (const [i] of reports) failed.push(i);
+        for (const e of errors) failed.push(e.index);
       }
       ruleErrors = [];
       if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });

@@ -2,26 +2,25 @@
  * What every thread of `checkPaths` does, serial or in workers: read and name Polytoken
  * files for the shadowing index (phase 1), then analyze files reusing those reads (phase 2).
  */
-import * as fs from 'fs';
-import { posix } from 'path';
 import { analyze, DIALECT_MODULES, fileStem, findingsToDiagnostics, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
 import type { LoadedConfig } from '../config/config';
-import { toPosix } from '../files';
 import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
-import type { FileKind } from '../types';
+import type { FileKind, Finding, NamedDefinition } from '../types';
 import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from './config-loader';
 import { quickName } from '../workspace/quick-name';
 import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../workspace/definitions';
 import { nodeWorkspaceHost } from './host';
+import { tooLargeReason } from '../text/limits';
+import { readRegularFile, RefusedFileError } from './read';
 import { describeError } from './walk';
 
-/** The name a Polytoken definition registers under: its `name`, else its file name. */
+/** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
 export function polytokenName(parsed: ParsedFile | undefined, path: string): string {
   const name = getValue(parsed?.root, 'name');
-  return name?.kind === 'string' && name.value ? String(name.value) : posix.basename(path, '.md');
+  return name?.kind === 'string' && name.value ? String(name.value) : fileStem(path);
 }
 
 export interface Item {
@@ -42,17 +41,21 @@ export interface ReadError {
  * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
 export class Runner {
-  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | { tooLarge: { bytes: number; limit: number } } | undefined>();
 
   constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
 
-  /** Phase 1: the name a Polytoken file registers under, or why it could not be read. */
+  /** Phase 1: the name a Polytoken file or a Picasso role registers under, or why it could not be read. */
   indexEntry(index: number): { name: string } | { error: string } {
     const c = this.items[index];
     let text: string;
     try {
-      text = fs.readFileSync(c.path, 'utf8');
+      text = readRegularFile(c.path);
     } catch (e) {
+      if (e instanceof RefusedFileError && e.tooLarge) {
+        this.cache.set(index, { tooLarge: e.tooLarge });
+        return { name: polytokenName(undefined, c.path) };
+      }
       this.cache.set(index, undefined);
       return { error: describeError(e) };
     }
@@ -61,12 +64,13 @@ export class Runner {
       return { name: polytokenName(undefined, c.path) };
     }
     // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
-    const quick = quickName('polytoken', text, c.path)?.name;
+    const kind = c.kind === 'picasso' ? 'picasso' : 'polytoken';
+    const quick = quickName(kind, text, c.path)?.name;
     if (quick !== undefined) {
       this.cache.set(index, { text, quickName: quick });
       return { name: quick };
     }
-    const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
+    const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), c.path);
     this.cache.set(index, { text, parsed });
     return { name: polytokenName(parsed, c.path) };
   }
@@ -94,16 +98,18 @@ export class Runner {
       const cached = this.cache.get(index);
       this.cache.delete(index);
       if (!cached) return { skipped: true };
+      if ('tooLarge' in cached) return { analysis: tooLargeAnalysis(c.kind, cached.tooLarge) };
       ({ text, parsed, quickName } = cached);
     } else {
       try {
-        text = fs.readFileSync(c.path, 'utf8');
+        text = readRegularFile(c.path);
       } catch (e) {
-        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
+        // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with the defaults.
         if (c.kind === 'config') {
           const findings = [unreadableConfigFinding(e)];
           return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };
         }
+        if (e instanceof RefusedFileError && e.tooLarge) return { analysis: tooLargeAnalysis(c.kind, e.tooLarge) };
         return { error: describeError(e) };
       }
     }
@@ -116,9 +122,17 @@ export class Runner {
   }
 }
 
-export function polytokenIndexes(items: readonly Item[]): number[] {
+/** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
+function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
+  const rule = kind === 'profy' ? 'syntax/json' : 'syntax/yaml';
+  const findings: Finding[] = [{ rule, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: tooLargeReason(size.bytes, size.limit) }];
+  return { kind, findings, diagnostics: findingsToDiagnostics(findings) };
+}
+
+/** The files phase 1 names: Polytoken definitions (shadowing) and Picasso roles (duplicate roles). */
+export function namedIndexes(items: readonly Item[]): number[] {
   const out: number[] = [];
-  items.forEach((c, i) => c.kind === 'polytoken' && out.push(i));
+  items.forEach((c, i) => (c.kind === 'polytoken' || c.kind === 'picasso') && out.push(i));
   return out;
 }
 
@@ -145,7 +159,7 @@ export function applyCorrections(
   const workspace = buildIndex(items, names);
   const runner = new Runner(items, options.onRuleError);
   items.forEach((c, i) => {
-    if (c.kind !== 'polytoken' || !reports[i]) return;
+    if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
     if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
@@ -153,30 +167,37 @@ export function applyCorrections(
 }
 
 /**
- * Polytoken definitions for shadowing: the checked ones (named in phase 1) and those
- * in the global folder and `subagentDirs`. Entries keep the candidates' order.
+ * The names other files' rules need: Polytoken definitions for shadowing (the checked ones,
+ * named in phase 1, and those in the global folder and `subagentDirs`) and Picasso roles for
+ * duplicate roles. Entries keep the candidates' order.
  */
 export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
   const entries = new Map<string, string>();
+  const roles: NamedDefinition[] = [];
   const configs = new Set<LoadedConfig>();
   items.forEach((c, i) => {
-    if (c.kind !== 'polytoken') return;
     const name = names.get(i);
+    if (c.kind === 'picasso' && name !== undefined) roles.push({ path: c.path, name });
+    if (c.kind !== 'polytoken') return;
     if (name !== undefined) entries.set(c.path, name);
     configs.add(c.config);
   });
   // The global folder and `subagentDirs`: read for shadowing, never reported.
   for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path))) entries.set(e.path, registeredName(e.names, e.path));
-  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })) });
+  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })), picasso: roles });
 }
 
-/** Adds the by-name grouping (not sent to workers: each rebuilds it, a Map of 50,000 entries clones slowly). */
-export function withByName(index: WorkspaceIndex): WorkspaceIndex {
-  const byName = new Map<string, { path: string; name: string }[]>();
-  for (const entry of index.polytoken) {
-    const list = byName.get(entry.name);
-    if (list) list.push(entry);
+function groupByName(list: readonly NamedDefinition[]): Map<string, NamedDefinition[]> {
+  const byName = new Map<string, NamedDefinition[]>();
+  for (const entry of list) {
+    const group = byName.get(entry.name);
+    if (group) group.push(entry);
     else byName.set(entry.name, [entry]);
   }
-  return { polytoken: index.polytoken, polytokenByName: byName };
+  return byName;
+}
+
+/** Adds the by-name groupings (not sent to workers: each rebuilds them, a Map of 50,000 entries clones slowly). */
+export function withByName(index: WorkspaceIndex): WorkspaceIndex {
+  return { polytoken: index.polytoken, picasso: index.picasso, polytokenByName: groupByName(index.polytoken), picassoByName: groupByName(index.picasso ?? []) };
 }

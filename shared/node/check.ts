@@ -10,7 +10,7 @@ import type { FileKind } from '../types';
 import { ConfigResolver } from './config-loader';
 import type { CheckOptions, FileReport } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { describeError, walkFiles } from './walk';
 
 export { polytokenName } from './check-runner';
@@ -34,7 +34,7 @@ interface Candidate {
   root: string;
 }
 
-/** Checks every definition under the given files and folders (SPEC §9 `check`). */
+/** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
   const resolver = new ConfigResolver(options);
@@ -64,7 +64,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
     }
   }
   // A broken configuration in force is listed too, also one above the checked paths and an
-  // explicit one (--config) no checked file uses: it is reported on itself (SPEC §2) while
+  // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.
   const inForce = new Set(candidates.map((c) => c.config));
   if (options.configFile) inForce.add(resolver.forDir(cwd));
@@ -120,7 +120,7 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
   const runner = new Runner(items, options.onRuleError);
   const names = new Map<number, string>();
   const readErrors: ReadError[] = [];
-  for (const i of polytokenIndexes(items)) {
+  for (const i of namedIndexes(items)) {
     const r = runner.indexEntry(i);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else names.set(i, r.name);

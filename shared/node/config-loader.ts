@@ -1,9 +1,9 @@
-import * as fs from 'fs';
 import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
 import type { Finding } from '../results';
+import { isRegularFile, readRegularFile } from './read';
 import { describeError } from './walk';
 
 export interface ConfigOptions {
@@ -20,7 +20,7 @@ export interface ConfigOptions {
   openText?: (path: string) => string | undefined;
 }
 
-/** The Polytoken global folder: configuration, then setting, then XDG (SPEC §1). */
+/** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
 export function resolveGlobalDir(configured: string | undefined, options: ConfigOptions, configDir: string): string | undefined {
   if (options.noGlobal) return undefined;
   const env = options.env ?? process.env;
@@ -50,7 +50,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   const dir = posix.dirname(path);
   let text: string;
   try {
-    text = options.openText?.(path) ?? fs.readFileSync(path, 'utf8');
+    text = options.openText?.(path) ?? readRegularFile(path);
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
@@ -120,7 +120,7 @@ export class ConfigResolver {
       }
       visited.push(current);
       const candidate = posix.join(current, CONFIG_FILE_NAME);
-      if (isFile(candidate) || this.options.openText?.(candidate) !== undefined) {
+      if (isRegularFile(candidate) || this.options.openText?.(candidate) !== undefined) {
         found = candidate;
         break;
       }
@@ -133,10 +133,3 @@ export class ConfigResolver {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}

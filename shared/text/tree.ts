@@ -20,6 +20,8 @@ export interface AstNode {
   items?: AstNode[];
   /** YAML flow collection (`[a, b]`, `{a: 1}`); false for block style and JSON. */
   flow?: boolean;
+  /** A copy made through a YAML alias: its range is the alias's (`*base`), not text of its own, so no fix edits it. */
+  viaAlias?: boolean;
 }
 
 export interface AstProperty {
@@ -41,7 +43,7 @@ export function isString(node: AstNode | undefined): node is AstNode & { value: 
   return node?.kind === 'string';
 }
 
-/** The first property with that key (YAML duplicate keys are a syntax error of their own). */
+/** The first property with that key (a repeated YAML key is a syntax error; a JSON tree holds only the last of a repeated key). */
 export function getProperty(node: AstNode | undefined, key: string): AstProperty | undefined {
   return node?.properties?.find((p) => p.key === key);
 }

@@ -59,10 +59,17 @@ export function namesFromText(kind: Dialect, text: string, path: string): Indexe
   return definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), path), path);
 }
 
-/** The name a Polytoken definition registers under: its `name`, else its file name. */
+/** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
 export function registeredName(names: readonly IndexedName[] | undefined, path: string): string {
   return names?.[0]?.name ?? fileStem(path);
 }
+
+/** The dialects whose definitions clash by name across files: Polytoken (shadowing) and Picasso (duplicate roles). */
+export type NamedDialect = 'polytoken' | 'picasso';
+const isNamed = (kind: Dialect): kind is NamedDialect => kind === 'polytoken' || kind === 'picasso';
+
+/** The key of a name in the index: names only clash within a dialect. */
+export const nameKey = (kind: NamedDialect, name: string): string => `${kind}:${name}`;
 
 /** The Polytoken folders outside the projects that take part in shadowing: the global folder and each `subagentDirs` entry. */
 export function polytokenDiscoveryDirs(configs: Iterable<LoadedConfig>): string[] {
@@ -92,7 +99,7 @@ export function readDiscoveryFolders(dirs: Iterable<string>, host: WorkspaceHost
 
 export class DefinitionIndex {
   private readonly entries = new Map<string, IndexEntry>();
-  /** The Polytoken definitions by registered name, each group by path (in insertion order). */
+  /** The Polytoken and Picasso definitions by name key, each group by path (in insertion order). */
   private readonly byName = new Map<string, Map<string, NamedDefinition>>();
   private readonly revisions = new Map<string, number>();
 
@@ -108,13 +115,13 @@ export class DefinitionIndex {
     return this.entries.size;
   }
 
-  /** Sets (or, with undefined, removes) a file's entry; returns the Polytoken names whose group changed. */
+  /** Sets (or, with undefined, removes) a file's entry; returns the name keys whose group changed. */
   set(path: string, entry: IndexEntry | undefined): string[] {
     const old = this.entries.get(path);
     if (entry) this.entries.set(path, entry);
     else this.entries.delete(path);
-    const oldName = old?.kind === 'polytoken' ? registeredName(old.names, path) : undefined;
-    const newName = entry?.kind === 'polytoken' ? registeredName(entry.names, path) : undefined;
+    const oldName = old && isNamed(old.kind) ? nameKey(old.kind, registeredName(old.names, path)) : undefined;
+    const newName = entry && isNamed(entry.kind) ? nameKey(entry.kind, registeredName(entry.names, path)) : undefined;
     if (oldName === newName) return [];
     const touched: string[] = [];
     if (oldName !== undefined && this.removeName(path, oldName)) touched.push(oldName);
@@ -134,20 +141,22 @@ export class DefinitionIndex {
     return [...touched];
   }
 
-  /** Bumped whenever the definitions named `name` change: an analysis of a definition of that name is then stale. */
-  revisionOf(name: string): number {
-    return this.revisions.get(name) ?? 0;
+  /** Bumped whenever the definitions of a name key change: an analysis of a definition of that name is then stale. */
+  revisionOf(key: string): number {
+    return this.revisions.get(key) ?? 0;
   }
 
-  /** The engine's view for `polytoken/shadowed`: the groups, kept current entry by entry. */
+  /** The engine's view for `polytoken/shadowed` and `picasso/duplicate-role`: the groups, kept current entry by entry. */
   workspaceIndex(): WorkspaceIndex {
     const byName = this.byName;
+    const groupOf = (kind: NamedDialect) => ({ get: (name: string) => (byName.has(nameKey(kind, name)) ? [...byName.get(nameKey(kind, name))!.values()] : undefined) });
     return {
-      polytokenByName: { get: (name: string) => (byName.has(name) ? [...byName.get(name)!.values()] : undefined) },
-      // The rule reads the groups; the flat list is only for readers that do not.
+      polytokenByName: groupOf('polytoken'),
+      picassoByName: groupOf('picasso'),
+      // The rules read the groups; the flat list is only for readers that do not.
       get polytoken() {
         const flat: NamedDefinition[] = [];
-        for (const group of byName.values()) for (const d of group.values()) flat.push(d);
+        for (const [key, group] of byName) if (key.startsWith('polytoken:')) for (const d of group.values()) flat.push(d);
         return flat;
       },
     };
@@ -157,10 +166,10 @@ export class DefinitionIndex {
     return workspaceSymbols(this.entries.values(), query);
   }
 
-  private addName(path: string, name: string): void {
-    let group = this.byName.get(name);
-    if (!group) this.byName.set(name, (group = new Map()));
-    group.set(path, { path, name });
+  private addName(path: string, key: string): void {
+    let group = this.byName.get(key);
+    if (!group) this.byName.set(key, (group = new Map()));
+    group.set(path, { path, name: key.slice(key.indexOf(':') + 1) });
   }
 
   private removeName(path: string, name: string): boolean {

@@ -115,7 +115,7 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     assert.strictEqual(pl[0].range.start.line, 6);
   });
 
-  it('subagents/resolve: SPEC \u00a79 shape from the editor text, with provenance', async () => {
+  it('subagents/resolve: the shape of the resolve output from the editor text, with provenance', async () => {
     const edited = TRIAGE.replace('tools_deny: [grep]', 'tools_deny: [deploy]');
     const uri = await client.open(file('.polytoken/subagents/triage.md'), edited);
     const r = await client.request<any>('subagents/resolve', { uri });

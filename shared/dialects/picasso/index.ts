@@ -1,6 +1,7 @@
 import type { DialectModule } from '../../types';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
+import { duplicateRole } from './rules/duplicate-role';
 import { invalidHooks } from './rules/hooks';
 import { invalidMemory } from './rules/memory';
 import { invalidValue } from './rules/invalid-value';
@@ -17,6 +18,6 @@ export const picasso: DialectModule<PicassoModel> = {
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
   parse: (source, path) => (path.endsWith('.md') && source.text.trim() ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true }) : parseYamlFile(source)),
   model: buildPicassoModel,
-  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool],
+  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool, duplicateRole],
   resolve: resolvePicasso,
 };

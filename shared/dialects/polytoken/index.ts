@@ -6,6 +6,7 @@ import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
 import { grantsRule } from './rules/grants';
 import { literalListsRule } from './rules/literal-lists';
 import { shadowedRule } from './rules/shadowed';
+import { statusFieldOrderRule } from './rules/status-field-order';
 import { autoFacetHintRule, emptySkillsAllowRule } from './rules/skills-and-hints';
 import { invalidValueRule, nameRule, unknownKeyRule } from './rules/structure';
 import { templateSyntaxRule } from './rules/template-syntax';
@@ -20,6 +21,7 @@ import { unknownToolRule } from './rules/unknown-tool';
  * - undeferred-not-granted: `addTo: 'tools'` (the alternative fix to removing the entry);
  * - invalid-exit-schema: `reason`, ajv's message;
  * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`, `synonymOf`;
+ * - status-field-order: `field`, the earlier field, and `later`, the one whose enum it hides;
  * - template-syntax: `tag`, the block tag involved;
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
  * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
@@ -37,6 +39,7 @@ export const polytoken: DialectModule<PolytokenModel> = {
     undeferredRule,
     exitSchemaRule,
     statusEnumRule,
+    statusFieldOrderRule,
     autoFacetHintRule,
     emptySkillsAllowRule,
     unknownToolRule,

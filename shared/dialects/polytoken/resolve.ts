@@ -46,6 +46,7 @@ export function resolvePolytoken(ctx: RuleContext<PolytokenModel>, outcome: Outc
   const provenance: Record<string, string[]> = {};
   for (const t of tools) provenance[t] = granted.get(t)!;
   const nameNode = model.name !== undefined ? model.nameNode : undefined;
+  const shadowed = outcome.findings.find((f) => f.rule === 'polytoken/shadowed')?.data?.by;
   return [
     {
       name: model.registeredName,
@@ -57,6 +58,7 @@ export function resolvePolytoken(ctx: RuleContext<PolytokenModel>, outcome: Outc
       provenance,
       ...(reasons.length ? { reasons } : {}),
       ...(silenced.length ? { silenced } : {}),
+      ...(typeof shadowed === 'string' ? { shadowedBy: shadowed } : {}),
       range: nameNode ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine(),
     },
   ];

@@ -4,10 +4,12 @@ import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
 import { reservedTool, unresolvedTool } from './rules/allowlist';
 import { missingDelegationBrief } from './rules/delegation-brief';
+import { duplicateKey } from './rules/duplicate-key';
 import { duplicateName } from './rules/duplicate-name';
 import { invalidValue } from './rules/invalid-value';
 import { missingField } from './rules/missing-field';
-import { invalidName, reservedName } from './rules/name';
+import { invalidName, nameNotIdentifier, reservedName } from './rules/name';
+import { selfDelegation } from './rules/self-delegation';
 import { noTools } from './rules/no-tools';
 import { notAnObject } from './rules/not-an-object';
 import { toolsNotArray } from './rules/tools-not-array';
@@ -24,6 +26,7 @@ export const profy: DialectModule<ExpertModel> = {
     notAnObject,
     missingField,
     invalidName,
+    nameNotIdentifier,
     reservedName,
     toolsNotArray,
     reservedTool,
@@ -31,6 +34,8 @@ export const profy: DialectModule<ExpertModel> = {
     noTools,
     duplicateName,
     whitelistCap,
+    selfDelegation,
+    duplicateKey,
     missingDelegationBrief,
     unknownKey,
     invalidValue,

@@ -2,7 +2,7 @@ import type { Outcome, ResolvedDefinition, RuleContext } from '../../types';
 import { verdictOf } from '../verdict';
 import type { ExpertModel, SubagentModel, Toolset } from './model';
 
-/** A Profy definition carries, beyond SPEC §9's fields, the toolset it was resolved against. */
+/** A Profy definition carries, beyond the fields every resolution has, the toolset it was resolved against. */
 export interface ProfyResolvedDefinition extends ResolvedDefinition {
   /** Where the main toolset came from: `expert` (its `tools`), `config` (`profy.mainTools`) or `unknown`. */
   toolset: Toolset['source'];
@@ -38,7 +38,7 @@ function definition(ctx: RuleContext<ExpertModel>, s: SubagentModel, toolset: To
   // Which of the drop rules the author's display settings hide here (the runtime drops the subagent all the same).
   const { silenced } = verdictOf(outcome, range, (rule) => s.dropReasons.includes(rule));
   const notes: string[] = [];
-  const unexpanded = toolset.known ? [] : s.entries.filter((e) => e.unchecked).map((e) => e.text!);
+  const unexpanded = s.entries.filter((e) => e.unchecked).map((e) => e.text!);
   if (!toolset.known && s.isObject && !s.toolsNotArray) {
     notes.push("The main agent's toolset is unknown (no Expert `tools`, no `profy.mainTools`), so which of these entries resolve cannot be told.");
   }

@@ -1,0 +1,35 @@
+// Runs `node …argv` once and measures it: wall ms, peak RSS (MiB), CPU ms (user + system),
+// exit status. Peak RSS comes from /usr/bin/time -v's "maximum resident set size", or,
+// without it, from bench/rss-preload.cjs (process.resourceUsage().maxRSS at exit).
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** `timeout` (ms): the run is killed past it and `timedOut` is set. */
+export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout } = {}) {
+  const out = fs.openSync(stdoutFile, 'w');
+  const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
+  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const start = performance.now();
+  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, cwd, timeout, killSignal: 'SIGKILL', maxBuffer: 1 << 28 });
+  const wall = performance.now() - start;
+  fs.closeSync(out);
+  const stderr = r.stderr?.toString() ?? '';
+  let rssKb;
+  let cpu;
+  const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (t) {
+    rssKb = Number(t[2]);
+    cpu = (Number(t[3]) + Number(t[4])) * 1000;
+  } else {
+    const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
+    rssKb = m ? Number(m[1]) : NaN;
+  }
+  // time(1) exits with the child's status; its own line is not part of the child's stderr.
+  const childStderr = stderr.replace(/^(Command exited with non-zero status \d+|Command terminated by signal \d+)\n/m, '').replace(/BENCH_TIME .*\n?/, '').replace(/\nSUBAGENTS_BENCH_MAXRSS_KB=\d+\n/, '');
+  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr: childStderr, timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL' };
+}
