@@ -5,7 +5,9 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
 import { CLIENT_RESOLVE_COMMAND, RESOLVE_REQUEST, type ResolveParams } from '../shared/protocol';
 import type { Resolution } from '../shared/results';
-import { DOCUMENT_SELECTOR, WATCH_GLOB } from './selector';
+import { WATCH_GLOB } from './selector';
+import { DocumentPatterns } from './patterns';
+import type { DocumentPattern } from '../shared/protocol';
 
 /**
  * The VS Code extension: starts the language server (dist/server.js) and adds the commands,
@@ -24,6 +26,8 @@ export interface SubagentsApi {
   previewUri(source: vscode.Uri): vscode.Uri;
   /** Resolves when the status bar item has been refreshed for the given (or active) document. */
   refreshStatus(): Promise<void>;
+  /** The definition patterns beyond the defaults the client selects now, once a pending restart for them is done. */
+  documentPatterns(): Promise<DocumentPattern[]>;
 }
 
 let client: LanguageClient | undefined;
@@ -41,19 +45,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   };
   const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
   context.subscriptions.push(watcher);
+  // The default globs plus what `.subagents.yaml` adds (`files:`): the server sends those (patterns.ts).
+  const patterns = new DocumentPatterns(context.workspaceState);
+  context.subscriptions.push(patterns);
   const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENT_SELECTOR,
+    documentSelector: patterns.clientSelector(),
     outputChannel: output,
     // Settings reach the server through workspace/configuration (it registers for changes itself).
     synchronize: { fileEvents: watcher },
     initializationOptions: () => {
       const cfg = vscode.workspace.getConfiguration('subagents');
       // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
-      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } }, clientCommands: [CLIENT_RESOLVE_COMMAND] };
+      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } }, clientCommands: [CLIENT_RESOLVE_COMMAND], documentPatterns: true };
     },
   };
   client = new LanguageClient('subagents', 'Subagents', serverOptions, clientOptions);
   const lc = client;
+  patterns.attach(lc, (message) => output.info(message));
 
   // ----- resolve preview: a virtual Markdown document shown with the built-in Markdown preview
   const previews = new Map<string, { source: vscode.Uri; markdown: string }>(); // preview uri → state
@@ -117,7 +125,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       }
       // The server resolves open documents (their current text).
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString()) ?? (await vscode.workspace.openTextDocument(source));
-      if (!vscode.languages.match(DOCUMENT_SELECTOR, doc)) {
+      if (!patterns.matches(doc)) {
         void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(source)} is not a subagent definition.`);
         return undefined;
       }
@@ -171,7 +179,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     const seq = ++statusSeq;
     const doc = vscode.window.activeTextEditor?.document;
     if (!doc) return; // focus moved to a panel or a preview: keep showing the last definition
-    const isDefinition = vscode.languages.match(DOCUMENT_SELECTOR, doc) > 0 && !doc.uri.path.endsWith('/.subagents.yaml');
+    const isDefinition = patterns.matches(doc) && !doc.uri.path.endsWith('/.subagents.yaml');
     void vscode.commands.executeCommand('setContext', 'subagents.activeIsDefinition', isDefinition);
     if (!isDefinition) {
       item.hide();
@@ -229,6 +237,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       clearTimeout(statusTimer);
       pendingStatus = updateStatus();
       await pendingStatus;
+    },
+    documentPatterns: async () => {
+      await patterns.settled();
+      return patterns.current();
     },
   };
 }

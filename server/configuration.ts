@@ -5,6 +5,9 @@
  * (the editor setting wins for a rule both name), so an author can silence or raise a rule
  * locally without editing the shared configuration. `subagents.polytoken.globalDir` is the
  * ConfigResolver `globalDirSetting` (a `polytoken.globalDir` in `.subagents.yaml` wins over it).
+ * `subagents.inlayHints.enabled` and `subagents.fadeRemovedTools` (both on by default) turn the
+ * tool-count inlay hints and the faded removed tools off. An open `.subagents.yaml` is read from
+ * the editor's text (`openText`), so unsaved edits apply.
  */
 import type { LoadedConfig } from '../shared/config/config';
 import { ConfigResolver } from '../shared/node/config-loader';
@@ -14,19 +17,26 @@ import { uriToPath } from './uri';
 export interface Settings {
   rules: Record<string, SeveritySetting>;
   globalDir?: string;
+  /** `subagents.inlayHints.enabled`: tool counts after shorthands and globs. */
+  inlayHints: boolean;
+  /** `subagents.fadeRemovedTools`: granted tools the definition removes again are shown faded. */
+  fadeRemovedTools: boolean;
 }
+
+export const DEFAULT_SETTINGS: Settings = { rules: {}, inlayHints: true, fadeRemovedTools: true };
 
 const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
 
 /** The `subagents` settings section; unknown or malformed values are ignored. */
 export function readSettings(raw: unknown): Settings {
-  const s = (raw ?? {}) as { rules?: unknown; polytoken?: { globalDir?: unknown } };
+  const s = (raw ?? {}) as { rules?: unknown; polytoken?: { globalDir?: unknown }; inlayHints?: { enabled?: unknown }; fadeRemovedTools?: unknown };
   const rules: Record<string, SeveritySetting> = {};
   if (s.rules && typeof s.rules === 'object') {
     for (const [id, v] of Object.entries(s.rules as Record<string, unknown>)) if (typeof v === 'string' && SEVERITIES.has(v)) rules[id] = v as SeveritySetting;
   }
   const globalDir = typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim() ? s.polytoken.globalDir.trim() : undefined;
-  return { rules, globalDir };
+  // Both default to on: only an explicit `false` turns them off.
+  return { rules, globalDir, inlayHints: s.inlayHints?.enabled !== false, fadeRemovedTools: s.fadeRemovedTools !== false };
 }
 
 const withoutTrailingSlash = (path: string): string => path.replace(/\/+$/, '') || '/';
@@ -34,9 +44,11 @@ const withoutTrailingSlash = (path: string): string => path.replace(/\/+$/, '') 
 export class Configuration {
   /** Workspace folder paths: a file's `.subagents.yaml` is searched up to the folder holding it. */
   folders: string[] = [];
-  settings: Settings = { rules: {} };
+  settings: Settings = DEFAULT_SETTINGS;
   /** One resolver per workspace folder ('' for files outside every folder). */
   private resolvers = new Map<string, ConfigResolver>();
+  /** The editor's text of an open file: an unsaved `.subagents.yaml` applies as typed. */
+  openText?: (path: string) => string | undefined;
   /** Each loaded configuration with `subagents.rules` merged in, so the merge is done once. */
   private merged = new WeakMap<LoadedConfig, LoadedConfig>();
 
@@ -71,6 +83,11 @@ export class Configuration {
     return m;
   }
 
+  /** Every configuration loaded since the last reset (an index rebuild loads each one that governs a file). */
+  *loadedConfigs(): Generator<LoadedConfig> {
+    for (const r of this.resolvers.values()) yield* r.loaded();
+  }
+
   /** Forgets every loaded configuration; the caller re-checks the open documents. */
   reset(): void {
     for (const r of this.resolvers.values()) r.invalidate();
@@ -81,7 +98,7 @@ export class Configuration {
   private resolverFor(folder: string | undefined): ConfigResolver {
     const key = folder ?? '';
     let r = this.resolvers.get(key);
-    if (!r) this.resolvers.set(key, (r = new ConfigResolver({ stopAt: folder, globalDirSetting: this.settings.globalDir })));
+    if (!r) this.resolvers.set(key, (r = new ConfigResolver({ stopAt: folder, globalDirSetting: this.settings.globalDir, openText: (p) => this.openText?.(p) })));
     return r;
   }
 }

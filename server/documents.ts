@@ -18,6 +18,7 @@ import { nameKey, registeredName } from '../shared/workspace/definitions';
 import { fixAll } from '../shared/fixes/apply';
 import { minimalEdit } from '../shared/fixes/edits';
 import { nodeWorkspaceHost } from '../shared/node/host';
+import { removedToolDiagnostics } from '../shared/features/removed-tools';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
 import { uriToPath } from './uri';
@@ -167,10 +168,12 @@ export class OpenDocuments {
   }
 
   /** A file's text: the editor's when it is open, else the disk's (regular files only). */
-  readText = (path: string): string | undefined => {
+  readText = (path: string): string | undefined => this.openText(path) ?? nodeWorkspaceHost.readFile(path);
+
+  /** The editor's text of an open file; undefined when it is not open. */
+  openText = (path: string): string | undefined => {
     const uri = this.byPath.get(path);
-    const open = uri ? this.text.get(uri) : undefined;
-    return open ? open.getText() : nodeWorkspaceHost.readFile(path);
+    return uri ? this.text.get(uri)?.getText() : undefined;
   };
 
   shutdown(): void {
@@ -193,7 +196,9 @@ export class OpenDocuments {
       this.scheduleNames(touched, uri);
     }
     // Everything above runs synchronously, so this is the document's current version.
-    this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(result?.analysis.diagnostics ?? []) });
+    const findings = result?.analysis.diagnostics ?? [];
+    const shown = result && this.configuration.settings.fadeRemovedTools ? findings.concat(removedToolDiagnostics(result.analysis)) : findings;
+    this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(shown) });
   }
 
   private trackName(uri: string, name: string | undefined): void {

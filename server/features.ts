@@ -28,10 +28,9 @@ export function resolveOpen(documents: OpenDocuments, uri: string): Resolution |
   return a ? resolveWithProvenance(a.analysis, uri) : undefined;
 }
 
-/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
-  const safe =
-    <P, R>(empty: R, handler: (params: P) => R) =>
+/** Wraps request handlers: one that throws is logged and answers `empty`, never an error. */
+export function requestGuard(connection: Connection) {
+  return <P, R>(empty: R, handler: (params: P) => R) =>
     (params: P): R => {
       try {
         return handler(params);
@@ -40,6 +39,11 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
         return empty;
       }
     };
+}
+
+/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
+  const safe = requestGuard(connection);
 
   connection.onCompletion(
     safe(null, (params) => {

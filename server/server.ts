@@ -10,6 +10,8 @@
  * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
  * - watch.ts           file watching on the server, for clients that cannot register watchers
  * - guard.ts           malformed notifications are logged and dropped at the boundary
+ * - hints-and-rename.ts inlay hints and renaming a definition
+ * - live-config.ts     unsaved `.subagents.yaml` edits, extra document patterns, watching the global folder
  */
 import { posix } from 'path';
 import {
@@ -22,6 +24,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { CONFIG_FILE_NAME } from '../shared/config/config';
+import type { InitializationOptions } from '../shared/protocol';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
 import { registerFeatures, resolveOpen, warmUp } from './features';
@@ -30,6 +33,8 @@ import { uriToPath } from './uri';
 import { FolderWatcher } from './watch';
 import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
+import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
+import { LiveConfiguration } from './live-config';
 
 export { capDiagnostics } from './documents';
 
@@ -46,9 +51,28 @@ export function startServer(raw: Connection): void {
     capabilities: () => capabilities,
     configuration,
     isOpen: (path) => documents.isOpen(path),
-    onRebuilt: () => documents.invalidateAll(),
+    onRebuilt: () => {
+      documents.invalidateAll();
+      live.indexRebuilt();
+    },
   });
   const documents = new OpenDocuments(connection, configuration, index);
+  configuration.openText = documents.openText;
+  let wantsPatterns = false;
+  const live: LiveConfiguration = new LiveConfiguration({
+    connection,
+    capabilities: () => capabilities,
+    configuration,
+    openText: documents.openText,
+    configurationChanged: () => configurationChanged(),
+    rebuildIndex: () => void index.rebuild(),
+    wantsPatterns: () => wantsPatterns,
+  });
+  /** The path of a `.subagents.yaml` document; undefined for any other document. */
+  const configPathOf = (uri: string): string | undefined => {
+    const path = uriToPath(uri);
+    return path && posix.basename(path) === CONFIG_FILE_NAME ? path : undefined;
+  };
   let lensCommand = lensCommandFor(undefined);
   const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
   /** Started after initialize when the client cannot register file watchers. */
@@ -59,6 +83,7 @@ export function startServer(raw: Connection): void {
     configuration.reset();
     documents.invalidateAll();
     watcher?.refresh(); // the discovery folders may have changed
+    refreshInlayHints(connection, capabilities); // the catalog may have changed
   };
 
   /** A `.subagents.yaml` changed: it may change which files are definitions, so the index is rebuilt too. */
@@ -68,16 +93,26 @@ export function startServer(raw: Connection): void {
   };
 
   // Fired on open too (TextDocuments fires onDidOpen, then onDidChangeContent).
-  documents.text.onDidChangeContent((e) => documents.schedule(e.document.uri));
+  documents.text.onDidChangeContent((e) => {
+    documents.schedule(e.document.uri);
+    const config = configPathOf(e.document.uri);
+    if (config) live.configTextChanged(config);
+  });
   documents.text.onDidOpen((e) => {
     const path = uriToPath(e.document.uri);
     if (path) watcher?.opened(path);
   });
   documents.text.onDidSave((e) => {
-    if (posix.basename(uriToPath(e.document.uri) ?? '') === CONFIG_FILE_NAME) configurationFileChanged();
+    const config = configPathOf(e.document.uri);
+    if (!config) return;
+    live.saved(config);
+    configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
     documents.closed(e.document.uri);
+    // Closed without saving: the disk's text applies again.
+    const config = configPathOf(e.document.uri);
+    if (config) live.configTextChanged(config);
     watcher?.refresh();
   });
 
@@ -87,6 +122,7 @@ export function startServer(raw: Connection): void {
     configuration.setFolders(wsFolders.map((f) => f.uri));
     configuration.settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
     lensCommand = lensCommandFor(params.initializationOptions);
+    wantsPatterns = (params.initializationOptions as InitializationOptions | undefined)?.documentPatterns === true;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -102,6 +138,7 @@ export function startServer(raw: Connection): void {
         definitionProvider: true,
         codeLensProvider: { resolveProvider: false },
         executeCommandProvider: { commands: [...SERVER_COMMANDS] },
+        ...hintAndRenameCapabilities(params.capabilities),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
@@ -183,12 +220,14 @@ export function startServer(raw: Connection): void {
 
   registerFeatures(connection, documents, index, () => capabilities, () => lensCommand);
   commands.register();
+  registerHintsAndRename({ connection, documents, index, configuration, capabilities: () => capabilities });
 
   connection.onShutdown(() => {
     index.shutdown();
     documents.shutdown();
     watcher?.dispose();
     commands.dispose();
+    live.dispose();
   });
 
   documents.text.listen(connection);

@@ -22,6 +22,26 @@ export interface InitializationOptions {
   settings?: unknown;
   /** Commands the client implements itself (the VS Code extension: `subagents.resolve`). */
   clientCommands?: string[];
+  /** The client wants `subagents/documentPatterns` (it hands the server only the files it selects). */
+  documentPatterns?: boolean;
+}
+
+/**
+ * Server → client `subagents/documentPatterns`: the definition files beyond the default globs
+ * (`files:` globs of each `.subagents.yaml`, `polytoken.subagentDirs` inside the workspace), as
+ * patterns relative to a folder (LSP `RelativePattern`). Sent after each index build when they
+ * changed, first after start-up, to clients that set `initializationOptions.documentPatterns`;
+ * the VS Code extension adds them to its document selector.
+ */
+export const DOCUMENT_PATTERNS_NOTIFICATION = 'subagents/documentPatterns';
+export interface DocumentPattern {
+  /** A folder's `file:` URI. */
+  baseUri: string;
+  /** A glob relative to it. */
+  pattern: string;
+}
+export interface DocumentPatternsParams {
+  patterns: DocumentPattern[];
 }
 
 /**

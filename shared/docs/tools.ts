@@ -51,6 +51,13 @@ export function toolMarkdown(dialect: Dialect, catalog: Catalog, name: string, n
   return parts.join('\n\n');
 }
 
+/** Why a Polytoken shorthand expands to nothing (hover and the inlay hints' tooltip). */
+export function emptyExpansionLine(meaning: Exclude<ToolMeaning, { kind: 'name' }>): string {
+  if (meaning.kind === 'server') return `Expands to nothing: the server \`${meaning.server}\` is not listed under \`mcp\` in \`.subagents.yaml\`.`;
+  if (meaning.kind === 'tag') return `Expands to nothing: no catalog tool carries the tag \`${meaning.tag}\`.`;
+  return 'Expands to nothing: the catalog holds no such tool.';
+}
+
 /** Hover text for a Polytoken shorthand with its expansion right now (undefined: it cannot be expanded). */
 export function shorthandMarkdown(entry: string, meaning: Exclude<ToolMeaning, { kind: 'name' }>, expansion: readonly string[] | undefined, near?: string): string {
   const what =
@@ -62,10 +69,7 @@ export function shorthandMarkdown(entry: string, meaning: Exclude<ToolMeaning, {
           ? `every catalog tool tagged \`${meaning.tag}\``
           : `every tool of the MCP server \`${meaning.server}\``;
   const parts = [`**${entry}** \u2014 Polytoken shorthand: ${what}`];
-  if (expansion) parts.push(expansionLine('Expands now to', expansion));
-  else if (meaning.kind === 'server') parts.push(`Expands to nothing: the server \`${meaning.server}\` is not listed under \`mcp\` in \`.subagents.yaml\`.`);
-  else if (meaning.kind === 'tag') parts.push(`Expands to nothing: no catalog tool carries the tag \`${meaning.tag}\`.`);
-  else parts.push('Expands to nothing: the catalog holds no such tool.');
+  parts.push(expansion ? expansionLine('Expands now to', expansion) : emptyExpansionLine(meaning));
   if (near) parts.push(`Did you mean \`${near}\`?`);
   parts.push('Valid only in `tools`; `tools_deny` and `undeferred_tools` take literal names.');
   return parts.join('\n\n');
@@ -81,14 +85,15 @@ export interface GlobFacts {
 
 /** Hover text for a Profy glob, with what it matches in the main toolset. */
 export function globMarkdown(glob: string, facts: GlobFacts): string {
-  const parts = [`**${glob}** \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`];
-  if (!facts.known) {
-    parts.push('The main agent toolset is unknown (no Expert `tools`, no `profy.mainTools`), so what it matches is unknown.');
-    return parts.join('\n\n');
-  }
-  parts.push(expansionLine('Matches now', facts.granted, ' of the main toolset'));
-  if (facts.reservedMatches.length) parts.push(`Reserved names it also matches are never granted: ${nameFence(facts.reservedMatches)}`);
-  return parts.join('\n\n');
+  return [`**${glob}** \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`, ...globMatchLines(facts)].join('\n\n');
+}
+
+/** What a glob matches, as paragraphs (hover and the inlay hints' tooltip). */
+export function globMatchLines(facts: GlobFacts): string[] {
+  if (!facts.known) return ['The main agent toolset is unknown (no Expert `tools`, no `profy.mainTools`), so what it matches is unknown.'];
+  const lines = [expansionLine('Matches now', facts.granted, ' of the main toolset')];
+  if (facts.reservedMatches.length) lines.push(`Reserved names it also matches are never granted: ${nameFence(facts.reservedMatches)}`);
+  return lines;
 }
 
 /** Hover text for a status enum value of an `exit_tool_schema`. */

@@ -73,7 +73,7 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
  * A plan as a WorkspaceEdit: plain `changes`, or `documentChanges` when the client takes them
  * (needed for a rename, which only clients with `resourceOperations: rename` are offered).
  */
-function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOptions): WorkspaceEdit {
+export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOptions): WorkspaceEdit {
   const rename = plan.rename && options.renameFiles && options.pathToUri ? { kind: 'rename' as const, oldUri: uri, newUri: options.pathToUri(plan.rename.newPath) } : undefined;
   if (!rename && !(options.documentChanges && options.version !== undefined)) return { changes: { [uri]: plan.edits } };
   const changes: NonNullable<WorkspaceEdit['documentChanges']> = [];

@@ -16,6 +16,8 @@ export interface ConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Editor setting `subagents.polytoken.globalDir`; the configuration file wins over it. */
   globalDirSetting?: string;
+  /** The editor's text of a file open in it (unsaved edits included); undefined when it is not open. Wins over the disk. */
+  openText?: (path: string) => string | undefined;
 }
 
 /** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
@@ -48,7 +50,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   const dir = posix.dirname(path);
   let text: string;
   try {
-    text = readRegularFile(path);
+    text = options.openText?.(path) ?? readRegularFile(path);
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
@@ -89,6 +91,11 @@ export class ConfigResolver {
     return loaded;
   }
 
+  /** The configurations loaded so far (files and defaults). */
+  loaded(): IterableIterator<LoadedConfig> {
+    return this.byFile.values();
+  }
+
   /** Forget cached configurations (after `.subagents.yaml` changed). */
   invalidate(): void {
     this.byDir.clear();
@@ -113,7 +120,7 @@ export class ConfigResolver {
       }
       visited.push(current);
       const candidate = posix.join(current, CONFIG_FILE_NAME);
-      if (isRegularFile(candidate)) {
+      if (isRegularFile(candidate) || this.options.openText?.(candidate) !== undefined) {
         found = candidate;
         break;
       }

@@ -71,6 +71,22 @@ export interface ClientOptions {
   initializationOptions?: unknown;
 }
 
+/** What the test client says it supports, unless told otherwise. */
+export const DEFAULT_CAPABILITIES = {
+  workspace: {
+    configuration: true,
+    didChangeConfiguration: { dynamicRegistration: true },
+    didChangeWatchedFiles: { dynamicRegistration: true },
+    workspaceFolders: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+  },
+  window: { workDoneProgress: true },
+  textDocument: {
+    completion: { completionItem: { snippetSupport: true } },
+    publishDiagnostics: { versionSupport: true },
+  },
+};
+
 export class TestClient {
   readonly connection: MessageConnection;
   readonly child: ChildProcess;
@@ -122,20 +138,7 @@ export class TestClient {
       rootUri: folders[0] ? URI.file(folders[0]).toString() : null,
       workspaceFolders: folders.map((f, i) => ({ uri: URI.file(f).toString(), name: `ws${i}` })),
       initializationOptions: this.options.initializationOptions,
-      capabilities: this.options.capabilities ?? (this.options.minimal ? {} : {
-        workspace: {
-          configuration: true,
-          didChangeConfiguration: { dynamicRegistration: true },
-          didChangeWatchedFiles: { dynamicRegistration: true },
-          workspaceFolders: true,
-          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
-        },
-        window: { workDoneProgress: true },
-        textDocument: {
-          completion: { completionItem: { snippetSupport: true } },
-          publishDiagnostics: { versionSupport: true },
-        },
-      }),
+      capabilities: this.options.capabilities ?? (this.options.minimal ? {} : DEFAULT_CAPABILITIES),
     });
     await this.connection.sendNotification('initialized', {});
   }

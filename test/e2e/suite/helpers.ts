@@ -29,7 +29,8 @@ export const codeOf = (d: vscode.Diagnostic): string =>
 
 /** Our diagnostics of a file (source "subagents"). */
 export const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'subagents');
-export const codes = (uri: vscode.Uri): string[] => ours(uri).map(codeOf).sort();
+/** The rule ids of our diagnostics (the faded removed tools carry none). */
+export const codes = (uri: vscode.Uri): string[] => ours(uri).filter((d) => d.code !== undefined).map(codeOf).sort();
 
 /**
  * Polls `probe` (every 50 ms, and at once on every diagnostics change) until it returns a
@@ -69,13 +70,13 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   });
 }
 
-/** Waits until the file's diagnostics codes contain all of `expected` and none of `absent`. */
+/** Waits until the file's diagnostics codes contain all of `expected` and none of `absent`; answers the rules' diagnostics. */
 export function waitForCodes(uri: vscode.Uri, expected: string[], absent: string[] = [], timeoutMs?: number): Promise<vscode.Diagnostic[]> {
   return waitFor(
     `${vscode.workspace.asRelativePath(uri)} to report [${expected.join(', ')}]${absent.length ? ` and not [${absent.join(', ')}]` : ''}`,
     () => {
       const c = codes(uri);
-      return expected.every((e) => c.includes(e)) && absent.every((a) => !c.includes(a)) ? ours(uri) : undefined;
+      return expected.every((e) => c.includes(e)) && absent.every((a) => !c.includes(a)) ? ours(uri).filter((d) => d.code !== undefined) : undefined;
     },
     timeoutMs,
     () => codes(uri),

@@ -17,7 +17,7 @@ export interface SceneSpec {
   required?: boolean;
 }
 
-interface Scene extends SceneSpec {
+export interface Scene extends SceneSpec {
   name: string;
   setup(): Promise<void>;
 }
@@ -25,7 +25,7 @@ interface Scene extends SceneSpec {
 const POLY_OK = '.polytoken/subagents/triage.md';
 const POLY_BAD = '.polytoken/subagents/reviewer.md';
 
-async function cursorAt(editor: vscode.TextEditor, pos: vscode.Position): Promise<void> {
+export async function cursorAt(editor: vscode.TextEditor, pos: vscode.Position): Promise<void> {
   editor.selection = new vscode.Selection(pos, pos);
   editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
@@ -131,10 +131,19 @@ function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
   });
 }
 
+/** Scenes of other files (`<topic>.scenes.ts` exporting `scenes`), played after these. */
+function allScenes(): Scene[] {
+  const out = scenes.slice();
+  for (const f of fs.readdirSync(__dirname).filter((name) => name.endsWith('.scenes.js')).sort()) {
+    for (const scene of (require(path.join(__dirname, f)) as { scenes: Scene[] }).scenes) out.push(scene);
+  }
+  return out;
+}
+
 export async function runScenes(dir: string, log: (line: string) => void): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await vscode.commands.executeCommand('notifications.clearAll');
-  for (const scene of scenes) {
+  for (const scene of allScenes()) {
     const { name, setup, ...spec } = scene;
     try {
       await setup();

@@ -23,6 +23,20 @@ function placeOf(ctx: RuleContext<unknown>, path: string): Place | undefined {
   return undefined;
 }
 
+/** A definition at `there` replaces one of the same name at `here`: it comes later in discovery order. */
+function laterWins(ctx: RuleContext<unknown>, here: Place, there: Place): boolean {
+  if (there.rank <= here.rank) return false;
+  // A project shadows only what it loads: folders of its configuration, never another project.
+  return !(there.project && (here.project || relativeInside(ctx.loaded.dir, there.project) === undefined));
+}
+
+/** True when the definition at `later` replaces one of the same name at `earlier` (both paths absolute, posix), under this file's configuration. */
+export function replacesInDiscovery(ctx: RuleContext<unknown>, earlier: string, later: string): boolean {
+  const here = placeOf(ctx, earlier);
+  const there = placeOf(ctx, later);
+  return !!here && !!there && laterWins(ctx, here, there);
+}
+
 /**
  * polytoken/shadowed: a later definition with the same name replaces this one. Each
  * project folder shadows the global folder and `subagentDirs` (those of projects under
@@ -46,9 +60,7 @@ export const shadowedRule: PolytokenRule = {
       const path = toPosix(entry.path);
       if (path === ctx.path) continue;
       const there = placeOf(ctx, path);
-      if (!there || there.rank <= here.rank) continue;
-      // A project shadows only what it loads: folders of its configuration, never another project.
-      if (there.project && (here.project || relativeInside(ctx.loaded.dir, there.project) === undefined)) continue;
+      if (!there || !laterWins(ctx, here, there)) continue;
       if (!winner || there.rank > winner.rank || (there.rank === winner.rank && path < winner.path)) winner = { path, rank: there.rank };
     }
     if (!winner) return [];

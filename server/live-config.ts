@@ -1,0 +1,149 @@
+/**
+ * The configuration as it is now, not as it was saved:
+ * - an open `.subagents.yaml` applies as typed: the configuration loader reads the editor's text
+ *   (`Configuration.openText`), and after a pause in typing the open definitions are checked
+ *   again (the index is rebuilt only when what decides which files are definitions changed);
+ * - the definition files beyond the default globs (`files:`, `polytoken.subagentDirs` in the
+ *   workspace) are sent to the client (`subagents/documentPatterns`), which hands the server only
+ *   the files it selects;
+ * - Polytoken discovery folders outside the workspace (the global folder) are watched through
+ *   the client, with a relative pattern on the folder.
+ */
+import * as fs from 'fs';
+import { posix } from 'path';
+import { DidChangeWatchedFilesNotification, type ClientCapabilities, type Connection, type Disposable } from 'vscode-languageserver';
+import { parseConfig, type LoadedConfig } from '../shared/config/config';
+import { DIALECTS } from '../shared/basics';
+import { relativeInside, toPosix } from '../shared/files';
+import { polytokenDiscoveryDirs } from '../shared/workspace/definitions';
+import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared/protocol';
+import type { Configuration } from './configuration';
+import { pathToUri } from './uri';
+
+/** A pause in typing before an edited configuration applies. */
+export const CONFIG_TYPING_PAUSE_MS = 300;
+
+export interface LiveConfigHost {
+  connection: Connection;
+  capabilities: () => ClientCapabilities;
+  configuration: Configuration;
+  /** The editor's text of an open file; undefined when it is not open. */
+  openText: (path: string) => string | undefined;
+  /** Forgets the loaded configurations and checks the open documents again. */
+  configurationChanged: () => void;
+  rebuildIndex: () => void;
+  /** The client asked for `subagents/documentPatterns`. */
+  wantsPatterns: () => boolean;
+}
+
+/** What decides which files are definitions: a change here needs an index rebuild. */
+function discoveryKey(text: string | undefined, path: string): string {
+  if (text === undefined) return '';
+  const { config } = parseConfig(text, path, posix.dirname(path));
+  return JSON.stringify([config.files, config.ignore, config.polytoken.subagentDirs, config.polytoken.globalDir ?? null]);
+}
+
+function readDisk(path: string): string | undefined {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The extra definition patterns of the loaded configurations, sorted and without repeats. */
+export function documentPatterns(configs: Iterable<LoadedConfig>, folders: readonly string[]): DocumentPattern[] {
+  const seen = new Map<string, DocumentPattern>();
+  const add = (dir: string, pattern: string) => seen.set(`${dir}\u0000${pattern}`, { baseUri: pathToUri(dir), pattern });
+  for (const loaded of configs) {
+    if (!loaded.path) continue;
+    for (const d of DIALECTS) for (const glob of loaded.config.files[d] ?? []) add(loaded.dir, glob);
+    for (const dir of loaded.config.polytoken.subagentDirs) {
+      const abs = posix.resolve(loaded.dir, toPosix(dir));
+      if (folders.some((f) => f === abs || relativeInside(f, abs) !== undefined)) add(abs, '*.md');
+    }
+  }
+  return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+}
+
+export class LiveConfiguration {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Each configuration file's text as last applied (absent: the disk's; undefined: no file). */
+  private readonly applied = new Map<string, string | undefined>();
+  private sentPatterns: string | undefined;
+  private watchedOutside = '';
+  private outsideRegistration: Promise<Disposable | undefined> | undefined;
+
+  constructor(private readonly host: LiveConfigHost) {}
+
+  /** An open `.subagents.yaml` was edited, opened or closed: its current text applies after a pause. */
+  configTextChanged(path: string): void {
+    clearTimeout(this.timers.get(path));
+    this.timers.set(
+      path,
+      setTimeout(() => {
+        this.timers.delete(path);
+        this.apply(path);
+      }, CONFIG_TYPING_PAUSE_MS),
+    );
+  }
+
+  /** The configuration file was saved or changed on disk: that text is the one in force. */
+  saved(path: string): void {
+    this.applied.delete(path);
+  }
+
+  /** After an index build: every configuration that governs a file is loaded now. */
+  indexRebuilt(): void {
+    this.sendPatterns();
+    this.watchOutsideFolders();
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    void this.outsideRegistration?.then((d) => d?.dispose());
+  }
+
+  private apply(path: string): void {
+    // undefined: no such file (which is not the same as an empty one).
+    const text = this.host.openText(path) ?? readDisk(path);
+    const previous = this.applied.has(path) ? this.applied.get(path) : readDisk(path);
+    if (text === previous) return;
+    this.applied.set(path, text);
+    this.host.configurationChanged();
+    if (discoveryKey(text, path) !== discoveryKey(previous, path)) this.host.rebuildIndex();
+  }
+
+  private sendPatterns(): void {
+    if (!this.host.wantsPatterns()) return;
+    const params: DocumentPatternsParams = { patterns: documentPatterns(this.host.configuration.loadedConfigs(), this.host.configuration.folders) };
+    const key = JSON.stringify(params);
+    if (key === this.sentPatterns) return;
+    this.sentPatterns = key;
+    void this.host.connection.sendNotification(DOCUMENT_PATTERNS_NOTIFICATION, params);
+  }
+
+  /**
+   * The Polytoken discovery folders outside every workspace folder, watched through the client:
+   * the `**` watchers the server registers only reach inside the workspace. (Clients that cannot
+   * register watchers get the server's own, which watches these folders too: watch.ts.)
+   */
+  private watchOutsideFolders(): void {
+    const watching = this.host.capabilities().workspace?.didChangeWatchedFiles;
+    if (!watching?.dynamicRegistration) return;
+    const { configuration } = this.host;
+    const dirs = polytokenDiscoveryDirs(configuration.loadedConfigs())
+      .filter((d) => !configuration.folderOf(d))
+      .sort();
+    const key = JSON.stringify(dirs);
+    if (key === this.watchedOutside) return;
+    this.watchedOutside = key;
+    void this.outsideRegistration?.then((d) => d?.dispose());
+    this.outsideRegistration = undefined;
+    if (!dirs.length) return;
+    // A relative pattern reaches outside the workspace; a client without them gets the absolute glob.
+    const watchers = dirs.map((dir) => ({ globPattern: watching.relativePatternSupport ? { baseUri: pathToUri(dir), pattern: '*.md' } : `${dir}/*.md` }));
+    this.outsideRegistration = this.host.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch(() => undefined);
+  }
+}
