@@ -1,5 +1,7 @@
 import { UsageError } from './args';
-import { commandCheck, commandResolve, commandRules, type Io } from './commands';
+import { commandCheck } from './check';
+import { commandResolve, commandRules } from './commands';
+import type { Io } from './common';
 import { HELP } from './help';
 
 /** Runs one command line; undefined means "keep running" (the language server). */

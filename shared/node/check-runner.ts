@@ -42,14 +42,23 @@ export interface ReadError {
 export class Runner {
   private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
 
-  constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
+  constructor(
+    private readonly items: readonly Item[],
+    private readonly onRuleError?: (rule: string, error: unknown) => void,
+    /** Texts that replace files on disk (standard input). */
+    private readonly contents?: ReadonlyMap<string, string>,
+  ) {}
+
+  private read(path: string): string {
+    return this.contents?.get(path) ?? fs.readFileSync(path, 'utf8');
+  }
 
   /** Phase 1: the name a Polytoken file registers under, or why it could not be read. */
   indexEntry(index: number): { name: string } | { error: string } {
     const c = this.items[index];
     let text: string;
     try {
-      text = fs.readFileSync(c.path, 'utf8');
+      text = this.read(c.path);
     } catch (e) {
       this.cache.set(index, undefined);
       return { error: describeError(e) };
@@ -95,7 +104,7 @@ export class Runner {
       ({ text, parsed, quickName } = cached);
     } else {
       try {
-        text = fs.readFileSync(c.path, 'utf8');
+        text = this.read(c.path);
       } catch (e) {
         // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
         if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
@@ -120,7 +129,8 @@ export function polytokenIndexes(items: readonly Item[]): number[] {
 /**
  * A quick name the parse disagrees with (only in broken files) made the index wrong for
  * that name: fix the index and check again every Polytoken file the change can concern
- * (its own name or its file name is the old or the new name), on this thread.
+ * (its own name or its file name is the old or the new name), on this thread. Returns
+ * the corrected index, or undefined when nothing needed correcting.
  */
 export function applyCorrections(
   items: readonly Item[],
@@ -129,8 +139,8 @@ export function applyCorrections(
   reports: (FileReport | undefined)[],
   options: CheckOptions,
   keep: (index: number) => boolean,
-): void {
-  if (!corrections.length) return;
+): WorkspaceIndex | undefined {
+  if (!corrections.length) return undefined;
   const concerned = new Set<string>();
   for (const [i, name] of corrections) {
     concerned.add(names.get(i)!);
@@ -138,13 +148,14 @@ export function applyCorrections(
     names.set(i, name);
   }
   const workspace = buildIndex(items, names);
-  const runner = new Runner(items, options.onRuleError);
+  const runner = new Runner(items, options.onRuleError, options.contents);
   items.forEach((c, i) => {
     if (c.kind !== 'polytoken' || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
     if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
   });
+  return workspace;
 }
 
 /**
