@@ -15,6 +15,8 @@ export interface ParsedArgs {
   values: Record<string, string>;
   flags: Set<string>;
   help: boolean;
+  /** How many positionals came before `--`, when it was given. */
+  dashDash?: number;
 }
 
 /**
@@ -27,7 +29,8 @@ export function parseArgs(args: readonly string[], spec: OptionSpec, command: st
   while (i < args.length) {
     const arg = args[i++];
     if (arg === '--') {
-      parsed.positionals.push(...args.slice(i));
+      parsed.dashDash = parsed.positionals.length;
+      for (const rest of args.slice(i)) parsed.positionals.push(rest);
       break;
     }
     if (arg === '-h' || arg === '--help') {

@@ -9,7 +9,7 @@ import { HELP } from './help';
 
 /** `subagents resolve FILE`: the effective tool set of each definition in the file. */
 export function commandResolve(args: string[], io: Io): number {
-  const parsed = parseArgs(args, { values: ['--format', '--config'], flags: ['--no-global'] }, 'resolve');
+  const parsed = parseArgs(args, { values: ['--format', '--config'], flags: ['--no-global'], aliases: { '-f': '--format' } }, 'resolve');
   if (parsed.help) {
     io.out(HELP.resolve);
     return 0;
@@ -55,7 +55,7 @@ export function formatResolution(r: Resolution): string {
 
 /** `subagents rules`: every rule with its default severity, summary and docs page. */
 export function commandRules(args: string[], io: Io): number {
-  const parsed = parseArgs(args, { values: ['--format'], flags: [] }, 'rules');
+  const parsed = parseArgs(args, { values: ['--format'], flags: [], aliases: { '-f': '--format' } }, 'rules');
   if (parsed.help) {
     io.out(HELP.rules);
     return 0;

@@ -1,6 +1,7 @@
 import { UsageError } from './args';
 import { commandCheck } from './check';
 import { commandResolve, commandRules } from './commands';
+import { commandDiff } from './diff';
 import type { Io } from './common';
 import { HELP } from './help';
 
@@ -26,6 +27,8 @@ export function main(argv: string[], io: Io): number | undefined {
         return commandResolve(rest, io);
       case 'rules':
         return commandRules(rest, io);
+      case 'diff':
+        return commandDiff(rest, io);
       case 'lsp': {
         if (rest.includes('-h') || rest.includes('--help')) {
           io.out(HELP.lsp);

@@ -22,8 +22,8 @@ const FILES = {
 };
 
 /**
- * Runs the CLI with fs.readFileSync watched: which definition files were read as text
- * (to be analyzed) rather than as bytes (to be hashed).
+ * Runs the CLI with fs.readFileSync and fs.openSync watched: which definition files were
+ * read as text (to be analyzed) rather than as bytes (to be hashed).
  */
 function runWatched(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const dir = temps.dir('subagents-watch-');
@@ -31,10 +31,15 @@ function runWatched(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const hook = path.join(dir, 'watch-reads.js');
   fs.writeFileSync(
     hook,
-    `const fs = require('fs'); const read = fs.readFileSync;
+    `const fs = require('fs'); const read = fs.readFileSync; const open = fs.openSync;
+const note = (what, file) => typeof file === 'string' && fs.appendFileSync(${JSON.stringify(log)}, what + ' ' + file + '\\n');
 fs.readFileSync = function (file, options) {
-  if (typeof file === 'string') fs.appendFileSync(${JSON.stringify(log)}, (options ? 'text ' : 'bytes ') + file + '\\n');
+  note(options ? 'text' : 'bytes', file);
   return read.apply(this, arguments);
+};
+fs.openSync = function (file, flags) {
+  if (!flags || flags === 'r') note('bytes', file);
+  return open.apply(this, arguments);
 };
 `,
   );
@@ -121,9 +126,10 @@ describe('check --cache', function () {
     runWatched(['check', '--cache'], ws);
     const good = fs.readFileSync(cacheFile, 'utf8');
     const edited = JSON.parse(good);
-    for (const entry of Object.values(edited.files) as { diagnostics: unknown[] }[]) entry.diagnostics = [{ range: null, message: 7 }];
+    for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
+    const noGroups = { ...JSON.parse(good), groups: [] };
     const foreign = { ...JSON.parse(good), checker: 'some other build' };
-    const variants = ['', 'not json', good.slice(0, good.length / 2), 'null', '[]', '{"format":1,"checker":1,"files":[1,2]}', JSON.stringify(edited), JSON.stringify(foreign), '\u0000\u0001'];
+    const variants = ['', 'not json', good.slice(0, good.length / 2), 'null', '[]', '{"format":2,"checker":1,"files":[1,2]}', JSON.stringify(edited), JSON.stringify(foreign), JSON.stringify(noGroups), '\u0000\u0001'];
     for (const variant of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);

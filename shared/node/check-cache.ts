@@ -5,7 +5,7 @@
  * neither parsed nor checked. A cache that is missing, corrupt or from another checker is
  * ignored and written anew.
  */
-import { createHash } from 'crypto';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
@@ -23,37 +23,38 @@ export interface CacheOptions {
 }
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
-interface Entry {
-  /** sha256 of the file's bytes. */
-  hash: string;
-  /** Dialect and configuration identity. */
-  context: string;
-  /** Polytoken: the name it registers under, and a digest of the paths of every definition of that name. */
-  name?: string;
-  group?: string;
-  diagnostics: Diagnostic[];
-}
+/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken the name it registers under. */
+type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
 
 interface CacheFile {
   format: number;
   checker: string;
+  /** Dialect and configuration identities, referred to by index. */
+  contexts: string[];
+  /** Per name: the paths of the Polytoken definitions registered under it, sorted, one a line. */
+  groups: Record<string, string>;
   files: Record<string, Entry>;
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('base64');
+const EMPTY: CacheFile = { format: FORMAT, checker: '', contexts: [], groups: {}, files: {} };
 
-/** The previous run's entries; empty when there is none or it cannot be trusted. */
-function loadEntries(cache: CacheOptions): Map<string, Entry> {
-  let parsed: Partial<CacheFile>;
+const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The previous run's cache; empty when there is none or it cannot be trusted. */
+function load(cache: CacheOptions): CacheFile {
+  let parsed: Partial<CacheFile> | null;
   try {
     parsed = JSON.parse(fs.readFileSync(cache.file, 'utf8'));
   } catch {
-    return new Map();
+    return EMPTY;
   }
-  if (!parsed || parsed.format !== FORMAT || parsed.checker !== cache.checker || typeof parsed.files !== 'object' || parsed.files === null) return new Map();
-  return new Map(Object.entries(parsed.files));
+  if (!isRecord(parsed) || parsed.format !== FORMAT || parsed.checker !== cache.checker) return EMPTY;
+  if (!Array.isArray(parsed.contexts) || !isRecord(parsed.groups) || !isRecord(parsed.files)) return EMPTY;
+  return parsed as CacheFile;
 }
 
 const isPosition = (p: unknown) => {
@@ -63,10 +64,8 @@ const isPosition = (p: unknown) => {
 
 /** An entry as this checker writes it (a hand-edited or truncated one is a miss, never a crash). */
 function isEntry(e: unknown): e is Entry {
-  const entry = e as Partial<Entry> | null;
-  if (!entry || typeof entry.hash !== 'string' || typeof entry.context !== 'string' || !Array.isArray(entry.diagnostics)) return false;
-  if (entry.name !== undefined && typeof entry.name !== 'string') return false;
-  return entry.diagnostics.every((d) => {
+  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
+  return (e[2] as unknown[]).every((d) => {
     const diagnostic = d as Partial<Diagnostic> | null;
     return (
       !!diagnostic &&
@@ -86,31 +85,45 @@ function contextOf(item: Item): string {
   let id = configIds.get(item.config);
   if (id === undefined) {
     const { path, dir, globalDir, config } = item.config;
-    id = sha256(JSON.stringify([path ?? null, dir, globalDir ?? null, config]));
+    id = digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]));
     configIds.set(item.config, id);
   }
   return `${item.kind} ${id}`;
 }
 
+const chunk = Buffer.allocUnsafe(1 << 16);
+
+/** sha256 of a file's bytes, read through one reused buffer (no allocation or fstat per file). */
 function hashFile(path: string): string | undefined {
+  let fd: number | undefined;
   try {
-    return sha256(fs.readFileSync(path));
+    fd = fs.openSync(path, 'r');
+    let n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n < chunk.length) return digest(chunk.subarray(0, n));
+    const hash = crypto.createHash('sha256');
+    for (; n > 0; n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
+    return hash.digest('base64');
   } catch {
     return undefined; // the run reads it again and reports why it cannot
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
-/** Digest of the paths registered under each name: what `polytoken/shadowed` looks at. */
-function groupDigests(workspace: WorkspaceIndex): (name: string) => string {
-  const digests = new Map<string, string>();
+/** The paths registered under each name: what `polytoken/shadowed` looks at. */
+function groupsOf(workspace: WorkspaceIndex): (name: string) => string {
+  const groups = new Map<string, string>();
   return (name) => {
-    let digest = digests.get(name);
-    if (digest === undefined) {
+    let group = groups.get(name);
+    if (group === undefined) {
       const entries = workspace.polytokenByName?.get(name) ?? workspace.polytoken.filter((e) => e.name === name);
-      digest = sha256(entries.map((e) => e.path).sort().join('\n'));
-      digests.set(name, digest);
+      group = entries
+        .map((e) => e.path)
+        .sort()
+        .join('\n');
+      groups.set(name, group);
     }
-    return digest;
+    return group;
   };
 }
 
@@ -119,18 +132,18 @@ function groupDigests(workspace: WorkspaceIndex): (name: string) => string {
  * a reused Polytoken report whose same-name definitions changed is checked again.
  */
 export function runCached(items: Item[], options: CheckOptions, cache: CacheOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
-  const previous = loadEntries(cache);
+  const previous = load(cache);
   const hashes = items.map((item) => hashFile(item.path));
   const contexts = items.map(contextOf);
   const skip = new Set<number>();
   const names = new Map<number, string>();
   const reused: (Entry | undefined)[] = new Array(items.length);
   items.forEach((item, i) => {
-    const entry = previous.get(item.path);
-    if (hashes[i] === undefined || !isEntry(entry) || entry.hash !== hashes[i] || entry.context !== contexts[i]) return;
+    const entry = Object.hasOwn(previous.files, item.path) ? previous.files[item.path] : undefined;
+    if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
     if (item.kind === 'polytoken') {
-      if (entry.name === undefined || typeof entry.group !== 'string') return;
-      names.set(i, entry.name);
+      if (entry[3] === undefined) return;
+      names.set(i, entry[3]);
     }
     skip.add(i);
     reused[i] = entry;
@@ -145,12 +158,14 @@ export function runCached(items: Item[], options: CheckOptions, cache: CacheOpti
       options.onRuleError?.(rule, error);
     },
   });
-  const groupOf = groupDigests(result.workspace);
+  // A reused Polytoken report holds while the same paths are registered under its name.
+  const groupOf = groupsOf(result.workspace);
   const stale: number[] = [];
   for (const i of skip) {
     const entry = reused[i]!;
-    if (items[i].kind === 'polytoken' && entry.group !== groupOf(result.names.get(i)!)) stale.push(i);
-    else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry.diagnostics };
+    const name = entry[3];
+    if (name !== undefined && (!Object.hasOwn(previous.groups, name) || previous.groups[name] !== groupOf(name))) stale.push(i);
+    else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
   }
   if (stale.length) {
     const runner = new Runner(items, options.onRuleError);
@@ -161,18 +176,23 @@ export function runCached(items: Item[], options: CheckOptions, cache: CacheOpti
     }
   }
 
-  const files: Record<string, Entry> = {};
+  const next: CacheFile = { format: FORMAT, checker: cache.checker, contexts: [], groups: {}, files: {} };
+  const contextIndex = new Map<string, number>();
   let count = 0;
   items.forEach((item, i) => {
     const report = result.reports[i];
-    if (!report || hashes[i] === undefined) return;
-    const polytoken = item.kind === 'polytoken' ? { name: result.names.get(i)!, group: groupOf(result.names.get(i)!) } : {};
-    files[item.path] = { hash: hashes[i]!, context: contexts[i], ...polytoken, diagnostics: report.diagnostics };
+    const hash = hashes[i];
+    if (!report || hash === undefined) return;
+    let context = contextIndex.get(contexts[i]);
+    if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
+    const name = item.kind === 'polytoken' ? result.names.get(i) : undefined;
+    next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
+    if (name !== undefined) next.groups[name] = groupOf(name);
     count++;
   });
-  const unchanged = skip.size === items.length && !stale.length && previous.size === count;
+  const unchanged = skip.size === items.length && !stale.length && Object.keys(previous.files).length === count;
   if (unchanged || ruleFailed) return result;
-  const problem = writeAtomically(cache.file, JSON.stringify({ format: FORMAT, checker: cache.checker, files } satisfies CacheFile));
+  const problem = writeAtomically(cache.file, JSON.stringify(next));
   return problem ? { ...result, problem: `cannot write the cache ${cache.file}: ${problem}` } : result;
 }
 

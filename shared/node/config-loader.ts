@@ -128,7 +128,8 @@ export class ConfigResolver {
 
 function isFile(p: string): boolean {
   try {
-    return fs.statSync(p).isFile();
+    // Most folders have no configuration: no exception for that (thousands per workspace).
+    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -22,7 +22,7 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
     const dir = stack.pop()!;
     let real: string;
     try {
-      real = fs.realpathSync(dir);
+      real = fs.realpathSync.native(dir); // one system call, not one lstat per path segment
     } catch (e) {
       problems.push({ path: dir, message: describeError(e) });
       continue;
