@@ -11,7 +11,7 @@ import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { RULES } from '../shared/rules/registry';
 import { DIALECT_MODULES } from '../shared/engine';
-import { assertUsageError, VALID_PICASSO } from './support/cli';
+import { assertUsageError, lspSession, VALID_PICASSO } from './support/cli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -775,49 +775,10 @@ describe('subagents rules', function () {
 describe('subagents lsp --stdio', function () {
   this.timeout(60000);
   it('answers initialize with the server capabilities and exits on shutdown/exit', async () => {
-    const { spawn } = await import('child_process');
-    const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: emptyXdg } });
-    const send = (m: object) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', ...m });
-      child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    };
-    let out = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const response = (id: number) =>
-      new Promise<any>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no response ${id}: ${out} ${stderr}`)), 30000);
-        const look = () => {
-          for (const part of out.split(/Content-Length: \d+\r\n\r\n/)) {
-            try {
-              const msg = JSON.parse(part);
-              if (msg.id === id) {
-                clearTimeout(timer);
-                child.stdout.off('data', onData);
-                return resolve(msg);
-              }
-            } catch {
-              // an incomplete message
-            }
-          }
-        };
-        const onData = (d: Buffer) => {
-          out += d;
-          look();
-        };
-        child.stdout.on('data', onData);
-        look();
-      });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
-    const init = await response(1);
-    assert.ok(init.result?.capabilities, JSON.stringify(init));
-    send({ method: 'initialized', params: {} });
-    send({ id: 2, method: 'shutdown' });
-    await response(2);
-    send({ method: 'exit' });
-    assert.equal(await exited, 0);
-    assert.doesNotMatch(stderr, /\n\s+at /);
+    const session = await lspSession(process.execPath, [CLI, 'lsp', '--stdio'], tempDir(), { ...process.env, XDG_CONFIG_HOME: emptyXdg });
+    assert.ok(session.init.result?.capabilities, JSON.stringify(session.init));
+    assert.equal(session.code, 0);
+    assert.doesNotMatch(session.stderr, /\n\s+at /);
   });
 });
 

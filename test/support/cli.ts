@@ -1,6 +1,6 @@
 /** Running the built `subagents` CLI (dist/cli.js) as a process on throw-away workspaces. */
 import { strict as assert } from 'assert';
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -94,3 +94,54 @@ when_to_use: After a change.
 output_schema: { type: object }
 system_prompt: Run the tests.
 `;
+
+/**
+ * Starts a language server over stdio (`command ...args`), sends initialize, initialized,
+ * shutdown and exit; returns the initialize result, the exit status and stderr.
+ */
+export async function lspSession(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ init: any; code: number | null; stderr: string }> {
+  const child = spawn(command, args, { cwd, env });
+  const send = (m: object) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', ...m });
+    child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  let out = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const response = (id: number) =>
+    new Promise<any>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no response ${id}: ${out} ${stderr}`)), 30000);
+      const look = () => {
+        for (const part of out.split(/Content-Length: \d+\r\n\r\n/)) {
+          try {
+            const msg = JSON.parse(part);
+            if (msg.id === id) {
+              clearTimeout(timer);
+              child.stdout.off('data', onData);
+              return resolve(msg);
+            }
+          } catch {
+            // an incomplete message
+          }
+        }
+      };
+      const onData = (d: Buffer) => {
+        out += d;
+        look();
+      };
+      child.stdout.on('data', onData);
+      look();
+    });
+  try {
+    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    const init = await response(1);
+    send({ method: 'initialized', params: {} });
+    send({ id: 2, method: 'shutdown' });
+    await response(2);
+    send({ method: 'exit' });
+    return { init, code: await exited, stderr };
+  } finally {
+    child.kill();
+  }
+}
