@@ -10,6 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { generateWorkspace } from './generate.mjs';
+import { measure, median } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -23,42 +24,13 @@ const sizes = opt('--sizes', '1000,10000,50000').split(',').map(Number);
 const runs = Number(opt('--runs', '3'));
 const keep = args.includes('--keep');
 const withServer = !args.includes('--no-server');
-const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 if (!fs.existsSync(cli)) {
   console.error('dist/cli.js is missing: run `npm run build` first');
   process.exit(2);
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** Runs `node …argv` once: wall ms, peak RSS (MiB), CPU ms (user+sys), exit status, stdout file. */
-function measure(argv, env = {}, stdoutFile = '/dev/null') {
-  const out = fs.openSync(stdoutFile, 'w');
-  const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
-  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
-  const start = performance.now();
-  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
-  const wall = performance.now() - start;
-  fs.closeSync(out);
-  const stderr = r.stderr.toString();
-  let rssKb;
-  let cpu;
-  const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
-  if (t) {
-    rssKb = Number(t[2]);
-    cpu = (Number(t[3]) + Number(t[4])) * 1000;
-  } else {
-    const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
-    rssKb = m ? Number(m[1]) : NaN;
-  }
-  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
-}
-
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, server: undefined };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, cache: undefined, server: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -118,6 +90,13 @@ try {
     results.limits = { error: `limits benchmark failed (exit ${limits.status})` };
   }
 
+  const cache = spawnSync(process.execPath, [path.join(here, 'cache.mjs'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 15 * 60_000 });
+  try {
+    results.cache = JSON.parse(cache.stdout.toString().trim().split('\n').pop());
+  } catch {
+    results.cache = { error: `cache benchmark failed (exit ${cache.status})` };
+  }
+
   if (withServer) {
     const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
     try {
@@ -149,6 +128,17 @@ if (results.limits) {
     lines.push('| pathological file (alone, CLI, minus start-up) | ms |');
     lines.push('| --- | ---: |');
     for (const [k, v] of Object.entries(results.limits)) lines.push(`| ${k} | ${fmt(v)} |`);
+  }
+}
+if (results.cache) {
+  const c = results.cache;
+  lines.push('');
+  if (c.error) lines.push(`cache: ${c.error}`);
+  else {
+    lines.push(`| check --cache, ${c.definitions.toLocaleString('en')} definitions | wall (ms) | CPU (ms) |`);
+    lines.push('| --- | ---: | ---: |');
+    for (const k of ['plain', 'cold', 'warm']) lines.push(`| ${k} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
+    lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
   }
 }
 if (results.server) {

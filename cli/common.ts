@@ -1,7 +1,7 @@
 /** What the commands share: the I/O they are given, paths in output, configuration options, running a check. */
 import * as fs from 'fs';
 import { posix } from 'path';
-import { toPosix } from '../shared/files';
+import { relativeInside, toPosix } from '../shared/files';
 import { checkPaths, MissingPathError, UnmatchedInputError, type CheckOptions, type CheckRun } from '../shared/node/check';
 import type { ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
@@ -21,7 +21,7 @@ export interface Io {
 
 /** Paths in every output: relative to the current folder, `/` separators. */
 export function relativePath(cwd: string, abs: string): string {
-  const rel = posix.relative(toPosix(cwd), toPosix(abs));
+  const rel = relativeInside(toPosix(cwd), toPosix(abs)) ?? posix.relative(toPosix(cwd), toPosix(abs));
   return rel === '' ? '.' : rel;
 }
 

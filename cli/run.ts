@@ -1,7 +1,6 @@
 import { UsageError } from './args';
 import { commandCheck } from './check';
 import { commandResolve, commandRules } from './commands';
-import { commandDiff } from './diff';
 import type { Io } from './common';
 import { HELP } from './help';
 
@@ -28,7 +27,8 @@ export function main(argv: string[], io: Io): number | undefined {
       case 'rules':
         return commandRules(rest, io);
       case 'diff':
-        return commandDiff(rest, io);
+        // Loaded only here, like the server: the other commands do not need it.
+        return (require('./diff') as typeof import('./diff')).commandDiff(rest, io);
       case 'lsp': {
         if (rest.includes('-h') || rest.includes('--help')) {
           io.out(HELP.lsp);

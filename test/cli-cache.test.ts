@@ -4,6 +4,7 @@
  * same-name Polytoken definitions is seen; a broken cache is ignored and rewritten.
  */
 import { strict as assert } from 'assert';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
@@ -124,19 +125,25 @@ describe('check --cache', function () {
     const expected = temps.run(['check', '-f', 'json'], ws).stdout;
     const cacheFile = path.join(ws, '.subagentscache');
     runWatched(['check', '--cache'], ws);
+    // The file is a digest line, then the JSON.
     const good = fs.readFileSync(cacheFile, 'utf8');
-    const edited = JSON.parse(good);
+    const json = good.slice(good.indexOf('\n') + 1);
+    const withDigest = (doc: unknown) => `${createHash('sha256').update(JSON.stringify(doc)).digest('base64')}\n${JSON.stringify(doc)}`;
+    assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
+    const edited = JSON.parse(json);
     for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
-    const noGroups = { ...JSON.parse(good), groups: [] };
-    const foreign = { ...JSON.parse(good), checker: 'some other build' };
-    const variants = ['', 'not json', good.slice(0, good.length / 2), 'null', '[]', '{"format":2,"checker":1,"files":[1,2]}', JSON.stringify(edited), JSON.stringify(foreign), JSON.stringify(noGroups), '\u0000\u0001'];
+    const foreign = { ...JSON.parse(json), checker: 'some other build' };
+    const damaged = good.replace(/"severity":1/, '"severity":2');
+    assert.notEqual(damaged, good);
+    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001'];
     for (const variant of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);
       assert.equal(r.stderr, '', variant.slice(0, 40));
       assert.equal(r.stdout, expected, variant.slice(0, 40));
       assert.deepEqual(r.analyzed, DEFINITIONS, `nothing reused from ${variant.slice(0, 40)}`);
-      assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).files).length, CHECKED.length, 'rewritten');
+      const rewritten = fs.readFileSync(cacheFile, 'utf8');
+      assert.deepEqual(Object.keys(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1)).files).length, CHECKED.length, 'rewritten');
     }
     // A file where the cache's folder should be: one warning line, the check itself unchanged.
     fs.writeFileSync(path.join(ws, 'blocker'), '');

@@ -2,18 +2,18 @@
  * `check --cache`: a file's report is reused when its content (sha256), the configuration
  * in force for it, the checker and, for Polytoken, the paths of the definitions of its
  * name (shadowing) are those of the last run. Unchanged files are read and hashed but
- * neither parsed nor checked. A cache that is missing, corrupt or from another checker is
+ * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
+ * A cache that is missing, corrupt (its digest does not match) or from another checker is
  * ignored and written anew.
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { LoadedConfig } from '../config/config';
+import { parseConfig, type LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
+import { writeAtomically } from './atomic-write';
 import type { CheckOptions, ItemsRun, Preset } from './check';
 import { Runner, type Item } from './check-runner';
-import { describeError } from './walk';
 
 export interface CacheOptions {
   /** The cache file (absolute). */
@@ -23,10 +23,13 @@ export interface CacheOptions {
 }
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken the name it registers under. */
 type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
+
+/** A configuration file: sha256 of its text and what parseConfig made of it. */
+type ConfigEntry = [hash: string, parsed: LoadedConfig];
 
 interface CacheFile {
   format: number;
@@ -35,26 +38,36 @@ interface CacheFile {
   contexts: string[];
   /** Per name: the paths of the Polytoken definitions registered under it, sorted, one a line. */
   groups: Record<string, string>;
+  configs: Record<string, ConfigEntry>;
   files: Record<string, Entry>;
 }
 
-const EMPTY: CacheFile = { format: FORMAT, checker: '', contexts: [], groups: {}, files: {} };
-
 const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const empty = (checker: string): CacheFile => ({ format: FORMAT, checker, contexts: [], groups: {}, configs: {}, files: {} });
 
-/** The previous run's cache; empty when there is none or it cannot be trusted. */
-function load(cache: CacheOptions): CacheFile {
-  let parsed: Partial<CacheFile> | null;
+const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/**
+ * The cache file is a digest line, then the JSON it is the digest of: a file that was cut
+ * short, damaged or edited by hand does not match and is not used.
+ */
+function load(options: CacheOptions): CacheFile {
+  let text: string;
   try {
-    parsed = JSON.parse(fs.readFileSync(cache.file, 'utf8'));
+    text = fs.readFileSync(options.file, 'utf8');
   } catch {
-    return EMPTY;
+    return empty(options.checker);
   }
-  if (!isRecord(parsed) || parsed.format !== FORMAT || parsed.checker !== cache.checker) return EMPTY;
-  if (!Array.isArray(parsed.contexts) || !isRecord(parsed.groups) || !isRecord(parsed.files)) return EMPTY;
-  return parsed as CacheFile;
+  const eol = text.indexOf('\n');
+  if (eol < 0 || digest(text.slice(eol + 1)) !== text.slice(0, eol)) return empty(options.checker);
+  try {
+    const parsed = JSON.parse(text.slice(eol + 1)) as CacheFile;
+    const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
+    return usable ? parsed : empty(options.checker);
+  } catch {
+    return empty(options.checker);
+  }
 }
 
 const isPosition = (p: unknown) => {
@@ -62,7 +75,7 @@ const isPosition = (p: unknown) => {
   return !!q && Number.isInteger(q.line) && Number.isInteger(q.character) && (q.line as number) >= 0 && (q.character as number) >= 0;
 };
 
-/** An entry as this checker writes it (a hand-edited or truncated one is a miss, never a crash). */
+/** An entry as this checker writes it: one written by other means is a miss, never a crash. */
 function isEntry(e: unknown): e is Entry {
   if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
   return (e[2] as unknown[]).every((d) => {
@@ -127,89 +140,98 @@ function groupsOf(workspace: WorkspaceIndex): (name: string) => string {
   };
 }
 
-/**
- * Runs the check with the cache: `run` analyzes every file the cache cannot answer, then
- * a reused Polytoken report whose same-name definitions changed is checked again.
- */
-export function runCached(items: Item[], options: CheckOptions, cache: CacheOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
-  const previous = load(cache);
-  const hashes = items.map((item) => hashFile(item.path));
-  const contexts = items.map(contextOf);
-  const skip = new Set<number>();
-  const names = new Map<number, string>();
-  const reused: (Entry | undefined)[] = new Array(items.length);
-  items.forEach((item, i) => {
-    const entry = Object.hasOwn(previous.files, item.path) ? previous.files[item.path] : undefined;
-    if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
-    if (item.kind === 'polytoken') {
-      if (entry[3] === undefined) return;
-      names.set(i, entry[3]);
-    }
-    skip.add(i);
-    reused[i] = entry;
-  });
+/** One run's cache: the previous run's file, and what this run records for the next. */
+export class CheckCache {
+  private readonly previous: CacheFile;
+  private readonly next: CacheFile;
+  private configsParsed = 0;
 
-  // A rule that threw left its file's report incomplete: nothing of such a run is kept.
-  let ruleFailed = false;
-  const result = run({ skip, names }, {
-    ...options,
-    onRuleError: (rule, error) => {
-      ruleFailed = true;
-      options.onRuleError?.(rule, error);
-    },
-  });
-  // A reused Polytoken report holds while the same paths are registered under its name.
-  const groupOf = groupsOf(result.workspace);
-  const stale: number[] = [];
-  for (const i of skip) {
-    const entry = reused[i]!;
-    const name = entry[3];
-    if (name !== undefined && (!Object.hasOwn(previous.groups, name) || previous.groups[name] !== groupOf(name))) stale.push(i);
-    else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
-  }
-  if (stale.length) {
-    const runner = new Runner(items, options.onRuleError);
-    for (const i of stale) {
-      const r = runner.analyzeOne(i, result.workspace);
-      if ('error' in r) result.readErrors.push({ index: i, path: items[i].path, message: r.error });
-      else if ('analysis' in r) result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
-    }
+  constructor(private readonly options: CacheOptions) {
+    this.previous = load(options);
+    this.next = empty(options.checker);
   }
 
-  const next: CacheFile = { format: FORMAT, checker: cache.checker, contexts: [], groups: {}, files: {} };
-  const contextIndex = new Map<string, number>();
-  let count = 0;
-  items.forEach((item, i) => {
-    const report = result.reports[i];
-    const hash = hashes[i];
-    if (!report || hash === undefined) return;
-    let context = contextIndex.get(contexts[i]);
-    if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
-    const name = item.kind === 'polytoken' ? result.names.get(i) : undefined;
-    next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
-    if (name !== undefined) next.groups[name] = groupOf(name);
-    count++;
-  });
-  const unchanged = skip.size === items.length && !stale.length && Object.keys(previous.files).length === count;
-  if (unchanged || ruleFailed) return result;
-  const problem = writeAtomically(cache.file, JSON.stringify(next));
-  return problem ? { ...result, problem: `cannot write the cache ${cache.file}: ${problem}` } : result;
-}
-
-/** Writes a temporary file next to `file` (making its folder), then renames it into place: never a half-written file. */
-export function writeAtomically(file: string, text: string): string | undefined {
-  const temp = posix.join(posix.dirname(file), `.${posix.basename(file)}.${process.pid}.tmp`);
-  try {
-    fs.mkdirSync(posix.dirname(file), { recursive: true });
-    fs.writeFileSync(temp, text);
-    fs.renameSync(temp, file);
-    return undefined;
-  } catch (e) {
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // nothing more to do
+  /** parseConfig, answered from the cache when the text is the same. */
+  readonly parseConfig = (text: string, path: string, dir: string): LoadedConfig => {
+    const hash = digest(text);
+    const entry = own(this.previous.configs, path);
+    let parsed: LoadedConfig;
+    if (Array.isArray(entry) && entry[0] === hash && typeof entry[1]?.config === 'object') parsed = entry[1];
+    else {
+      parsed = parseConfig(text, path, dir);
+      this.configsParsed++;
     }
-    return describeError(e);
+    this.next.configs[path] = [hash, parsed];
+    return structuredClone(parsed); // the caller completes it (globalDir)
+  };
+
+  /**
+   * Runs the check: `run` analyzes every file the cache cannot answer, then a reused
+   * Polytoken report whose same-name definitions changed is checked again.
+   */
+  run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
+    const { previous, next } = this;
+    const hashes = items.map((item) => hashFile(item.path));
+    const contexts = items.map(contextOf);
+    const skip = new Set<number>();
+    const names = new Map<number, string>();
+    const reused: (Entry | undefined)[] = new Array(items.length);
+    items.forEach((item, i) => {
+      const entry = own(previous.files, item.path);
+      if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
+      if (item.kind === 'polytoken') {
+        if (entry[3] === undefined) return;
+        names.set(i, entry[3]);
+      }
+      skip.add(i);
+      reused[i] = entry;
+    });
+
+    // A rule that threw left its file's report incomplete: nothing of such a run is kept.
+    let ruleFailed = false;
+    const result = run({ skip, names }, {
+      ...options,
+      onRuleError: (rule, error) => {
+        ruleFailed = true;
+        options.onRuleError?.(rule, error);
+      },
+    });
+    // A reused Polytoken report holds while the same paths are registered under its name.
+    const groupOf = groupsOf(result.workspace);
+    const stale: number[] = [];
+    for (const i of skip) {
+      const entry = reused[i]!;
+      const name = entry[3];
+      if (name !== undefined && own(previous.groups, name) !== groupOf(name)) stale.push(i);
+      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
+    }
+    if (stale.length) {
+      const runner = new Runner(items, options.onRuleError);
+      for (const i of stale) {
+        const r = runner.analyzeOne(i, result.workspace);
+        if ('error' in r) result.readErrors.push({ index: i, path: items[i].path, message: r.error });
+        else if ('analysis' in r) result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
+      }
+    }
+
+    const contextIndex = new Map<string, number>();
+    let count = 0;
+    items.forEach((item, i) => {
+      const report = result.reports[i];
+      const hash = hashes[i];
+      if (!report || hash === undefined) return;
+      let context = contextIndex.get(contexts[i]);
+      if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
+      const name = item.kind === 'polytoken' ? result.names.get(i) : undefined;
+      next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
+      if (name !== undefined) next.groups[name] = groupOf(name);
+      count++;
+    });
+    const unchanged =
+      skip.size === items.length && !stale.length && !this.configsParsed && Object.keys(previous.files).length === count && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    if (unchanged || ruleFailed) return result;
+    const json = JSON.stringify(next);
+    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
+    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
   }
 }

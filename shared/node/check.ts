@@ -11,7 +11,7 @@ import { ConfigResolver, type ConfigOptions } from './config-loader';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
-import { runCached, type CacheOptions } from './check-cache';
+import { CheckCache, type CacheOptions } from './check-cache';
 
 export { polytokenName } from './check-runner';
 export { QUICK_NAMES, quickPolytokenName } from './quick-name';
@@ -80,7 +80,8 @@ interface Candidate {
 /** Checks every definition under the given files and folders (SPEC §9 `check`). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
-  const resolver = new ConfigResolver(options);
+  const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
+  const resolver = new ConfigResolver(cache ? { ...options, parse: cache.parseConfig } : options);
   const ioErrors: CheckRun['ioErrors'] = [];
   const candidates: Candidate[] = [];
   const virtual = options.contents ? new Set(options.contents.keys()) : undefined;
@@ -118,7 +119,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
     kinds.set(loaded.path, 'config');
     candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
   }
-  return { ...runCandidates(candidates, ioErrors, options), unmatched };
+  return { ...runCandidates(candidates, ioErrors, options, cache), unmatched };
 }
 
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
@@ -151,7 +152,7 @@ export interface ItemsRun {
   workspace: WorkspaceIndex;
 }
 
-function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions): Omit<CheckRun, 'unmatched'> {
+function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
   const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
@@ -161,7 +162,7 @@ function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], 
     const file = count > 0 ? opts.workerScript ?? workerFile() : undefined;
     return file ? runParallelOrSerial(items, opts, count, file, keepFor, preset) : runSerial(items, opts, keepFor, preset);
   };
-  const cached = options.cache && keep === false ? runCached(items, options, options.cache, runItems) : undefined;
+  const cached = cache?.run(items, options, runItems);
   const { reports, readErrors } = cached ?? runItems();
   readErrors.sort((a, b) => a.index - b.index);
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });

@@ -16,6 +16,8 @@ export interface ConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Editor setting `subagents.polytoken.globalDir`; the configuration file wins over it. */
   globalDirSetting?: string;
+  /** Parses a configuration's text (default: parseConfig; `check --cache` answers unchanged ones itself). */
+  parse?: typeof parseConfig;
 }
 
 /** The Polytoken global folder: configuration, then setting, then XDG (SPEC §1). */
@@ -56,7 +58,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
     loaded.globalDir = resolveGlobalDir(undefined, options, dir);
     return loaded;
   }
-  const loaded = parseConfig(text, path, dir);
+  const loaded = (options.parse ?? parseConfig)(text, path, dir);
   loaded.globalDir = resolveGlobalDir(loaded.config.polytoken.globalDir, options, dir);
   return loaded;
 }

@@ -17,12 +17,14 @@ export interface WalkProblem {
 export function walkFiles(root: string, problems: WalkProblem[] = []): string[] {
   const files: string[] = [];
   const seen = new Set<string>();
-  const stack = [toPosix(root)];
+  // A folder reached through a real folder has a known real path; only links need realpath.
+  const top = posix.normalize(toPosix(root));
+  const stack: { dir: string; real?: string }[] = [{ dir: top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top }];
   while (stack.length) {
-    const dir = stack.pop()!;
+    const { dir, real: known } = stack.pop()!;
     let real: string;
     try {
-      real = fs.realpathSync.native(dir); // one system call, not one lstat per path segment
+      real = known ?? fs.realpathSync.native(dir);
     } catch (e) {
       problems.push({ path: dir, message: describeError(e) });
       continue;
@@ -36,23 +38,24 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
       problems.push({ path: dir, message: describeError(e) });
       continue;
     }
-    const subdirs: string[] = [];
+    const subdirs: { dir: string; real?: string }[] = [];
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
-      const full = posix.join(dir, entry.name);
-      if (entry.isDirectory()) subdirs.push(full);
+      const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
+      if (entry.isDirectory()) subdirs.push({ dir: full, real: `${real === '/' ? '' : real}/${entry.name}` });
       else if (entry.isFile()) files.push(full);
       else if (entry.isSymbolicLink()) {
         try {
           const stat = fs.statSync(full);
-          if (stat.isDirectory()) subdirs.push(full);
+          if (stat.isDirectory()) subdirs.push({ dir: full });
           else if (stat.isFile()) files.push(full);
         } catch {
           // A dangling link is not a file to check.
         }
       }
     }
-    stack.push(...subdirs.sort().reverse());
+    subdirs.sort((a, b) => (a.dir < b.dir ? 1 : a.dir > b.dir ? -1 : 0));
+    for (const sub of subdirs) stack.push(sub);
   }
   return files.sort();
 }

@@ -1,0 +1,36 @@
+// Timing one `node …` process for the benchmarks: wall time, peak RSS and CPU time.
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Runs `node …argv` once: wall ms, peak RSS (MiB), CPU ms (user+sys), exit status, stdout file. */
+export function measure(argv, env = {}, stdoutFile = '/dev/null') {
+  const out = fs.openSync(stdoutFile, 'w');
+  const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
+  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const start = performance.now();
+  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const wall = performance.now() - start;
+  fs.closeSync(out);
+  const stderr = r.stderr.toString();
+  let rssKb;
+  let cpu;
+  const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (t) {
+    rssKb = Number(t[2]);
+    cpu = (Number(t[3]) + Number(t[4])) * 1000;
+  } else {
+    const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
+    rssKb = m ? Number(m[1]) : NaN;
+  }
+  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
+}
