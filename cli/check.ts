@@ -21,7 +21,7 @@ const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 /** The cache file when `--cache-location` is not given, in the current folder. */
 export const DEFAULT_CACHE_FILE = '.subagentscache';
 
-const CHECK_OPTIONS = {
+export const CHECK_OPTIONS = {
   values: ['--format', '--config', '--max-warnings', '--output-file', '--cache-location', '--stdin-filename'],
   flags: ['--no-global', '--quiet', '--no-error-on-unmatched-pattern', '--cache', '--stdin'],
   aliases: { '-f': '--format', '-o': '--output-file' },

@@ -6,8 +6,10 @@ import { chooseSides, resolveSide, sideLabel } from './diff-sides';
 import { GitError } from './git';
 import { HELP } from './help';
 
+export const DIFF_OPTIONS = { values: ['--format', '--config'], flags: ['--fail-on-grant', '--no-global'], aliases: { '-f': '--format' } };
+
 export function commandDiff(args: string[], io: Io): number {
-  const parsed = parseArgs(args, { values: ['--format', '--config'], flags: ['--fail-on-grant', '--no-global'], aliases: { '-f': '--format' } }, 'diff');
+  const parsed = parseArgs(args, DIFF_OPTIONS, 'diff');
   if (parsed.help) {
     io.out(HELP.diff);
     return 0;

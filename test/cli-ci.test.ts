@@ -6,7 +6,9 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { assertUsageError, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
+import { CHECK_OPTIONS } from '../cli/check';
+import { DIFF_OPTIONS } from '../cli/diff';
+import { assertUsageError, ROOT, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -273,6 +275,22 @@ describe('check: reports on stdout are written in one piece', function () {
       assert.equal(r.stderr, 'WRITES=1\n', format);
       const doc = JSON.parse(r.stdout);
       assert.ok(format === 'json' ? doc.files.length === 1000 : doc.runs[0].results.length === 334, format);
+    }
+  });
+});
+
+describe('every option is documented', function () {
+  this.timeout(60000);
+
+  it('in `--help` and in the README', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const ws = temps.dir();
+    for (const [command, spec] of [['check', CHECK_OPTIONS], ['diff', DIFF_OPTIONS]] as const) {
+      const help = temps.run([command, '--help'], ws).stdout;
+      for (const option of [...spec.values, ...spec.flags, ...Object.keys(spec.aliases)]) {
+        assert.ok(help.includes(option), `${command} --help names ${option}`);
+        assert.ok(readme.includes(`\`${option}`), `the README names ${option} of ${command}`);
+      }
     }
   });
 });

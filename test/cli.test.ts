@@ -891,7 +891,7 @@ describe('the examples workspace', function () {
     assert.equal(shown.file, real.file);
     assert.equal(shown.dialect, real.dialect);
     for (const key of ['name', 'status', 'tools', 'undeferred', 'unexpanded', 'removed']) assert.deepEqual(shown.definitions[0][key], real.definitions[0][key], key);
-    const check = jsonAfter('- `--format json`: exactly one document.');
+    const check = jsonAfter('The JSON report (`check examples/.polytoken/subagents/triage.md -f json`, shortened):');
     const triage = byPath(checkJson(['examples/.polytoken/subagents/triage.md'], ROOT).report, 'examples/.polytoken/subagents/triage.md');
     const d = triage.diagnostics.find((x) => x.rule === 'polytoken/name-mismatch')!;
     assert.deepEqual(check.files[0].diagnostics[0].range, d.range);
