@@ -12,12 +12,14 @@ import { CLI, lspSession, ROOT, Temps } from './support/cli';
 const temps = new Temps();
 after(() => temps.remove());
 
-function npm(args: string[], cwd: string, prefix?: string): string {
+/** A private npm cache, outside the checkout: the install must not need (or touch) the machine's. */
+const npmCache = temps.dir('subagents-npm-cache-');
+
+function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, {
     cwd,
     encoding: 'utf8',
-    // A private cache: the install must not need (or touch) the machine's.
-    env: { ...process.env, npm_config_cache: path.join(prefix ?? cwd, '.npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+    env: { ...process.env, npm_config_cache: npmCache, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -35,7 +37,7 @@ describe('the npm package', function () {
     const tarball = path.join(out, name);
     assert.ok(fs.statSync(tarball).size > 100_000, tarball);
     prefix = temps.dir('subagents-prefix-');
-    npm(['install', '--global', '--prefix', prefix, '--offline', '--ignore-scripts', tarball], out, prefix);
+    npm(['install', '--global', '--prefix', prefix, '--offline', '--ignore-scripts', tarball], out);
     installed = path.join(prefix, 'bin', 'subagents');
   });
 
