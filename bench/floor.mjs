@@ -1,5 +1,5 @@
 // The FLOOR for `subagents check`: one process that finds the same definition files
-// (a plain recursive walk, skipping node_modules and .git, the SPEC §1 path patterns),
+// (a plain recursive walk, skipping node_modules and .git, the default path patterns),
 // reads them and parses them with the same parsers: yaml `parseDocument` for a
 // frontmatter block or a YAML file, jsonc-parser `parseTree` for JSON. Nothing else.
 // Prints one JSON line: { files, ms }.

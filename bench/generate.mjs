@@ -1,5 +1,5 @@
 // Generates a benchmark workspace of N subagent definitions (all three dialects, in their
-// SPEC §1 paths), with a realistic share of mistakes, noise files the walker must pass
+// the default paths of docs/runtimes/), with a realistic share of mistakes, noise files the walker must pass
 // over, a node_modules folder that must be skipped, and `.subagents.yaml` files.
 // Deterministic for a given N and seed.
 import * as fs from 'fs';

@@ -3,7 +3,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { severityName } from '../shared/engine';
 import type { FileKind, SeverityName } from '../shared/types';
 
-/** One diagnostic as SPEC §9's JSON prints it. */
+/** One diagnostic as `check --format json` prints it (README: Command line). */
 export interface JsonDiagnostic {
   rule: string;
   severity: SeverityName;
@@ -26,7 +26,7 @@ export interface Summary {
   hints: number;
 }
 
-/** SPEC §9 `check --format json`: exactly this document. */
+/** `check --format json`: exactly this document. */
 export interface JsonReport {
   files: JsonFile[];
   summary: Summary;

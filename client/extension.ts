@@ -2,8 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { Resolution } from '../shared/types';
-import { renderError, renderResolution, summarize } from './render';
+import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
+import { CLIENT_RESOLVE_COMMAND, RESOLVE_REQUEST, type ResolveParams } from '../shared/protocol';
+import type { Resolution } from '../shared/results';
 import { DOCUMENT_SELECTOR, WATCH_GLOB } from './selector';
 
 /**
@@ -12,7 +13,6 @@ import { DOCUMENT_SELECTOR, WATCH_GLOB } from './selector';
  */
 
 const PREVIEW_SCHEME = 'subagents-resolve';
-const RESOLVE_REQUEST = 'subagents/resolve';
 
 /** What `activate` returns: used by the integration tests (test/e2e) and by other extensions. */
 export interface SubagentsApi {
@@ -48,7 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     synchronize: { fileEvents: watcher },
     initializationOptions: () => {
       const cfg = vscode.workspace.getConfiguration('subagents');
-      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } } };
+      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
+      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } }, clientCommands: [CLIENT_RESOLVE_COMMAND] };
     },
   };
   client = new LanguageClient('subagents', 'Subagents', serverOptions, clientOptions);
@@ -78,11 +79,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   async function resolve(source: vscode.Uri): Promise<Resolution> {
     const t = Date.now();
-    const result = await lc.sendRequest<Resolution>(RESOLVE_REQUEST, { uri: source.toString() });
+    const params: ResolveParams = { uri: source.toString() };
+    const result = await lc.sendRequest<Resolution | null>(RESOLVE_REQUEST, params);
     if (timings.firstResolveMs === undefined) {
       timings.firstResolveMs = Date.now() - t0;
       output.info(`First resolve answered ${timings.firstResolveMs} ms after activation (request took ${Date.now() - t} ms).`);
     }
+    if (!result) throw new Error('This file is not a subagent definition the server has open.');
     return result;
   }
 
@@ -106,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   }
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('subagents.resolve', async (arg?: unknown) => {
+    vscode.commands.registerCommand(CLIENT_RESOLVE_COMMAND, async (arg?: unknown) => {
       const source = toUri(arg);
       if (!source || source.scheme === PREVIEW_SCHEME) {
         void vscode.window.showInformationMessage('Open a subagent definition to resolve it.');
@@ -157,7 +160,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   // ----- status bar: dialect, status and tool count of the active definition
   const item = vscode.window.createStatusBarItem('subagents.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Subagents';
-  item.command = 'subagents.resolve';
+  item.command = CLIENT_RESOLVE_COMMAND;
   context.subscriptions.push(item);
   let statusUri: string | undefined;
   let statusSeq = 0;

@@ -1,6 +1,6 @@
 /**
  * Which files the extension hands to the language server: the default definition globs of
- * SPEC §1 and the project configuration. Kept as plain data so the extension never touches
+ * docs/runtimes/ and the project configuration. Kept as plain data so the extension never touches
  * other Markdown, YAML or JSON files (the server decides the dialect by path; see shared/files.ts).
  */
 import { DEFAULT_GLOBS } from '../shared/globs';

@@ -1,15 +1,26 @@
 /**
- * Open documents: each one's analysis, cached per URI, document version and generation, and
- * its diagnostics, published with the document version.
+ * Open documents: each one's analysis, cached per URI, and its diagnostics, published once per
+ * settled version.
+ *
+ * `analysisFor` is a lookup: it computes a stale analysis but changes nothing else. A cached
+ * analysis is valid for the document's version, the configuration generation, and the index
+ * revision of the document's own Polytoken name (shadowing depends only on same-name
+ * definitions). The index is updated in one explicit step when a document is published
+ * (`publish`), and only the open documents whose name that update touched are checked again:
+ * opening N definitions costs N analyses, not N²/2.
  */
-import * as fs from 'fs';
-import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared/engine';
 import type { LoadedConfig } from '../shared/config/config';
+import { definitionNames } from '../shared/features/symbols';
+import { nameKey, registeredName } from '../shared/workspace/definitions';
+import { fixAll } from '../shared/fixes/apply';
+import { minimalEdit } from '../shared/fixes/edits';
+import { nodeWorkspaceHost } from '../shared/node/host';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
-import { pathToUri, uriToPath } from './uri';
+import { uriToPath } from './uri';
 
 /** Past this many diagnostics per document, the editor gets the most severe ones and a note. */
 export const MAX_PUBLISHED_DIAGNOSTICS = 1000;
@@ -37,14 +48,26 @@ export interface DocumentAnalysis {
   config: LoadedConfig;
 }
 
+interface CacheEntry extends DocumentAnalysis {
+  version: number;
+  generation: number;
+  /** A Polytoken or Picasso definition's name key, and the index revision of that key its analysis saw. */
+  name?: string;
+  nameRevision: number;
+}
+
 export class OpenDocuments {
   readonly text = new TextDocuments(TextDocument);
-  /** Bumped whenever configuration, settings or the Polytoken names change: cached analyses are stale. */
+  /** Bumped whenever configuration or settings change: every cached analysis is stale. */
   private generation = 0;
-  private readonly cache = new Map<string, DocumentAnalysis & { version: number; generation: number }>();
+  private readonly cache = new Map<string, CacheEntry>();
   private readonly timers = new Map<string, { cancel(): void }>();
   /** Moving average of each document's analysis time, in ms. */
   private readonly cost = new Map<string, number>();
+  /** Open documents by path, and the open Polytoken documents by registered name. */
+  private readonly byPath = new Map<string, string>();
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly nameOf = new Map<string, string>();
   private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
 
@@ -52,32 +75,35 @@ export class OpenDocuments {
     private readonly connection: Connection,
     private readonly configuration: Configuration,
     private readonly index: DefinitionIndex,
-  ) {}
+  ) {
+    this.text.onDidOpen((e) => {
+      const path = uriToPath(e.document.uri);
+      if (path) this.byPath.set(path, e.document.uri);
+    });
+  }
 
   /** The analysis of the document's current text, from the cache when still valid; undefined for unknown documents. */
   analysisFor(uri: string): DocumentAnalysis | undefined {
     const doc = this.text.get(uri);
     if (!doc) return undefined;
     const cached = this.cache.get(uri);
-    if (cached && cached.version === doc.version && cached.generation === this.generation) return cached;
+    if (cached && cached.version === doc.version && cached.generation === this.generation && (cached.name === undefined || this.index.names.revisionOf(cached.name) === cached.nameRevision)) {
+      return cached;
+    }
     const path = uriToPath(uri);
     if (!path) return undefined;
     const started = performance.now();
     const config = this.configuration.configFor(path);
     const folder = this.configuration.folderOf(path);
-    const analysis = analyze({ text: doc.getText(), path, config, root: folder, workspace: this.index.workspaceIndex(), onRuleError: this.onRuleError });
+    const analysis = analyze({ text: doc.getText(), path, config, root: folder, workspace: this.index.names.workspaceIndex(), onRuleError: this.onRuleError });
     // A moving average, so one slow run (a GC pause) does not start debouncing.
     const took = performance.now() - started;
     const previous = this.cost.get(uri);
     this.cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
-    if (this.index.updateFromAnalysis(path, uri, analysis)) {
-      this.generation++;
-      // Other open Polytoken definitions may be shadowed (or no longer) by this name.
-      for (const other of this.text.all()) if (other.uri !== uri && this.cache.get(other.uri)?.analysis.kind === 'polytoken') this.schedule(other.uri);
-      // This document's own shadowing does not depend on its own index entry: no need to redo it.
-    }
-    const entry = { version: doc.version, generation: this.generation, analysis, config };
+    const registered = (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path)) : undefined;
+    const entry: CacheEntry = { version: doc.version, generation: this.generation, analysis, config, name: registered, nameRevision: registered === undefined ? 0 : this.index.names.revisionOf(registered) };
     this.cache.set(uri, entry);
+    this.trackName(uri, registered);
     return entry;
   }
 
@@ -96,39 +122,55 @@ export class OpenDocuments {
     }
   }
 
-  /** Configuration, settings or the workspace's Polytoken names changed: re-check every open document. */
+  /** The index changed for these name keys: check again the open documents that carry them. */
+  scheduleNames(names: Iterable<string>, except?: string): void {
+    for (const name of names) for (const uri of this.byName.get(name) ?? []) if (uri !== except) this.schedule(uri);
+  }
+
+  /** Configuration or settings changed: re-check every open document. */
   invalidateAll(): void {
     this.generation++;
     for (const doc of this.text.all()) this.schedule(doc.uri);
   }
 
-  /** Forgets a closed document and clears its diagnostics. */
+  /** Forgets a closed document, clears its diagnostics, and puts the disk's version back in the index. */
   closed(uri: string): void {
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     this.cache.delete(uri);
     this.cost.delete(uri);
+    this.trackName(uri, undefined);
+    const path = uriToPath(uri);
+    if (path && this.byPath.get(path) === uri) this.byPath.delete(path);
     this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    if (path) this.scheduleNames(this.index.documentClosed(path));
+  }
+
+  /** "Fix all": every preferred fix applied until nothing changes, as one edit of the changed span. */
+  fixAllEdits(uri: string): TextEdit[] | undefined {
+    const doc = this.text.get(uri);
+    const path = uriToPath(uri);
+    if (!doc || !path) return undefined;
+    const text = doc.getText();
+    const result = fixAll({ text, path, config: this.configuration.configFor(path), root: this.configuration.folderOf(path), workspace: this.index.names.workspaceIndex(), onRuleError: this.onRuleError });
+    return result.text === text ? [] : [minimalEdit(doc, text, result.text)];
   }
 
   versionOf(uri: string): number | undefined {
     return this.text.get(uri)?.version;
   }
 
-  openPaths(): Set<string> {
-    return new Set(this.text.all().map((d) => uriToPath(d.uri)).filter((p): p is string => !!p));
+  isOpen = (path: string): boolean => this.byPath.has(path);
+
+  openPaths(): Iterable<string> {
+    return this.byPath.keys();
   }
 
-  /** A file's text: the editor's when it is open, else the disk's. */
+  /** A file's text: the editor's when it is open, else the disk's (regular files only). */
   readText = (path: string): string | undefined => {
-    const uri = pathToUri(path);
-    const open = this.text.all().find((d) => d.uri === uri || uriToPath(d.uri) === path);
-    if (open) return open.getText();
-    try {
-      return fs.readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const uri = this.byPath.get(path);
+    const open = uri ? this.text.get(uri) : undefined;
+    return open ? open.getText() : nodeWorkspaceHost.readFile(path);
   };
 
   shutdown(): void {
@@ -137,13 +179,39 @@ export class OpenDocuments {
     this.timers.clear();
   }
 
+  /** Analysis, then the one index update, then the diagnostics. */
   private publish(uri: string): void {
     this.timers.delete(uri);
     const doc = this.text.get(uri);
     if (!doc || this.shuttingDown) return;
-    const result = this.analysisFor(uri);
+    const result = this.analysisFor(uri) as CacheEntry | undefined;
+    const path = uriToPath(uri);
+    if (result && path) {
+      const touched = this.index.updateFromAnalysis(path, uri, result.analysis);
+      // Its own entry never shadows itself: its analysis stays valid.
+      if (result.name !== undefined) result.nameRevision = this.index.names.revisionOf(result.name);
+      this.scheduleNames(touched, uri);
+    }
     // Everything above runs synchronously, so this is the document's current version.
     this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(result?.analysis.diagnostics ?? []) });
+  }
+
+  private trackName(uri: string, name: string | undefined): void {
+    const old = this.nameOf.get(uri);
+    if (old === name) return;
+    if (old !== undefined) {
+      const uris = this.byName.get(old);
+      uris?.delete(uri);
+      if (uris && !uris.size) this.byName.delete(old);
+    }
+    if (name === undefined) {
+      this.nameOf.delete(uri);
+      return;
+    }
+    this.nameOf.set(uri, name);
+    let uris = this.byName.get(name);
+    if (!uris) this.byName.set(name, (uris = new Set()));
+    uris.add(uri);
   }
 
   /** A rule that throws is logged once per rule; the other rules still report. */

@@ -6,12 +6,12 @@
 import { posix } from 'path';
 import type { ClientCapabilities, Connection, WorkspaceSymbol } from 'vscode-languageserver';
 import { analyze } from '../shared/engine';
-import type { Dialect } from '../shared/types';
+import type { Dialect, Resolution } from '../shared/types';
 import { completions } from '../shared/features/completion';
 import { hover } from '../shared/features/hover';
 import { codeActions } from '../shared/features/code-actions';
 import { documentSymbols, foldingRanges } from '../shared/features/symbols';
-import { codeLenses } from '../shared/features/code-lens';
+import { codeLenses, RESOLVE_COMMAND } from '../shared/features/code-lens';
 import { definition } from '../shared/features/definition';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import type { Configuration } from './configuration';
@@ -19,9 +19,17 @@ import type { OpenDocuments } from './documents';
 import type { DefinitionIndex } from './workspace-index';
 import { pathToUri } from './uri';
 
-export const RESOLVE_REQUEST = 'subagents/resolve';
+export { RESOLVE_REQUEST } from '../shared/protocol';
+import { RESOLVE_REQUEST } from '../shared/protocol';
 
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities): void {
+/** The `subagents/resolve` answer for an open document; undefined for closed documents and files that are not definitions. */
+export function resolveOpen(documents: OpenDocuments, uri: string): Resolution | undefined {
+  const a = documents.analysisFor(uri);
+  return a ? resolveWithProvenance(a.analysis, uri) : undefined;
+}
+
+/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
   const safe =
     <P, R>(empty: R, handler: (params: P) => R) =>
     (params: P): R => {
@@ -53,10 +61,13 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
       if (!a) return [];
       const workspaceEdit = capabilities().workspace?.workspaceEdit;
       const resourceOps = workspaceEdit?.resourceOperations ?? [];
-      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context.diagnostics, {
-        renameFiles: resourceOps.includes('rename'),
+      return codeActions(a.analysis, params.textDocument.uri, params.range, params.context, {
+        // A rename is a resource operation, and those only travel in `documentChanges`.
+        renameFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('rename'),
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
+        pathToUri,
+        fixAll: () => documents.fixAllEdits(params.textDocument.uri),
       });
     }),
   );
@@ -71,7 +82,7 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
     return a ? foldingRanges(a.analysis) : [];
   }));
 
-  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.symbols(params.query)));
+  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.names.symbols(params.query)));
 
   connection.onDefinition(safe(null, (params) => {
     const a = documents.analysisFor(params.textDocument.uri);
@@ -81,14 +92,14 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
 
   connection.onCodeLens(safe([], (params) => {
     const a = documents.analysisFor(params.textDocument.uri);
-    return a ? codeLenses(a.analysis, params.textDocument.uri) : [];
+    if (!a) return [];
+    const command = lensCommand();
+    return codeLenses(a.analysis, params.textDocument.uri).map((l) => (l.command ? { ...l, command: { ...l.command, command } } : l));
   }));
 
   connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
     const uri = params?.uri;
-    if (typeof uri !== 'string') return null;
-    const a = documents.analysisFor(uri);
-    return a ? resolveWithProvenance(a.analysis, uri) ?? null : null;
+    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? null : null;
   }));
 }
 

@@ -7,6 +7,9 @@
  * - workspace-index.ts every definition's names (start-up index, file watching)
  * - documents.ts       per-document analysis cache and diagnostics publishing
  * - features.ts        editor requests (completion, hover, code actions, ...)
+ * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
+ * - watch.ts           file watching on the server, for clients that cannot register watchers
+ * - guard.ts           malformed notifications are logged and dropped at the boundary
  */
 import { posix } from 'path';
 import {
@@ -15,19 +18,25 @@ import {
   TextDocumentSyncKind,
   type ClientCapabilities,
   type Connection,
+  type DidChangeWatchedFilesParams,
   type InitializeResult,
 } from 'vscode-languageserver';
 import { CONFIG_FILE_NAME } from '../shared/config/config';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
-import { registerFeatures, warmUp } from './features';
+import { registerFeatures, resolveOpen, warmUp } from './features';
+import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { uriToPath } from './uri';
+import { FolderWatcher } from './watch';
+import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
 
 export { capDiagnostics } from './documents';
 
 /** Wires every LSP feature to the engine on the given connection. */
-export function startServer(connection: Connection): void {
+export function startServer(raw: Connection): void {
+  // Notifications with malformed params are logged and dropped at the boundary (guard.ts).
+  const connection = guardedConnection(raw, (message) => raw.console.error(message));
   let capabilities: ClientCapabilities = {};
   const configuration = new Configuration();
   // The index and the documents refer to each other only through these callbacks (the
@@ -36,15 +45,20 @@ export function startServer(connection: Connection): void {
     connection,
     capabilities: () => capabilities,
     configuration,
-    openPaths: () => documents.openPaths(),
+    isOpen: (path) => documents.isOpen(path),
     onRebuilt: () => documents.invalidateAll(),
   });
   const documents = new OpenDocuments(connection, configuration, index);
+  let lensCommand = lensCommandFor(undefined);
+  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
+  /** Started after initialize when the client cannot register file watchers. */
+  let watcher: FolderWatcher | undefined;
 
   /** Forgets every loaded configuration and re-checks the open documents. */
   const configurationChanged = () => {
     configuration.reset();
     documents.invalidateAll();
+    watcher?.refresh(); // the discovery folders may have changed
   };
 
   /** A `.subagents.yaml` changed: it may change which files are definitions, so the index is rebuilt too. */
@@ -55,14 +69,16 @@ export function startServer(connection: Connection): void {
 
   // Fired on open too (TextDocuments fires onDidOpen, then onDidChangeContent).
   documents.text.onDidChangeContent((e) => documents.schedule(e.document.uri));
+  documents.text.onDidOpen((e) => {
+    const path = uriToPath(e.document.uri);
+    if (path) watcher?.opened(path);
+  });
   documents.text.onDidSave((e) => {
     if (posix.basename(uriToPath(e.document.uri) ?? '') === CONFIG_FILE_NAME) configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
-    const uri = e.document.uri;
-    documents.closed(uri);
-    const path = uriToPath(uri);
-    if (path && index.documentClosed(path)) documents.invalidateAll();
+    documents.closed(e.document.uri);
+    watcher?.refresh();
   });
 
   connection.onInitialize((params): InitializeResult => {
@@ -70,10 +86,14 @@ export function startServer(connection: Connection): void {
     const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     configuration.setFolders(wsFolders.map((f) => f.uri));
     configuration.settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    lensCommand = lensCommandFor(params.initializationOptions);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        completionProvider: { triggerCharacters: ['[', ',', ' ', '-', '"', '@', '!', '_'], resolveProvider: false },
+        // Where a list item, a JSON string, an invocation, a `tag!` or an `mcp__` name starts. Not ' '
+        // or '-': they fire on every word and list dash of the Markdown body, and a name inserted
+        // right after '-' would not be a list item; clients complete identifiers by themselves.
+        completionProvider: { triggerCharacters: ['[', ',', '"', '@', '!', '_'], resolveProvider: false },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix'] },
         documentSymbolProvider: true,
@@ -81,6 +101,7 @@ export function startServer(connection: Connection): void {
         foldingRangeProvider: true,
         definitionProvider: true,
         codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [...SERVER_COMMANDS] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
@@ -107,6 +128,17 @@ export function startServer(connection: Connection): void {
           watchers: ['**/*.md', '**/*.yaml', '**/*.yml', '**/*.json'].map((globPattern) => ({ globPattern })),
         })
         .catch(() => undefined);
+    } else {
+      watcher = new FolderWatcher({
+        folders: () => configuration.folders,
+        openPaths: () => documents.openPaths(),
+        folderOf: (p) => configuration.folderOf(p),
+        configFor: (p) => configuration.configFor(p),
+        onChanges: (changes) => watchedFilesChanged({ changes }),
+        log: (message) => connection.console.log(message),
+      });
+      watcher.refreshNow();
+      connection.console.log(`subagents: the client cannot watch files; the server watches ${watcher.watched().length} folders.`);
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -130,17 +162,33 @@ export function startServer(connection: Connection): void {
     void index.rebuild();
   });
 
-  connection.onDidChangeWatchedFiles((params) => {
-    const { configChanged, namesChanged } = index.filesChanged(params.changes);
+  /** File changes, from the client's watchers or from the server's own (watch.ts). */
+  function watchedFilesChanged(params: DidChangeWatchedFilesParams): void {
+    const { configChanged, touched } = index.filesChanged(params.changes);
     if (configChanged) configurationFileChanged();
-    else if (namesChanged) documents.invalidateAll();
-  });
+    else if (changesOutsideFolders(params)) void index.rebuild();
+    else documents.scheduleNames(touched);
+  }
+  /**
+   * Files outside every workspace folder (the global folder, `subagentDirs` elsewhere) are read by
+   * an index rebuild only; the server's watcher reports them. Open documents come from the editor.
+   */
+  function changesOutsideFolders(params: DidChangeWatchedFilesParams): boolean {
+    return params.changes.some((c) => {
+      const path = uriToPath(c.uri);
+      return !!path && !configuration.folderOf(path) && !documents.isOpen(path);
+    });
+  }
+  connection.onDidChangeWatchedFiles(watchedFilesChanged);
 
-  registerFeatures(connection, documents, index, () => capabilities);
+  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand);
+  commands.register();
 
   connection.onShutdown(() => {
     index.shutdown();
     documents.shutdown();
+    watcher?.dispose();
+    commands.dispose();
   });
 
   documents.text.listen(connection);

@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { posix } from 'path';
 import type { LoadedConfig } from './config/config';
 import { DEFAULT_GLOBS } from './globs';
-import { DIALECTS, type Dialect } from './types';
+import { DIALECTS, type Dialect } from './basics';
 
 export { DEFAULT_GLOBS };
 
@@ -44,7 +44,7 @@ function hasSkippedFolder(path: string): boolean {
 }
 
 /**
- * The dialect of a file, decided by its path alone (SPEC §1). `path` is absolute;
+ * The dialect of a file, decided by its path alone (docs/runtimes/<dialect>.md, which files are definitions). `path` is absolute;
  * `root` is the workspace folder the default globs are relative to.
  */
 export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Dialect | undefined {

@@ -1,7 +1,7 @@
-import type { Dialect } from './types';
+import type { Dialect } from './basics';
 
 /**
- * SPEC §1: default globs per dialect, relative to a workspace folder (or anywhere below it).
+ * The default globs per dialect, relative to a workspace folder (or anywhere below it).
  * Plain data, free of dependencies, so the extension client can import it too.
  */
 export const DEFAULT_GLOBS: Record<Dialect, readonly string[]> = {

@@ -1,57 +1,126 @@
-import type { DiagnosticTag, Range } from 'vscode-languageserver-types';
+/**
+ * The engine's shapes: what a rule sees, what a dialect module provides, what an analysis
+ * holds. The leaf vocabularies (`basics.ts`, `results.ts`) are re-exported for convenience;
+ * modules the types below refer to (text/, config/, catalog/) import those leaves directly,
+ * so that no import cycle goes through this file.
+ */
+import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
+import type { Dialect, FileKind } from './basics';
+import type { Catalog } from './catalog/catalog';
+import type { LoadedConfig, SubagentsConfig } from './config/config';
+import type { Finding, ResolvedDefinition } from './results';
+import type { RuleId } from './rules/registry';
+import type { ParsedFile } from './text/document';
+import type { AstNode } from './text/tree';
 
-export type Dialect = 'polytoken' | 'profy' | 'picasso';
-export const DIALECTS: readonly Dialect[] = ['polytoken', 'profy', 'picasso'];
+export * from './basics';
+export * from './results';
+export type { RuleId } from './rules/registry';
 
-/** The kind of a checked file: a definition dialect or the project configuration. */
-export type FileKind = Dialect | 'config';
-
-export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
-export type SeveritySetting = SeverityName | 'off';
-
-/** What a rule reports before severity overrides and suppression are applied. */
-export interface Finding {
-  rule: string;
-  range: Range;
-  message: string;
-  /** For rules whose severity depends on the case (e.g. unknown-tool). */
-  severity?: SeverityName;
-  tags?: DiagnosticTag[];
-  /** Facts a quick fix needs (suggested name, entry text, …). Must be JSON-serializable. */
-  data?: Record<string, unknown>;
-}
-
-export type ResolveStatus = 'loads' | 'rejected' | 'dropped';
-
-export interface RemovedTool {
-  tool: string;
-  /** The key or mechanism that removed it: tools_deny, deny, memory, switch_facet, reserved, … */
-  by: string;
-}
-
-export interface DroppedEntry {
-  entry: string;
-  reason: string;
-}
-
-export interface ResolvedDefinition {
+/** A Polytoken definition somewhere in the workspace, as the shadowing rule sees it. */
+export interface NamedDefinition {
+  path: string;
   name: string;
-  status: ResolveStatus;
-  /** Sorted and unique. */
-  tools: string[];
-  undeferred?: string[];
-  unexpanded?: string[];
-  removed: RemovedTool[];
-  dropped?: DroppedEntry[];
-  /** For each granted tool, the entries that granted it (e.g. "tools: tag!ALL", "inherit_tools", "always"). */
-  provenance?: Record<string, string[]>;
-  /** Why the status is not `loads`: the rule ids that rejected or dropped it. */
-  reasons?: string[];
-  range?: Range;
 }
 
-export interface Resolution {
-  file: string;
+/** What the engine knows of other files: Polytoken definitions, for shadowing. */
+export interface WorkspaceIndex {
+  polytoken: readonly NamedDefinition[];
+  /** Optional: the same entries grouped by name, in the same order (rules fall back to `polytoken`). */
+  polytokenByName?: { get(name: string): readonly NamedDefinition[] | undefined };
+  /** Picasso roles (for `picasso/duplicate-role`). */
+  picasso?: readonly NamedDefinition[];
+  /** Picasso roles grouped by name (`picasso/duplicate-role`); without it the rule stays silent. */
+  picassoByName?: { get(name: string): readonly NamedDefinition[] | undefined };
+}
+
+export interface DocumentInput {
+  text: string;
+  /** Absolute filesystem path (either separator). */
+  path: string;
+  config: LoadedConfig;
+  /** The workspace folder the default globs are relative to. */
+  root?: string;
+  /** Skip path-based recognition. */
+  kind?: FileKind;
+  workspace?: WorkspaceIndex;
+  /** A parse of this very text made earlier (the CLI parses Polytoken files once for the index). */
+  parsed?: ParsedFile;
+  /** Told when a rule throws; the other rules still report. */
+  onRuleError?: (rule: string, error: unknown) => void;
+}
+
+/** What a rule, a fix and a resolver see of one file. `model` is the dialect's reading of it, built once. */
+export interface RuleContext<M = unknown> {
+  file: ParsedFile;
+  /** Absolute, posix separators. */
+  path: string;
+  /** The file name without its extension. */
+  fileStem: string;
+  config: SubagentsConfig;
+  loaded: LoadedConfig;
+  catalog: Catalog;
+  workspace?: WorkspaceIndex;
+  model: M;
+}
+
+/** One quick fix as the engine plans it; features turn it into an LSP CodeAction. */
+export interface FixPlan {
+  title: string;
+  /** Text edits in this file (offsets already turned into ranges). */
+  edits: TextEdit[];
+  /** A file rename, applied after the edits (editors only; `--fix` never renames). */
+  rename?: { newPath: string };
+  /** The fix most likely meant; "Fix all" and `--fix` apply preferred fixes. */
+  preferred?: boolean;
+}
+
+/** The diagnostic a fix is asked for, with the engine's own facts about it. */
+export interface FixRequest<M = unknown> {
+  ctx: RuleContext<M>;
+  diagnostic: Diagnostic;
+  /** The finding's `data` (from the engine's own diagnostic, also when the client dropped it). */
+  data: Record<string, unknown>;
+  /** The diagnostic's range as offsets. */
+  start: number;
+  end: number;
+  /** The node whose span is the range (or the deepest one holding its start). */
+  node?: AstNode;
+}
+
+export type FixProvider<M = unknown> = (request: FixRequest<M>) => FixPlan[];
+
+/** A check of one rule or a small group of rules, with the fixes of each, registered beside it. */
+export interface Rule<M = unknown> {
+  /** The rule ids this check reports. */
+  ids: readonly RuleId[];
+  check(ctx: RuleContext<M>): Finding[];
+  /** Quick fixes by rule id (every id with a fix has one here). */
+  fixes?: Partial<Record<RuleId, FixProvider<M>>>;
+}
+
+/** What the resolver is told besides the model: the findings (default severities) and what is shown. */
+export interface Outcome {
+  findings: readonly Finding[];
+  diagnostics: readonly Diagnostic[];
+}
+
+export interface DialectModule<M = unknown> {
   dialect: Dialect;
-  definitions: ResolvedDefinition[];
+  parse(source: import('./text/source').SourceText, path: string): ParsedFile;
+  /** The dialect's reading of the file (definitions, tool entries and their meanings): built once per analysis. */
+  model(ctx: RuleContext<undefined>): M;
+  rules: readonly Rule<M>[];
+  /** The definitions in the file and what the runtime grants each. */
+  resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
+}
+
+/** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */
+export interface Analysis {
+  kind: FileKind | undefined;
+  /** What the editor and the CLI show: after `rules:` overrides and suppression comments. */
+  diagnostics: Diagnostic[];
+  /** What the rules found, with their own severities: the runtime's verdict reads these. */
+  findings: Finding[];
+  context?: RuleContext<unknown>;
 }

@@ -12,7 +12,7 @@ import { withTree } from './support/tree';
 
 const FILE = '/ws/.subagents.yaml';
 
-/** SPEC §2's full example. */
+/** The README's full configuration example. */
 const FULL = `files:                    # extra globs per dialect, added to the defaults
   polytoken: ["agents/*.md"]
 ignore: ["test/fixtures/**"]
@@ -64,7 +64,7 @@ function broken(text: string): Finding[] {
 }
 
 describe('config: parsing the full example', () => {
-  it('gives every value of SPEC §2', () => {
+  it('gives every value of the README example', () => {
     const loaded = parse(FULL);
     assert.deepStrictEqual(loaded.findings, []);
     const c = loaded.config;

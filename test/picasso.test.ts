@@ -3,16 +3,17 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, resolveAnalysis } from '../shared/engine';
+import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
+import { fixPlansFor } from '../shared/fixes/registry';
 import { withFixture } from './support/fixtures';
 
 const WS = '/ws';
 const YAML_PATH = '/ws/apps/cli/agents/security_auditor.yaml';
 const MD_PATH = '/ws/.picasso/agents/security_auditor.md';
 
-function check(text: string, file = YAML_PATH, config: LoadedConfig = defaultLoadedConfig(WS)) {
+function check(text: string, file = YAML_PATH, config: LoadedConfig = defaultLoadedConfig(WS), workspace?: WorkspaceIndex) {
   const ruleErrors: string[] = [];
-  const analysis = analyze({ text, path: file, config, root: WS, onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`) });
+  const analysis = analyze({ text, path: file, config, root: WS, workspace, onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`) });
   // The engine isolates rules in try/catch; a rule that throws is a bug all the same.
   assert.deepStrictEqual(ruleErrors, []);
   assert.strictEqual(analysis.kind, 'picasso');
@@ -80,12 +81,16 @@ describe('picasso: exact ranges', () => {
     assert.strictEqual((conflicts[0].data as { scope: string }).scope, 'read-only');
   });
 
-  it('unknown-key covers the key and suggests the nearest', () => {
-    const text = role(['tools: [read_file]', 'max_step: 3']);
+  it('unknown-key covers the key and suggests the nearest; no rename onto a key that is there', () => {
+    const text = role(['tools: [read_file]', 'max_step: 3'], ['max_steps']);
     const [d] = only(check(text).diagnostics, 'picasso/unknown-key');
     assert.strictEqual(covered(text, d), 'max_step');
     assert.strictEqual(d.severity, DiagnosticSeverity.Warning);
     assert.strictEqual((d.data as { replacement: string }).replacement, 'max_steps');
+    const both = role(['tools: [read_file]', 'max_step: 3']);
+    const [taken] = only(check(both).diagnostics, 'picasso/unknown-key');
+    assert.match(String(taken.message), /did you mean `max_steps`/);
+    assert.deepStrictEqual(taken.data, { rule: 'picasso/unknown-key', removable: true });
   });
 
   it('unknown-tool: a warning with the near name, else a hint', () => {
@@ -119,7 +124,10 @@ describe('picasso: exact ranges', () => {
     assert.deepStrictEqual([(mismatch.data as any).expected, (mismatch.data as any).replacement], ['security_auditor', 'security_auditor']);
     assert.strictEqual(covered(text, invocation), '"@auditor"');
     assert.strictEqual((invocation.data as any).expected, '@SecurityAuditor');
-    assert.strictEqual((invocation.data as any).replacement, '@SecurityAuditor');
+    // The three fixes agree on one name: each preferred one renames the role to it everywhere.
+    const { analysis } = check(text);
+    const preferred = [format, mismatch, invocation].map((d) => fixPlansFor(analysis, d).find((p) => p.preferred)?.title);
+    assert.deepStrictEqual(preferred, Array(3).fill('Rename role to `security_auditor` (name, invocation)'));
   });
 
   it('missing-required and missing-recommended: one per key, on the first line', () => {
@@ -200,12 +208,23 @@ describe('picasso: resolution', () => {
     assert.strictEqual(def.reasons, undefined);
   });
 
-  it('loads with warnings only; rejected when a rules override makes one an error', () => {
+  it('the status is the runtime\'s: display settings neither reject a loading role nor load a refused one', () => {
     const text = role(['tools: [read_file]'], [], 'auditor');
     assert.strictEqual(check(text).resolution!.definitions[0].status, 'loads');
+    // A warning shown as an error is still only a warning to the runtime.
     const strict = parseConfig('rules:\n  picasso/name-mismatch: error\n', '/ws/.subagents.yaml', WS);
     const def = check(text, YAML_PATH, strict).resolution!.definitions[0];
-    assert.deepStrictEqual([def.name, def.status, def.reasons], ['auditor', 'rejected', ['picasso/name-mismatch']]);
+    assert.deepStrictEqual([def.name, def.status, def.reasons, def.silenced], ['auditor', 'loads', undefined, undefined]);
+    // An overlap the author silences or downgrades is still refused at load, and the resolution says which rule decided it.
+    const overlap = role(['tools: [read_file, grep]', 'deny: [grep]']);
+    for (const rules of ['picasso/tools-deny-overlap: off', 'picasso/tools-deny-overlap: information']) {
+      const quiet = check(overlap, YAML_PATH, parseConfig(`rules:\n  ${rules}\n`, '/ws/.subagents.yaml', WS)).resolution!.definitions[0];
+      assert.deepStrictEqual([quiet.status, quiet.reasons, quiet.silenced], ['rejected', ['picasso/tools-deny-overlap'], ['picasso/tools-deny-overlap']], rules);
+    }
+    const suppressed = check(`# subagents-disable picasso/tools-deny-overlap\n${overlap}`).resolution!.definitions[0];
+    assert.deepStrictEqual([suppressed.status, suppressed.silenced], ['rejected', ['picasso/tools-deny-overlap']]);
+    const shown = check(overlap).resolution!.definitions[0];
+    assert.deepStrictEqual([shown.status, shown.silenced], ['rejected', undefined]);
   });
 
   it('names the definition after the file when name is missing or not a string', () => {
@@ -289,6 +308,7 @@ describe('picasso: the seed example (security_auditor)', () => {
         tools: ['find_symbol', 'glob', 'grep', 'query_memory', 'read_file'],
         removed: [],
         provenance: { find_symbol: ['tools'], glob: ['tools'], grep: ['tools'], query_memory: ['tools'], read_file: ['tools'] },
+        range: { start: { line: 0, character: 6 }, end: { line: 0, character: 22 } },
       });
     });
   });
@@ -314,10 +334,12 @@ describe('picasso: the rule pages', () => {
       assert.ok(page.startsWith(`# ${rule.id}\n`));
       assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}\n`));
       for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), heading);
+      // A role elsewhere in the project, as the page describes it: `.picasso/agents/reviewer.md`.
+      const workspace = { polytoken: [], picassoByName: new Map([['reviewer', [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }]]]) };
       const bad = example(page, 'Bad');
-      assert.ok(check(bad.text, bad.file, bad.config).diagnostics.some((d) => d.code === rule.id), 'bad example');
+      assert.ok(check(bad.text, bad.file, bad.config, workspace).diagnostics.some((d) => d.code === rule.id), 'bad example');
       const good = example(page, 'Good');
-      assert.deepStrictEqual(check(good.text, good.file, good.config).diagnostics.map((d) => d.code), [], 'good example');
+      assert.deepStrictEqual(check(good.text, good.file, good.config, workspace).diagnostics.map((d) => d.code), [], 'good example');
     });
   }
 });

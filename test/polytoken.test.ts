@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
+import { applyFixes } from '../shared/fixes/apply';
+import { fixPlansFor } from '../shared/fixes/registry';
 import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import type { ResolvedDefinition } from '../shared/types';
@@ -229,6 +231,28 @@ describe('polytoken: rule details', () => {
   });
 });
 
+describe('polytoken: status-field-order fixes', () => {
+  const schema = (props: string, required = '') => def(`  exit_tool_schema:\n    type: object\n    properties:\n${props}${required}`);
+  const KIND = '      kind:\n        type: integer\n';
+  const STATUS = '      status:\n        type: string\n        enum: [done, failed]\n';
+
+  it('adding a required success boolean, or removing the hiding field, silences the rule and keeps the YAML valid', () => {
+    for (const required of ['', '    required: [kind, status]\n']) {
+      const text = schema(KIND + STATUS, required);
+      const analysis = check(text);
+      const [d] = analysis.diagnostics.filter((x) => x.code === 'polytoken/status-field-order');
+      assert.strictEqual(d.severity, required ? 2 : 3, 'warning when required, else information');
+      const plans = fixPlansFor(analysis, d);
+      assert.deepStrictEqual(plans.map((p) => [p.title, !!p.preferred]), [['Remove `kind` from the exit schema', false], ['Add a required `success` boolean property', false]]);
+      for (const plan of plans) {
+        const fixed = applyFixes(text, [{ rule: 'polytoken/status-field-order', plan }]).text;
+        const after = check(fixed);
+        assert.deepStrictEqual(after.diagnostics.map((x) => x.code), [], `${plan.title}:\n${fixed}`);
+      }
+    }
+  });
+});
+
 describe('polytoken: resolution', () => {
   const cfg = () =>
     config(
@@ -307,11 +331,19 @@ describe('polytoken: resolution', () => {
     assert.deepStrictEqual(r.reasons, ['polytoken/deny-undeferred-conflict', 'polytoken/undeferred-not-granted']);
   });
 
-  it('status follows the final diagnostics: an error turned off loads', () => {
+  it('the status is the runtime\'s: an error turned off or down still rejects, and says it is silenced', () => {
     const text = def('  tools: [file_read, exit_tool]\n');
-    assert.strictEqual(resolve(text).status, 'rejected');
-    assert.deepStrictEqual(resolve(text).reasons, ['polytoken/exit-tool-listed']);
-    assert.strictEqual(resolve(text, config('rules:\n  polytoken/exit-tool-listed: warning\n')).status, 'loads');
+    assert.deepStrictEqual([resolve(text).status, resolve(text).reasons, resolve(text).silenced], ['rejected', ['polytoken/exit-tool-listed'], undefined]);
+    for (const setting of ['warning', 'off']) {
+      const quiet = resolve(text, config(`rules:\n  polytoken/exit-tool-listed: ${setting}\n`));
+      assert.deepStrictEqual([quiet.status, quiet.reasons, quiet.silenced], ['rejected', ['polytoken/exit-tool-listed'], ['polytoken/exit-tool-listed']], setting);
+    }
+    const nameMismatch = '---\nname: other\ndescription: x\npolytoken:\n  tools: [grep]\n---\n';
+    const mismatch = resolve(nameMismatch, config('rules:\n  polytoken/name-mismatch: hint\n'));
+    assert.deepStrictEqual([mismatch.status, mismatch.silenced], ['rejected', ['polytoken/name-mismatch']]);
+    // A warning raised to an error by the author does not make the runtime refuse the file.
+    const raised = resolve(def('  tools: [file_read, gerp]\n'), config('rules:\n  polytoken/unknown-tool: error\n'));
+    assert.strictEqual(raised.status, 'loads');
   });
 
   it('name falls back to the file stem', () => {

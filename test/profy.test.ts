@@ -130,7 +130,11 @@ describe('profy: ranges', () => {
     const text = expert([sub('scanner', ['read'], { systemPromt: 'x' })], { delegation_brief: 'x' });
     const keys = of(run(text).diagnostics, 'profy/unknown-key');
     assert.deepStrictEqual(keys.map((d) => covered(text, d)).sort(), ['"delegation_brief"', '"systemPromt"']);
-    assert.deepStrictEqual(keys.map((d) => (d.data as any).replacement).sort(), ['"delegationBrief"', '"system_prompt"']);
+    // Both suggested keys are there already: renaming onto them would write a key twice, so only removal is offered.
+    assert.deepStrictEqual(keys.map((d) => (d.data as any).replacement), [undefined, undefined]);
+    const absent = JSON.stringify({ name: 'b', description: 'd', delegation_brief: 'x', tools: ['read'], subagents: [{ name: 's', description: 'd', systemPromt: 'p', tools: ['read'] }] }, null, 2);
+    const renames = of(run(absent).diagnostics, 'profy/unknown-key').map((d) => (d.data as any).replacement);
+    assert.deepStrictEqual(renames.sort(), ['"delegationBrief"', '"system_prompt"']);
   });
 
   it('file-level problems sit on the first line; an empty brief on its value', () => {
@@ -368,7 +372,7 @@ describe('profy: rule pages', () => {
   const DOCS = path.resolve(__dirname, '../../docs/rules');
   const ids = RULES.filter((r) => r.group === 'profy' || r.id === 'syntax/json');
 
-  it('covers all 14 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 14));
+  it('covers all 16 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 16));
 
   for (const rule of ids) {
     it(`${rule.id}: title, default severity, examples, fix and how to silence`, () => {

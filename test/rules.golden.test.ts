@@ -29,7 +29,7 @@ describe('golden rule fixtures', () => {
   }
 
   it('every fixture folder belongs to a rule of the registry', () => {
-    const ids = new Set(RULES.map((r) => r.id));
+    const ids = new Set<string>(RULES.map((r) => r.id));
     const folders = fs.readdirSync(FIXTURES).flatMap((group) => fs.readdirSync(path.join(FIXTURES, group)).map((name) => `${group}/${name}`));
     assert.deepStrictEqual(folders.filter((f) => !ids.has(f)), []);
     assert.strictEqual(folders.length, RULES.length);

@@ -1,4 +1,4 @@
-import type { Dialect } from '../types';
+import type { Dialect } from '../basics';
 
 export interface BuiltinTool {
   name: string;

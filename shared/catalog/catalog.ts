@@ -1,6 +1,6 @@
-import { distance } from 'fastest-levenshtein';
+import { nearestName } from '../text/nearest';
 import type { SubagentsConfig } from '../config/config';
-import type { Dialect } from '../types';
+import type { Dialect } from '../basics';
 import { BUILTIN_TOOLS } from './builtins';
 
 export interface CatalogTool {
@@ -14,9 +14,11 @@ export interface CatalogTool {
   reserved?: boolean;
 }
 
+export { nearestName } from '../text/nearest';
+
 export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
-/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (SPEC §3). */
+/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool catalog). */
 export class Catalog {
   readonly tools = new Map<string, CatalogTool>();
   readonly servers = new Map<string, string[]>();
@@ -64,19 +66,6 @@ export class Catalog {
   }
 }
 
-export function nearestName(name: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
-  let best: string | undefined;
-  let bestDistance = maxDistance + 1;
-  for (const candidate of candidates) {
-    if (Math.abs(candidate.length - name.length) > maxDistance) continue;
-    const d = distance(name, candidate);
-    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= maxDistance ? best : undefined;
-}
 
 /**
  * Catalogs depend only on the configuration, so they are cached per configuration

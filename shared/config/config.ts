@@ -1,9 +1,10 @@
-import type { Dialect, Finding, SeveritySetting } from '../types';
+import type { Dialect, SeveritySetting } from '../basics';
+import type { Finding } from '../results';
 import { parseYamlFile } from '../text/document';
 import type { SourceText } from '../text/source';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
-import { nearestName } from '../catalog/catalog';
+import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import configSchema from '../../schemas/subagents-config.schema.json';
 
@@ -67,7 +68,7 @@ export function parseConfig(text: string, path: string, dir: string): LoadedConf
   const parsed = parseYamlFile(text);
   const source = parsed.source;
   const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
-  const syntax = parsed.syntax.map((f) => ({
+  const syntax = parsed.syntax.map((f): Finding => ({
     ...f,
     rule: 'config/invalid',
     message: `The configuration is not valid YAML (${f.message.replace(/[.\s]+$/, '')}), ${FALLBACK}.`,

@@ -1,14 +1,39 @@
 /**
- * Mechanisms more than one dialect's rules share. Each dialect keeps its own words, ranges
- * and suggestion budgets; what is here is only the part that must behave the same everywhere.
+ * Mechanisms every dialect's rules share: where a finding goes, the unknown-key loop, the
+ * unknown-tool verdict's wording. Each dialect keeps its own words and suggestion budgets.
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { AstNode, AstProperty } from '../text/tree';
-import type { Finding, SeverityName } from '../types';
+import type { Finding, RuleContext, RuleId, SeverityName } from '../types';
 
-/** A finding on that range; `data` and `severity` only when given. Each dialect picks its range. */
-export function findingAt(rule: string, range: Range, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+/** A finding on that range; `data` and `severity` only when given. */
+export function findingAt(rule: RuleId, range: Range, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
   return { rule, range, message, ...(severity ? { severity } : {}), ...(data ? { data } : {}) };
+}
+
+/** A zero-width value (e.g. `tools:` with nothing after it) is shown on its key. */
+export function visibleNode(node: AstNode): AstNode {
+  if (node.start === node.end && node.property) return node.property.keyNode;
+  return node;
+}
+
+/** The range a finding about this node covers: the node, an empty value on its key, a block collection without the line break after it. */
+export function nodeRange(ctx: Pick<RuleContext, 'file'>, node: AstNode): Range {
+  const shown = visibleNode(node);
+  const text = ctx.file.source.text;
+  let end = shown.end;
+  while (end > shown.start && /\s/.test(text[end - 1] ?? '')) end--;
+  return ctx.file.source.range(shown.start, end);
+}
+
+/** A finding about a node (see nodeRange). */
+export function findingOn(ctx: Pick<RuleContext, 'file'>, rule: RuleId, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+  return findingAt(rule, nodeRange(ctx, node), message, data, severity);
+}
+
+/** A file-level finding, on the first line. */
+export function findingOnFirstLine(ctx: Pick<RuleContext, 'file'>, rule: RuleId, message: string, data?: Record<string, unknown>): Finding {
+  return findingAt(rule, ctx.file.source.firstLine(), message, data);
 }
 
 /**
@@ -24,15 +49,19 @@ export function unknownKeyFindings(
   return (node?.properties ?? []).filter((p) => !known.includes(p.key)).map((p) => report(p, suggest(p.key)));
 }
 
-/** `data` for a key or entry that a rename fixes when there is a suggestion, else that can be removed. */
-export function renameOrRemove(replacement: string | undefined): Record<string, unknown> {
-  return replacement ? { replacement } : { removable: true };
+/**
+ * `data` for an unknown key: renaming it fixes it when the suggested key is not already
+ * there (a rename onto an existing key would write the key twice); it can always be removed.
+ */
+export function keyRenameData(property: AstProperty, suggestion: string | undefined, replacement: string | undefined = suggestion): Record<string, unknown> {
+  const taken = suggestion !== undefined && (property.parent.properties ?? []).some((p) => p.key === suggestion);
+  return suggestion && !taken ? { replacement, removable: true } : { removable: true };
 }
 
 /**
- * The unknown-tool verdict (SPEC §4, which `picasso/unknown-tool` follows): a warning when the
- * catalog holds a near name, which the message names and `data.replacement` holds; else a hint.
- * `make` builds the finding on the dialect's range; `data` is added to both.
+ * The unknown-tool verdict (Polytoken's rule, which `picasso/unknown-tool` follows): a warning
+ * when the catalog holds a near name, which the message names and `data.replacement` holds;
+ * else a hint. `make` builds the finding; `data` is added to both.
  */
 export function nearOrHint(
   make: (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => Finding,
@@ -43,8 +72,8 @@ export function nearOrHint(
   return replacement ? make(message.near(replacement), { ...data, replacement }, 'warning') : make(message.otherwise, data, 'hint');
 }
 
-/** A zero-width value (e.g. `tools:` with nothing after it) is shown on its key. */
-export function visibleNode(node: AstNode): AstNode {
-  if (node.start === node.end && node.property) return node.property.keyNode;
-  return node;
+/** Backquotes a value for a message, shortened when it is long. */
+export function quote(text: string): string {
+  const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  return `\`${short.replace(/`/g, "'").replace(/[\r\n\t]/g, ' ')}\``;
 }

@@ -1,9 +1,13 @@
-/** Tool, shorthand and glob documentation for hover and completion. */
+/**
+ * Markdown for tool names, shorthands, globs and status values (hover and completion). It only
+ * renders: what an entry means, expands to or matches is decided by the dialects' tools.ts
+ * and handed in.
+ */
 import type { Catalog, CatalogTool } from '../catalog/catalog';
 import { BUILTIN_TOOLS } from '../catalog/builtins';
-import type { SubagentsConfig } from '../config/config';
-import { SHORTHAND_ALL, SHORTHAND_ALL_MCP, STATUS_FAMILIES, statusFamily } from '../dialects/polytoken/constants';
-import { DIALECTS, type Dialect } from '../types';
+import { STATUS_FAMILIES, statusFamily } from '../dialects/polytoken/constants';
+import type { ToolMeaning } from '../dialects/polytoken/tools';
+import { DIALECTS, type Dialect } from '../basics';
 import { dialectTitle } from './keys';
 
 /** The runtimes whose built-in catalog holds this name. */
@@ -11,61 +15,23 @@ export function runtimesKnowing(name: string): Dialect[] {
   return DIALECTS.filter((d) => BUILTIN_TOOLS[d].some((t) => t.name === name));
 }
 
-export type PolytokenShorthand =
-  | { kind: 'all' }
-  | { kind: 'all-mcp' }
-  | { kind: 'tag'; tag: string }
-  | { kind: 'server'; server: string };
-
-/** A Polytoken shorthand (`tag!…`, or `mcp__<server>` without a tool part); undefined for literal names. */
-export function polytokenShorthand(entry: string): PolytokenShorthand | undefined {
-  if (entry === SHORTHAND_ALL) return { kind: 'all' };
-  if (entry === SHORTHAND_ALL_MCP) return { kind: 'all-mcp' };
-  if (entry.startsWith('tag!')) return { kind: 'tag', tag: entry.slice(4) };
-  const m = /^mcp__(.+)$/.exec(entry);
-  if (m && !m[1].includes('__')) return { kind: 'server', server: m[1] };
-  return undefined;
+/** `a`, `b`, … at most `max` names, then how many more. */
+export function nameFence(names: readonly string[], max = 40): string {
+  return names.length ? names.slice(0, max).map((n) => `\`${n}\``).join(', ') + (names.length > max ? `, \u2026 (${names.length - max} more)` : '') : '*(nothing)*';
 }
 
-/** What a shorthand expands to with this catalog; undefined when it cannot expand (unknown server). */
-export function expandShorthand(catalog: Catalog, shorthand: PolytokenShorthand): string[] | undefined {
-  switch (shorthand.kind) {
-    case 'all':
-      return catalog.names().sort();
-    case 'all-mcp':
-      return catalog.mcpTools().sort();
-    case 'tag':
-      return catalog.tagged(shorthand.tag).sort();
-    case 'server':
-      return catalog.servers.get(shorthand.server)?.slice().sort();
-  }
+/** "Expands now to 2 tools: `a`, `b`" (sorted): the line hover and the inlay hints' tooltip share. */
+export function expansionLine(verb: string, names: readonly string[], what = ''): string {
+  const sorted = [...names].sort();
+  return `${verb} ${sorted.length} tool${sorted.length === 1 ? '' : 's'}${what}: ${nameFence(sorted)}`;
 }
 
-/** Profy glob matching: `*` any run (also none), `?` one character; case-sensitive. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (const ch of glob) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${re}$`, 's');
-}
-
-export const isGlob = (entry: string) => entry.includes('*') || entry.includes('?');
-
-/** The Profy main agent toolset: the Expert's `tools`, else `profy.mainTools`; undefined when unknown. */
-export function profyMainToolset(expertTools: unknown, config: SubagentsConfig): string[] | undefined {
-  if (Array.isArray(expertTools)) return expertTools.filter((t): t is string => typeof t === 'string');
-  return config.profy.mainTools;
-}
-
-const fence = (names: string[], max = 40) =>
-  names.length ? names.slice(0, max).map((n) => `\`${n}\``).join(', ') + (names.length > max ? `, \u2026 (${names.length - max} more)` : '') : '*(nothing)*';
-
-/** Hover text for a tool name in a dialect. */
-export function toolMarkdown(dialect: Dialect, catalog: Catalog, name: string): string {
+/** Hover text for a tool name of a dialect; `near` is the catalog's nearest name when it does not know it. */
+export function toolMarkdown(dialect: Dialect, catalog: Catalog, name: string, near?: string): string {
   const tool: CatalogTool | undefined = catalog.get(name);
   const parts: string[] = [];
   if (!tool) {
     parts.push(`**${name}** \u2014 not in the ${dialectTitle(dialect)} catalog`);
-    const near = catalog.nearest(name);
     if (near) parts.push(`Did you mean \`${near}\`?`);
     const elsewhere = runtimesKnowing(name).filter((d) => d !== dialect).map(dialectTitle);
     if (elsewhere.length) parts.push(`It is a built-in tool of ${elsewhere.join(' and ')}, not of ${dialectTitle(dialect)}.`);
@@ -85,37 +51,43 @@ export function toolMarkdown(dialect: Dialect, catalog: Catalog, name: string): 
   return parts.join('\n\n');
 }
 
-/** Hover text for a Polytoken shorthand, with its expansion right now. */
-export function shorthandMarkdown(catalog: Catalog, entry: string, shorthand: PolytokenShorthand): string {
-  const expansion = expandShorthand(catalog, shorthand);
+/** Hover text for a Polytoken shorthand with its expansion right now (undefined: it cannot be expanded). */
+export function shorthandMarkdown(entry: string, meaning: Exclude<ToolMeaning, { kind: 'name' }>, expansion: readonly string[] | undefined, near?: string): string {
   const what =
-    shorthand.kind === 'all'
+    meaning.kind === 'all'
       ? 'every catalog tool and every MCP tool'
-      : shorthand.kind === 'all-mcp'
+      : meaning.kind === 'all-mcp'
         ? 'every MCP tool'
-        : shorthand.kind === 'tag'
-          ? `every catalog tool tagged \`${shorthand.tag}\``
-          : `every tool of the MCP server \`${shorthand.server}\``;
+        : meaning.kind === 'tag'
+          ? `every catalog tool tagged \`${meaning.tag}\``
+          : `every tool of the MCP server \`${meaning.server}\``;
   const parts = [`**${entry}** \u2014 Polytoken shorthand: ${what}`];
-  if (!expansion) parts.push(`The server \`${(shorthand as { server: string }).server}\` is not listed under \`mcp\` in \`.subagents.yaml\`, so the expansion is unknown.`);
-  else parts.push(`Expands now to ${expansion.length} tool${expansion.length === 1 ? '' : 's'}: ${fence(expansion)}`);
+  if (expansion) parts.push(expansionLine('Expands now to', expansion));
+  else if (meaning.kind === 'server') parts.push(`Expands to nothing: the server \`${meaning.server}\` is not listed under \`mcp\` in \`.subagents.yaml\`.`);
+  else if (meaning.kind === 'tag') parts.push(`Expands to nothing: no catalog tool carries the tag \`${meaning.tag}\`.`);
+  else parts.push('Expands to nothing: the catalog holds no such tool.');
+  if (near) parts.push(`Did you mean \`${near}\`?`);
   parts.push('Valid only in `tools`; `tools_deny` and `undeferred_tools` take literal names.');
   return parts.join('\n\n');
 }
 
+/** What a Profy glob matches, as the allowlist resolution found it. */
+export interface GlobFacts {
+  /** The main toolset is known. */
+  known: boolean;
+  granted: readonly string[];
+  reservedMatches: readonly string[];
+}
+
 /** Hover text for a Profy glob, with what it matches in the main toolset. */
-export function globMarkdown(glob: string, toolset: string[] | undefined, reserved: ReadonlySet<string>): string {
+export function globMarkdown(glob: string, facts: GlobFacts): string {
   const parts = [`**${glob}** \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`];
-  if (!toolset) {
+  if (!facts.known) {
     parts.push('The main agent toolset is unknown (no Expert `tools`, no `profy.mainTools`), so what it matches is unknown.');
     return parts.join('\n\n');
   }
-  const re = globToRegExp(glob);
-  const matched = toolset.filter((t) => re.test(t));
-  const granted = matched.filter((t) => !reserved.has(t));
-  const blocked = matched.filter((t) => reserved.has(t));
-  parts.push(`Matches now ${granted.length} tool${granted.length === 1 ? '' : 's'} of the main toolset: ${fence(granted)}`);
-  if (blocked.length) parts.push(`Reserved names it also matches are never granted: ${fence(blocked)}`);
+  parts.push(expansionLine('Matches now', facts.granted, ' of the main toolset'));
+  if (facts.reservedMatches.length) parts.push(`Reserved names it also matches are never granted: ${nameFence(facts.reservedMatches)}`);
   return parts.join('\n\n');
 }
 

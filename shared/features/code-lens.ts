@@ -5,7 +5,8 @@ import { featureFile } from './common';
 import { definitionNames } from './symbols';
 import { resolveWithProvenance } from './resolve';
 
-export const RESOLVE_COMMAND = 'subagents.resolve';
+export { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND } from '../protocol';
+import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND } from '../protocol';
 
 export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLens[] {
   const file = featureFile(analysis);

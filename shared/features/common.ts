@@ -1,22 +1,30 @@
-/** Helpers the editor features share: the analysed file, its YAML region, tree lookups. */
+/** Helpers the editor features share: the analysed file with its model, its YAML region, tree lookups. */
 import type { Position, Range } from 'vscode-languageserver-types';
-import type { Analysis, RuleContext } from '../engine';
+import type { Analysis, Dialect, RuleContext } from '../types';
 import type { AstNode } from '../text/tree';
 import { getValue, isString, nodeAtOffset, nodeAtPath, stringItems } from '../text/tree';
-import type { Dialect } from '../types';
+import type { PolytokenModel } from '../dialects/polytoken/model';
+import type { ExpertModel } from '../dialects/profy/model';
+import type { PicassoModel } from '../dialects/picasso/model';
 
-export interface FeatureFile {
-  dialect: Dialect;
-  ctx: RuleContext;
-  text: string;
-  root?: AstNode;
-}
+export type FeatureFile =
+  | { dialect: 'polytoken'; ctx: RuleContext<PolytokenModel>; model: PolytokenModel; text: string; root?: AstNode }
+  | { dialect: 'profy'; ctx: RuleContext<ExpertModel>; model: ExpertModel; text: string; root?: AstNode }
+  | { dialect: 'picasso'; ctx: RuleContext<PicassoModel>; model: PicassoModel; text: string; root?: AstNode };
 
-/** The definition file behind an analysis; undefined for configuration and unrecognized files. */
+/** The definition file behind an analysis, with its dialect's model; undefined for configuration and unrecognized files. */
 export function featureFile(analysis: Analysis | undefined): FeatureFile | undefined {
-  if (!analysis?.context || !analysis.kind || analysis.kind === 'config') return undefined;
-  const ctx = analysis.context;
-  return { dialect: analysis.kind, ctx, text: ctx.file.source.text, root: ctx.file.root };
+  const ctx = analysis?.context;
+  if (!ctx || !analysis.kind || analysis.kind === 'config' || !ctx.model) return undefined;
+  const base = { text: ctx.file.source.text, root: ctx.file.root };
+  switch (analysis.kind) {
+    case 'polytoken':
+      return { ...base, dialect: 'polytoken', ctx: ctx as RuleContext<PolytokenModel>, model: ctx.model as PolytokenModel };
+    case 'profy':
+      return { ...base, dialect: 'profy', ctx: ctx as RuleContext<ExpertModel>, model: ctx.model as ExpertModel };
+    case 'picasso':
+      return { ...base, dialect: 'picasso', ctx: ctx as RuleContext<PicassoModel>, model: ctx.model as PicassoModel };
+  }
 }
 
 export function offsetAt(file: FeatureFile, position: Position): number {

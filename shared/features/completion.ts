@@ -10,13 +10,14 @@ import {
   type Position,
   type Range,
 } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import type { Dialect } from '../types';
+import type { Analysis, Dialect } from '../types';
 import { PROFY_RESERVED } from '../catalog/builtins';
 import { keyDoc, keyDocMarkdown, keysAt, type KeyDoc } from '../docs/keys';
-import { profyMainToolset, toolMarkdown } from '../docs/tools';
-import { STATUS_FAMILIES, STATUS_FIELDS, SHORTHAND_ALL, SHORTHAND_ALL_MCP } from '../dialects/polytoken/constants';
+import { expansionLine, toolMarkdown } from '../docs/tools';
+import { STATUS_FAMILIES, STATUS_FIELDS } from '../dialects/polytoken/constants';
+import { listCandidates, type ToolListKey } from '../dialects/polytoken/tools';
 import { NAME_PATTERN } from '../dialects/picasso/constants';
+import { allowlistCandidates } from '../dialects/profy/tools';
 import { featureFile, listAt, offsetAt, rangeOf, stringAt, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt, type YamlCursor } from './yaml-context';
 
@@ -125,8 +126,10 @@ function isStatusEnumPath(path: (string | number)[]): boolean {
   return n >= 5 && path[0] === 'polytoken' && path[1] === 'exit_tool_schema' && path[n - 1] === 'enum' && path[n - 3] === 'properties' && (STATUS_FIELDS as readonly string[]).includes(String(path[n - 2]));
 }
 
+const SHORTHAND_DETAIL: Record<string, string> = { all: 'every catalog and MCP tool', 'all-mcp': 'every MCP tool', tag: 'every tool tagged', server: 'every tool of MCP server' };
+const SHORTHAND_SORT: Record<string, number> = { all: 0, 'all-mcp': 1, tag: 2, server: 3 };
+
 function polytokenCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[] {
-  const { catalog } = file.ctx;
   const path = cursor.path;
   if (cursor.kind === 'key') return keyCandidates(file, cursor, keysAt('polytoken', path));
   if (cursor.kind === 'value') return valueCandidates(file, cursor);
@@ -136,20 +139,20 @@ function polytokenCandidates(file: FeatureFile, cursor: YamlCursor): Candidate[]
     out = Object.entries(STATUS_FAMILIES).flatMap(([family, values]) =>
       values.map((v, i) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: `${family} (recognized status)`, sort: i })),
     );
-  } else if (listKey === 'tools') {
-    const literal = catalog.names().filter((n) => n !== 'exit_tool' && n !== 'switch_facet');
-    out = toolCandidates(file, literal, 100);
-    out.push({ label: SHORTHAND_ALL, kind: CompletionItemKind.Constant, detail: 'every catalog and MCP tool', sort: 0 });
-    out.push({ label: SHORTHAND_ALL_MCP, kind: CompletionItemKind.Constant, detail: 'every MCP tool', sort: 1 });
-    for (const tag of catalog.tags()) out.push({ label: `tag!${tag}`, kind: CompletionItemKind.Constant, detail: `every tool tagged ${tag}`, sort: 2 });
-    for (const server of catalog.servers.keys()) out.push({ label: `mcp__${server}`, kind: CompletionItemKind.Module, detail: `every tool of MCP server ${server}`, sort: 3 });
-  } else if (listKey === 'tools_deny') {
-    out = toolCandidates(file, catalog.names().filter((n) => !catalog.get(n)?.undeniable));
-  } else if (listKey === 'undeferred_tools') {
-    const granted = new Set(listAt(file.root, ['polytoken', 'tools']));
+  } else if (listKey === 'tools' || listKey === 'tools_deny' || listKey === 'undeferred_tools') {
+    // The entries tools.ts accepts in this list: each is known and grants something.
+    const candidates = listCandidates(listKey as ToolListKey, file.ctx.catalog);
     const denied = new Set(listAt(file.root, ['polytoken', 'tools_deny']));
-    out = toolCandidates(file, catalog.names().filter((n) => n !== 'switch_facet' && n !== 'exit_tool' && !denied.has(n)));
-    for (const c of out) if (granted.has(c.label)) c.sort = -1;
+    const granted = new Set(listAt(file.root, ['polytoken', 'tools']));
+    const literal = candidates.filter((c) => c.facts.meaning.kind === 'name' && !(listKey === 'undeferred_tools' && denied.has(c.text))).map((c) => c.text);
+    out = toolCandidates(file, literal, listKey === 'tools' ? 100 : 0);
+    if (listKey === 'undeferred_tools') for (const c of out) if (granted.has(c.label)) c.sort = -1;
+    for (const c of candidates) {
+      const m = c.facts.meaning;
+      if (m.kind === 'name') continue;
+      const what = m.kind === 'tag' ? `${SHORTHAND_DETAIL.tag} ${m.tag}` : m.kind === 'server' ? `${SHORTHAND_DETAIL.server} ${m.server}` : SHORTHAND_DETAIL[m.kind];
+      out.push({ label: c.text, kind: m.kind === 'server' ? CompletionItemKind.Module : CompletionItemKind.Constant, detail: what, documentation: expansionLine('Expands now to', c.facts.expansion ?? []), sort: SHORTHAND_SORT[m.kind] });
+    }
   }
   return excludeListed(out, cursor);
 }
@@ -281,17 +284,16 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
       const names = file.ctx.catalog.names().filter((n) => !PROFY_RESERVED.has(n) && !already.has(n));
       return make(toolCandidates(file, names), false);
     }
-    if (listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools') {
-      const toolset = profyMainToolset(plain.tools, file.ctx.config);
-      if (!toolset) return [];
-      const names = [...new Set(toolset)].filter((n) => !PROFY_RESERVED.has(n) && !already.has(n));
-      const out = toolCandidates(file, names, 10, () => 'main agent tool');
-      const servers = new Set(toolset.map((t) => /^mcp__(.+?)__/.exec(t)?.[1]).filter((s): s is string => !!s));
-      for (const s of servers) {
-        const glob = `mcp__${s}__*`;
-        if (!already.has(glob)) out.push({ label: glob, kind: CompletionItemKind.Constant, detail: `every tool of MCP server ${s} in the main toolset`, sort: 0 });
+    if (listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools' && file.dialect === 'profy') {
+      // The model's toolset: the Expert's `tools`, else `profy.mainTools`.
+      const candidates = allowlistCandidates(file.model.toolset).filter((c) => !already.has(c.text));
+      const out = toolCandidates(file, candidates.filter((c) => c.kind === 'literal').map((c) => c.text), 10, () => 'main agent tool');
+      for (const c of candidates) {
+        if (c.kind !== 'glob') continue;
+        const server = /^mcp__(.+?)__\*$/.exec(c.text)?.[1];
+        const detail = server ? `every tool of MCP server ${server} in the main toolset` : 'every tool of the main toolset (reserved names excluded)';
+        out.push({ label: c.text, kind: CompletionItemKind.Constant, detail, documentation: expansionLine('Matches now', c.granted, ' of the main toolset'), sort: server ? 0 : 1 });
       }
-      if (!already.has('*')) out.push({ label: '*', kind: CompletionItemKind.Constant, detail: 'every tool of the main toolset (reserved names excluded)', sort: 1 });
       return make(out, false);
     }
     return [];

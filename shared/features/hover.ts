@@ -1,12 +1,21 @@
-/** Hover: key documentation, tool names, shorthands and globs with their expansion, status values. */
+/**
+ * Hover: key documentation, tool names, shorthands and globs with what they grant, status
+ * values. What an entry means and grants comes from the dialect's model (or, for text that
+ * does not parse yet, from the same tools.ts functions the model is built with).
+ */
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import { PROFY_RESERVED } from '../catalog/builtins';
+import type { Analysis } from '../types';
 import { keyDoc, keyDocMarkdown } from '../docs/keys';
-import { globMarkdown, isGlob, polytokenShorthand, profyMainToolset, shorthandMarkdown, statusValueMarkdown, toolMarkdown } from '../docs/tools';
+import { globMarkdown, shorthandMarkdown, statusValueMarkdown, toolMarkdown } from '../docs/tools';
 import { STATUS_FIELDS } from '../dialects/polytoken/constants';
+import { entryAt } from '../dialects/polytoken/model';
+import { entryFacts, type ToolListKey } from '../dialects/polytoken/tools';
 import { MEMORY_DENIES } from '../dialects/picasso/constants';
-import { getValue, pathOf, toPlain, type AstNode } from '../text/tree';
+import { picassoEntryAt } from '../dialects/picasso/model';
+import { toolVerdict } from '../dialects/picasso/tools';
+import { allowlistEntryAt } from '../dialects/profy/model';
+import { allowlistEntry } from '../dialects/profy/tools';
+import { pathOf, type AstNode } from '../text/tree';
 import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt } from './yaml-context';
 
@@ -44,11 +53,12 @@ function hoverNode(file: FeatureFile, node: AstNode): Hover | undefined {
     return undefined;
   }
   const value = String(node.value);
-  const text = entryMarkdown(file, path, value) ?? scalarMarkdown(file, path, value);
+  const text = entryMarkdown(file, path, value, node) ?? scalarMarkdown(file, path, value);
   return text ? md(text, file, node.start, node.end) : undefined;
 }
 
-function entryMarkdown(file: FeatureFile, path: (string | number)[], value: string): string | undefined {
+/** A list entry: a tool name, shorthand or glob, or a status value. `node` is undefined for text that does not parse. */
+function entryMarkdown(file: FeatureFile, path: (string | number)[], value: string, node?: AstNode): string | undefined {
   const n = path.length;
   if (typeof path[n - 1] !== 'number') return undefined;
   const listPath = path.slice(0, -1);
@@ -57,32 +67,35 @@ function entryMarkdown(file: FeatureFile, path: (string | number)[], value: stri
     if (listPath.length >= 4 && listPath[n - 2] === 'enum' && listPath[n - 4] === 'properties' && (STATUS_FIELDS as readonly string[]).includes(String(listPath[n - 3])) && listPath[1] === 'exit_tool_schema') {
       return statusValueMarkdown(value);
     }
-    if (isToolList('polytoken', listPath)) {
-      const sh = polytokenShorthand(value);
-      if (sh) return shorthandMarkdown(catalog, value, sh);
-      return toolMarkdown('polytoken', catalog, value);
-    }
-    return undefined;
+    if (!isToolList('polytoken', listPath)) return undefined;
+    const list = listPath[1] as ToolListKey;
+    const known = node && entryAt(file.model, node);
+    const facts = known ?? entryFacts(value, list, catalog);
+    const expansion = known ? (list === 'tools' ? known.expansion : entryFacts(value, list, catalog).expansion) : facts.expansion;
+    const near = facts.unknown?.near;
+    if (facts.meaning.kind === 'name') return toolMarkdown('polytoken', catalog, value, near);
+    return shorthandMarkdown(value, facts.meaning, expansion, near);
   }
   if (file.dialect === 'picasso') {
-    if (isToolList('picasso', listPath)) {
-      let text = toolMarkdown('picasso', catalog, value);
-      for (const [scope, denied] of Object.entries(MEMORY_DENIES)) if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
-      return text;
-    }
-    return undefined;
-  }
-  // Profy
-  if (listPath.length === 1 && listPath[0] === 'tools') return toolMarkdown('profy', catalog, value);
-  if (listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools') {
-    const toolset = profyMainToolset(toPlain(getValue(file.root, 'tools')), file.ctx.config);
-    if (isGlob(value)) return globMarkdown(value, toolset, PROFY_RESERVED);
-    let text = toolMarkdown('profy', catalog, value);
-    if (PROFY_RESERVED.has(value)) return text;
-    if (toolset) text += toolset.includes(value) ? '\n\nIn the main agent toolset: granted.' : '\n\nNot in the main agent toolset: the runtime drops it silently.';
+    if (!isToolList('picasso', listPath)) return undefined;
+    const entry = node && picassoEntryAt(file.model, node);
+    const verdict = entry ? { near: entry.near } : toolVerdict(value, catalog);
+    let text = toolMarkdown('picasso', catalog, value, 'near' in verdict ? verdict.near : undefined);
+    for (const [scope, denied] of Object.entries(MEMORY_DENIES)) if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
+    if (entry?.removedBy === 'deny') text += '\n\nAlso in `deny`: the role is refused at load.';
+    if (entry?.refusedByMemory) text += `\n\nRefused by this role's \`memory: ${file.model.memory?.value}\`: the role is refused at load.`;
     return text;
   }
-  return undefined;
+  // Profy: the Expert's own toolset, or a subagent's allowlist.
+  if (listPath.length === 1 && listPath[0] === 'tools') return toolMarkdown('profy', catalog, value, catalog.has(value) ? undefined : catalog.nearest(value));
+  if (!(listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools')) return undefined;
+  const toolset = file.model.toolset;
+  const entry = (node && allowlistEntryAt(file.model, node)) ?? allowlistEntry({ kind: 'string', value, start: 0, end: 0 }, toolset);
+  if (entry.kind === 'glob') return globMarkdown(value, { known: toolset.known, granted: entry.granted, reservedMatches: entry.reservedMatches });
+  let text = toolMarkdown('profy', catalog, value, catalog.has(value) ? undefined : catalog.nearest(value));
+  if (entry.kind === 'reserved' || !toolset.known) return text;
+  text += entry.granted.length ? '\n\nIn the main agent toolset: granted.' : '\n\nNot in the main agent toolset: the runtime drops it silently.';
+  return text;
 }
 
 function scalarMarkdown(file: FeatureFile, path: (string | number)[], value: string): string | undefined {
@@ -90,7 +103,7 @@ function scalarMarkdown(file: FeatureFile, path: (string | number)[], value: str
   if (!doc) return undefined;
   let text = keyDocMarkdown(file.dialect, path, doc);
   if (file.dialect === 'picasso' && path.length === 1 && path[0] === 'memory') {
-    const denied = MEMORY_DENIES[value];
+    const denied = Object.prototype.hasOwnProperty.call(MEMORY_DENIES, value) ? MEMORY_DENIES[value] : undefined;
     text = denied
       ? `\`memory: ${value}\` ${denied.length ? `refuses ${denied.map((t) => `\`${t}\``).join(' and ')}` : 'refuses no tool and gives the run a session-scoped namespace'}.\n\n---\n\n${text}`
       : `\`${value}\` is not a memory scope: use \`none\`, \`read-only\` or \`session\`.\n\n---\n\n${text}`;

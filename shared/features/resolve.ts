@@ -1,4 +1,4 @@
-/** SPEC §9's resolve object for the editor's text, with the provenance the dialect resolvers fill. */
+/** The `subagents resolve` object for the editor's text, with the provenance the dialect resolvers fill. */
 import { resolveAnalysis, type Analysis } from '../engine';
 import type { Resolution } from '../types';
 

@@ -1,4 +1,4 @@
-/** Document symbols, folding ranges and the definition names the workspace index holds. */
+/** Document symbols, folding ranges, workspace symbols and the definition names the workspace index holds. */
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type WorkspaceSymbol } from 'vscode-languageserver-types';
 import type { Analysis } from '../engine';
 import { fileStem } from '../engine';
@@ -164,54 +164,4 @@ export function foldingRanges(analysis: Analysis | undefined): FoldingRange[] {
   };
   visit(file.root, 0);
   return out.filter((r) => r.endLine > r.startLine);
-}
-
-const NAME_LINE = /^name:[ \t]*(?:"([^"\\\r\n]*)"|'([^'\r\n]*)'|([^\s#'"&*!|>%@`{\[\],][^#\r\n]*?))?[ \t]*(?:#[^\r\n]*)?$/gm;
-
-/**
- * The name of a Polytoken or Picasso definition read from its `name:` line without a full
- * YAML parse (start-up indexing of large workspaces). Undefined when the text is not plain
- * enough to be sure: then the caller parses it.
- */
-export function quickDefinitionNames(kind: Dialect, text: string, path: string): IndexedName[] | undefined {
-  if (kind === 'profy') return undefined;
-  let start = 0;
-  let end = text.length;
-  if (kind === 'polytoken' || path.endsWith('.md')) {
-    const open = /^---[ \t]*\r?\n/.exec(text);
-    if (!open) return undefined;
-    const close = /^(---|\.\.\.)[ \t]*$/m.exec(text.slice(open[0].length));
-    if (!close) return undefined;
-    start = open[0].length;
-    end = start + close.index;
-  }
-  const region = text.slice(start, end);
-  if (region.includes('\t') || region.startsWith('\ufeff')) return undefined;
-  const matches = [...region.matchAll(NAME_LINE)];
-  if (matches.length !== 1) return undefined;
-  const m = matches[0];
-  const value = m[1] ?? m[2] ?? m[3];
-  if (!value || m[0].includes('#')) return undefined;
-  // Plain values: identifiers only (numbers, booleans and null read as other types).
-  if (m[3] !== undefined && (!/^[A-Za-z_][\w.-]*$/.test(value) || /^(true|false|null|yes|no|on|off)$/i.test(value))) return undefined;
-  const valueStart = start + m.index! + 5 + m[0].slice(5).indexOf(m[1] !== undefined ? '"' : m[2] !== undefined ? "'" : value);
-  const valueEnd = valueStart + (m[3] !== undefined ? value.length : value.length + 2);
-  const source = new SourceTextLite(text);
-  return [{ name: value, range: { start: source.position(valueStart), end: source.position(valueEnd) }, symbolKind: SymbolKind.Class }];
-}
-
-/** Offset → position without building a TextDocument (only line starts up to the offset). */
-class SourceTextLite {
-  constructor(private readonly text: string) {}
-  position(offset: number) {
-    let line = 0;
-    let lineStart = 0;
-    for (let i = 0; i < offset; i++) {
-      if (this.text.charCodeAt(i) === 10) {
-        line++;
-        lineStart = i + 1;
-      }
-    }
-    return { line, character: offset - lineStart };
-  }
 }

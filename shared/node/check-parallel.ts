@@ -3,8 +3,8 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
-import type { CheckOptions, FileReport, ItemsRun, Preset } from './check';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
+import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
+import { applyCorrections, buildIndex, namedIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -96,10 +96,13 @@ export function runParallel(
   // items (answered by the cache) come with their names and need neither phase.
   const pinned = items.map((c) => keepFor(c.path));
   const todo = (i: number) => !preset?.skip.has(i);
-  const poly = polytokenIndexes(items).filter((i) => !pinned[i] && todo(i));
-  const pinnedPoly = polytokenIndexes(items).filter((i) => pinned[i] && todo(i));
-  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i] && todo(i));
-  const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i] && todo(i));
+  const named = namedIndexes(items);
+  const isNamed = new Set(named);
+  const poly = named.filter((i) => !pinned[i] && todo(i));
+  const pinnedPoly = named.filter((i) => pinned[i] && todo(i));
+  // Named files are analyzed by the thread that named them (phase 1 keeps their text), not again.
+  const other = items.map((_, i) => i).filter((i) => !isNamed.has(i) && !pinned[i] && todo(i));
+  const pinnedOther = items.map((_, i) => i).filter((i) => !isNamed.has(i) && pinned[i] && todo(i));
   const configIds = new Map<LoadedConfig, number>();
   const configs: LoadedConfig[] = [];
   const wire: WireItem[] = items.map((c) => {
@@ -216,7 +219,7 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken });
+    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 

@@ -10,16 +10,18 @@ import { toPosix } from '../files';
 import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
-import type { FileKind } from '../types';
-import type { CheckOptions, FileReport } from './check';
+import type { FileKind, NamedDefinition } from '../types';
+import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from './config-loader';
-import { QUICK_NAMES, quickPolytokenName } from './quick-name';
+import { quickName } from '../workspace/quick-name';
+import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../workspace/definitions';
+import { nodeWorkspaceHost } from './host';
 import { describeError } from './walk';
 
-/** The name a Polytoken definition registers under: its `name`, else its file name. */
+/** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
 export function polytokenName(parsed: ParsedFile | undefined, path: string): string {
   const name = getValue(parsed?.root, 'name');
-  return name?.kind === 'string' && name.value ? String(name.value) : posix.basename(path, '.md');
+  return name?.kind === 'string' && name.value ? String(name.value) : fileStem(path);
 }
 
 export interface Item {
@@ -53,7 +55,7 @@ export class Runner {
     return this.contents?.get(path) ?? fs.readFileSync(path, 'utf8');
   }
 
-  /** Phase 1: the name a Polytoken file registers under, or why it could not be read. */
+  /** Phase 1: the name a Polytoken file or a Picasso role registers under, or why it could not be read. */
   indexEntry(index: number): { name: string } | { error: string } {
     const c = this.items[index];
     let text: string;
@@ -68,12 +70,13 @@ export class Runner {
       return { name: polytokenName(undefined, c.path) };
     }
     // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
-    const quick = QUICK_NAMES.enabled ? quickPolytokenName(text) : undefined;
+    const kind = c.kind === 'picasso' ? 'picasso' : 'polytoken';
+    const quick = quickName(kind, text, c.path)?.name;
     if (quick !== undefined) {
       this.cache.set(index, { text, quickName: quick });
       return { name: quick };
     }
-    const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), c.path);
+    const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), c.path);
     this.cache.set(index, { text, parsed });
     return { name: polytokenName(parsed, c.path) };
   }
@@ -106,8 +109,11 @@ export class Runner {
       try {
         text = this.read(c.path);
       } catch (e) {
-        // A configuration that cannot be read is reported on itself (SPEC §2): the check carries on with the defaults.
-        if (c.kind === 'config') return { analysis: { kind: 'config', diagnostics: findingsToDiagnostics([unreadableConfigFinding(e)]) } };
+        // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with the defaults.
+        if (c.kind === 'config') {
+          const findings = [unreadableConfigFinding(e)];
+          return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };
+        }
         return { error: describeError(e) };
       }
     }
@@ -120,9 +126,10 @@ export class Runner {
   }
 }
 
-export function polytokenIndexes(items: readonly Item[]): number[] {
+/** The files phase 1 names: Polytoken definitions (shadowing) and Picasso roles (duplicate roles). */
+export function namedIndexes(items: readonly Item[]): number[] {
   const out: number[] = [];
-  items.forEach((c, i) => c.kind === 'polytoken' && out.push(i));
+  items.forEach((c, i) => (c.kind === 'polytoken' || c.kind === 'picasso') && out.push(i));
   return out;
 }
 
@@ -150,7 +157,7 @@ export function applyCorrections(
   const workspace = buildIndex(items, names);
   const runner = new Runner(items, options.onRuleError, options.contents);
   items.forEach((c, i) => {
-    if (c.kind !== 'polytoken' || !reports[i]) return;
+    if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
     if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
@@ -159,48 +166,37 @@ export function applyCorrections(
 }
 
 /**
- * Polytoken definitions for shadowing: the checked ones (named in phase 1) and those
- * in the global folder and `subagentDirs`. Entries keep the candidates' order.
+ * The names other files' rules need: Polytoken definitions for shadowing (the checked ones,
+ * named in phase 1, and those in the global folder and `subagentDirs`) and Picasso roles for
+ * duplicate roles. Entries keep the candidates' order.
  */
 export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
   const entries = new Map<string, string>();
-  const extraDirs = new Set<string>();
+  const roles: NamedDefinition[] = [];
+  const configs = new Set<LoadedConfig>();
   items.forEach((c, i) => {
-    if (c.kind !== 'polytoken') return;
     const name = names.get(i);
+    if (c.kind === 'picasso' && name !== undefined) roles.push({ path: c.path, name });
+    if (c.kind !== 'polytoken') return;
     if (name !== undefined) entries.set(c.path, name);
-    if (c.config.globalDir) extraDirs.add(c.config.globalDir);
-    for (const d of c.config.config.polytoken.subagentDirs) extraDirs.add(posix.resolve(c.config.dir, toPosix(d)));
+    configs.add(c.config);
   });
-  for (const dir of extraDirs) {
-    let names: string[];
-    try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
-    } catch {
-      continue; // Polytoken skips missing folders too.
-    }
-    for (const n of names) {
-      const path = posix.join(dir, n);
-      if (entries.has(path)) continue;
-      try {
-        const text = fs.readFileSync(path, 'utf8');
-        if (unreadableReason(text)) continue;
-        entries.set(path, polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(text), path), path));
-      } catch {
-        // An unreadable file in a discovery folder cannot shadow anything we can show.
-      }
-    }
-  }
-  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })) });
+  // The global folder and `subagentDirs`: read for shadowing, never reported.
+  for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path))) entries.set(e.path, registeredName(e.names, e.path));
+  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })), picasso: roles });
 }
 
-/** Adds the by-name grouping (not sent to workers: each rebuilds it, a Map of 50,000 entries clones slowly). */
-export function withByName(index: WorkspaceIndex): WorkspaceIndex {
-  const byName = new Map<string, { path: string; name: string }[]>();
-  for (const entry of index.polytoken) {
-    const list = byName.get(entry.name);
-    if (list) list.push(entry);
+function groupByName(list: readonly NamedDefinition[]): Map<string, NamedDefinition[]> {
+  const byName = new Map<string, NamedDefinition[]>();
+  for (const entry of list) {
+    const group = byName.get(entry.name);
+    if (group) group.push(entry);
     else byName.set(entry.name, [entry]);
   }
-  return { polytoken: index.polytoken, polytokenByName: byName };
+  return byName;
+}
+
+/** Adds the by-name groupings (not sent to workers: each rebuilds them, a Map of 50,000 entries clones slowly). */
+export function withByName(index: WorkspaceIndex): WorkspaceIndex {
+  return { polytoken: index.polytoken, picasso: index.picasso, polytokenByName: groupByName(index.polytoken), picassoByName: groupByName(index.picasso ?? []) };
 }

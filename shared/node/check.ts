@@ -3,59 +3,23 @@ import * as os from 'os';
 import * as path from 'path';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { kindOf, type Analysis, type WorkspaceIndex } from '../engine';
+import { kindOf } from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import type { FileKind } from '../types';
-import { ConfigResolver, type ConfigOptions } from './config-loader';
+import { ConfigResolver } from './config-loader';
+import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
-import { applyCorrections, buildIndex, polytokenIndexes, Runner, type Item, type ReadError } from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
-import { CheckCache, type CacheOptions } from './check-cache';
+import { CheckCache } from './check-cache';
 
 export { polytokenName } from './check-runner';
-export { QUICK_NAMES, quickPolytokenName } from './quick-name';
+export { QUICK_NAMES, quickPolytokenName } from '../workspace/quick-name';
 export { workerMain, type WorkerInput } from './check-parallel';
 export { MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 
-export interface CheckOptions extends ConfigOptions {
-  /** Paths in reports are relative to this folder. */
-  cwd: string;
-  onRuleError?: (rule: string, error: unknown) => void;
-  /**
-   * Worker threads besides the main thread; default: none up to PARALLEL_THRESHOLD
-   * candidate files, else one per extra core (env SUBAGENTS_WORKERS overrides). The
-   * output is the same either way. Only when `keepAnalysis` is not `true`.
-   */
-  workers?: number;
-  /**
-   * Which reports keep their `analysis` (for resolution, editor features); default: all.
-   * Keeping every analysis holds every parse in memory and rules out worker threads:
-   * `subagents check` passes false, `resolve` a predicate for its one file.
-   */
-  keepAnalysis?: boolean | ((path: string) => boolean);
-  /** How long a busy worker may go without progress before the check restarts on one thread (tests shorten it). */
-  workerStallMs?: number;
-  /** The worker entry to run instead of check-worker.js (tests use one that dies mid-run). */
-  workerScript?: string;
-  /**
-   * Texts that replace files on disk (standard input checked as a file); such a path need
-   * not exist. Read on the main thread only: give them `keepAnalysis`.
-   */
-  contents?: ReadonlyMap<string, string>;
-  /** Reuse the reports of files unchanged since the last run (`check --cache`); only with `keepAnalysis: false`. */
-  cache?: CacheOptions;
-  /** Throw UnmatchedInputError, before checking anything, when an input holds no definition file. */
-  failOnUnmatched?: boolean;
-}
-
-export interface FileReport {
-  /** Absolute, posix. */
-  path: string;
-  kind: FileKind;
-  diagnostics: Diagnostic[];
-  analysis?: Analysis;
-}
+export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 
 export interface CheckRun {
   files: FileReport[];
@@ -77,7 +41,7 @@ interface Candidate {
   root: string;
 }
 
-/** Checks every definition under the given files and folders (SPEC §9 `check`). */
+/** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
   const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
@@ -110,7 +74,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   }
   if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
   // A broken configuration in force is listed too, also one above the checked paths and an
-  // explicit one (--config) no checked file uses: it is reported on itself (SPEC §2) while
+  // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.
   const inForce = new Set(candidates.map((c) => c.config));
   if (options.configFile) inForce.add(resolver.forDir(cwd));
@@ -136,20 +100,6 @@ function workerCount(candidates: number, options: CheckOptions): number {
 function workerFile(): string | undefined {
   const file = path.join(__dirname, 'check-worker.js');
   return fs.existsSync(file) ? file : undefined;
-}
-
-/** Items not to analyze (the files the cache answers), with the names the Polytoken ones register under. */
-export interface Preset {
-  skip: ReadonlySet<number>;
-  names: ReadonlyMap<number, string>;
-}
-
-export interface ItemsRun {
-  reports: (FileReport | undefined)[];
-  readErrors: ReadError[];
-  /** The name each Polytoken item registers under, and the shadowing index, corrections applied. */
-  names: Map<number, string>;
-  workspace: WorkspaceIndex;
 }
 
 function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
@@ -185,7 +135,7 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
   const runner = new Runner(items, options.onRuleError, options.contents);
   const names = new Map<number, string>(preset?.names);
   const readErrors: ReadError[] = [];
-  for (const i of polytokenIndexes(items)) {
+  for (const i of namedIndexes(items)) {
     if (preset?.skip.has(i)) continue;
     const r = runner.indexEntry(i);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });

@@ -3,7 +3,7 @@ import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
-import type { Finding } from '../types';
+import type { Finding } from '../results';
 import { describeError } from './walk';
 
 export interface ConfigOptions {
@@ -20,7 +20,7 @@ export interface ConfigOptions {
   parse?: typeof parseConfig;
 }
 
-/** The Polytoken global folder: configuration, then setting, then XDG (SPEC §1). */
+/** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
 export function resolveGlobalDir(configured: string | undefined, options: ConfigOptions, configDir: string): string | undefined {
   if (options.noGlobal) return undefined;
   const env = options.env ?? process.env;

@@ -1,4 +1,5 @@
-import type { Finding } from '../types';
+import type { Finding } from '../results';
+import type { RuleId } from '../rules/registry';
 import { findFrontmatter, type Frontmatter } from './frontmatter';
 import { parseJson } from './json';
 import { SourceText } from './source';
@@ -20,7 +21,7 @@ export interface ParsedFile {
   body?: { start: number; end: number };
 }
 
-function syntaxFindings(source: SourceText, rule: string, errors: { start: number; end: number; message: string }[]): Finding[] {
+function syntaxFindings(source: SourceText, rule: RuleId, errors: { start: number; end: number; message: string }[]): Finding[] {
   return errors.map((e) => ({ rule, range: source.range(e.start, e.end), message: e.message }));
 }
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { analyze, resolveAnalysis, type WorkspaceIndex } from '../../shared/engine';
+import { analyze, defaultSeverity, resolveAnalysis, type WorkspaceIndex } from '../../shared/engine';
 import { BUILTIN_TOOLS, PROFY_RESERVED } from '../../shared/catalog/builtins';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS, TEMPLATE_BLOCK_TAGS } from '../../shared/dialects/polytoken/constants';
@@ -15,7 +15,7 @@ import { EXPERT_KEYS, SUBAGENT_KEYS } from '../../shared/dialects/profy/constant
 import { RULES } from '../../shared/rules/registry';
 import { SourceText } from '../../shared/text/source';
 import { getValue, isArray, isObject, isString, stringItems, type AstNode } from '../../shared/text/tree';
-import type { Dialect, FileKind, Resolution } from '../../shared/types';
+import type { Dialect, FileKind, Finding, Resolution } from '../../shared/types';
 
 export const WS = '/ws';
 
@@ -391,6 +391,7 @@ export const workspaceIndex: fc.Arbitrary<WorkspaceIndex | undefined> = fc.optio
 
 export interface Outcome {
   diagnostics: Diagnostic[];
+  findings: Finding[];
   resolution?: Resolution;
 }
 
@@ -403,7 +404,7 @@ export function checkInvariants(c: Case, loaded: LoadedConfig, workspace?: Works
     const analysis = analyze({ text: c.text, path: c.path, kind: c.kind, config: loaded, root: WS, workspace, onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${(e as Error)?.stack ?? e}`) });
     if (analysis.kind !== c.kind) throw new Error(`recognized as ${analysis.kind}, expected ${c.kind}`);
     root = analysis.context?.file.root;
-    return { diagnostics: analysis.diagnostics, resolution: resolveAnalysis(analysis, c.path) };
+    return { diagnostics: analysis.diagnostics, findings: analysis.findings, resolution: resolveAnalysis(analysis, c.path) };
   };
   const first = run();
   if (ruleErrors.length) throw new Error(`a rule threw: ${ruleErrors[0]}`);
@@ -443,13 +444,20 @@ export function checkRanges(text: string, diagnostics: readonly Diagnostic[]): v
 
 function checkResolution(c: Case, loaded: LoadedConfig, o: Outcome, root: AstNode | undefined): void {
   const r = o.resolution!;
-  const hasError = o.diagnostics.some((d) => d.severity === DiagnosticSeverity.Error);
+  // The runtime's verdict reads the findings with their default severities, never the display settings.
+  const hasError = o.findings.some((f) => defaultSeverity(f) === 'error');
+  const shownErrors = new Set(o.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.code)));
   for (const def of r.definitions) {
     const sorted = [...new Set(def.tools)].sort();
     if (JSON.stringify(sorted) !== JSON.stringify(def.tools)) throw new Error(`tools are not sorted and unique: ${JSON.stringify(def.tools)}`);
     if (!['loads', 'rejected', 'dropped'].includes(def.status)) throw new Error(`unknown status ${def.status}`);
-    if (c.kind !== 'profy' && hasError && def.status === 'loads') throw new Error('an error diagnostic is present but the status is loads');
-    if (c.kind !== 'profy' && !hasError && def.status !== 'loads') throw new Error(`no error diagnostic but the status is ${def.status}`);
+    if (c.kind !== 'profy' && hasError && def.status === 'loads') throw new Error('an error finding is present but the status is loads');
+    if (c.kind !== 'profy' && !hasError && def.status !== 'loads') throw new Error(`no error finding but the status is ${def.status}`);
+    for (const rule of def.silenced ?? []) {
+      if (!def.reasons?.includes(rule)) throw new Error(`silenced ${rule} is not among the reasons`);
+      if (c.kind !== 'profy' && shownErrors.has(rule)) throw new Error(`silenced ${rule} is shown as an error`);
+    }
+    if (c.kind !== 'profy') for (const rule of def.reasons ?? []) if (!shownErrors.has(rule) && !def.silenced?.includes(rule)) throw new Error(`${rule} decides the status, is not shown and not listed as silenced`);
   }
   const granted = (tool: string) => r.definitions.some((d) => d.tools.includes(tool));
   if (c.kind === 'polytoken') {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { analyze, DIALECT_MODULES, type Rule } from '../../shared/engine';
 import { defaultLoadedConfig } from '../../shared/config/config';
-import type { Dialect } from '../../shared/types';
+import type { Dialect, RuleId } from '../../shared/types';
 
 /** A rule that throws is isolated: the other rules still report, and the error is told. */
 const WS = '/ws';
@@ -18,13 +18,13 @@ describe('hardening: engine isolation', () => {
       const module = DIALECT_MODULES[dialect];
       const original = module.rules;
       const boom: Rule = {
-        ids: ['test/boom'],
+        ids: ['test/boom' as RuleId],
         check() {
           throw new Error('boom');
         },
       };
       const returnsGarbage: Rule = {
-        ids: ['test/garbage'],
+        ids: ['test/garbage' as RuleId],
         check() {
           return undefined as never; // a rule that returns nothing at all
         },

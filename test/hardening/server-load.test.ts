@@ -212,6 +212,56 @@ describe('hardening: the language server under load', function () {
     });
   }
 
+  it('opening 600 definitions one after another publishes each one about once (not once per other open document)', async () => {
+    const N = 600;
+    const uris: string[] = [];
+    for (let i = 0; i < N; i++) {
+      // Distinct names, and pairs that shadow: vendor/agents is a subagentDirs folder the project replaces.
+      const name = `def${i}`;
+      const uri = URI.file(path.join(root, '.polytoken/subagents', `${name}.md`)).toString();
+      uris.push(uri);
+      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: POLY(name) } });
+    }
+    await client.until(() => uris.every((u) => client.lastFor(u)) && true, 60_000, 'diagnostics for every opened document');
+    await new Promise((r) => setTimeout(r, 500));
+    const counts = new Map<string, number>();
+    for (const p of client.published) counts.set(p.uri, (counts.get(p.uri) ?? 0) + 1);
+    const total = uris.reduce((n, u) => n + (counts.get(u) ?? 0), 0);
+    assert.ok(total <= 2 * N, `${total} publications for ${N} opened documents`);
+    // Shadowing still follows the index: a second definition of def0 in the project replaces... nothing (same project), but one
+    // in a subagentDirs folder is replaced by the project's, and learns it when the project's is renamed away.
+    fs.writeFileSync(path.join(root, '.subagents.yaml'), 'polytoken:\n  subagentDirs: [vendor/agents]\n');
+    const vendor = URI.file(path.join(root, 'vendor/agents/def1.md')).toString();
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: URI.file(path.join(root, '.subagents.yaml')).toString(), type: 1 }] });
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: vendor, languageId: 'markdown', version: 1, text: POLY('def1') } });
+    await client.until(() => client.lastFor(vendor)?.diagnostics.some((d) => d.code === 'polytoken/shadowed') && true, 20_000, 'the vendor copy is shadowed');
+    const project = uris[1];
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: project, version: 2 }, contentChanges: [{ text: POLY('renamed') }] });
+    await client.until(() => client.lastFor(vendor)?.diagnostics.every((d) => d.code !== 'polytoken/shadowed') && true, 20_000, 'the vendor copy is no longer shadowed');
+  });
+
+  it('malformed notifications are logged and ignored; the server keeps serving', async () => {
+    const uri = URI.file(path.join(root, '.polytoken/subagents/triage.md')).toString();
+    for (const [method, params] of [
+      ['textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: null } }],
+      ['textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: 42 } }],
+      ['textDocument/didOpen', { textDocument: { uri: 7, languageId: 'markdown', version: 1, text: 'x' } }],
+      ['textDocument/didOpen', null],
+      ['textDocument/didChange', { textDocument: { uri }, contentChanges: [{ text: 'x' }] }],
+      ['textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: 'nope' }],
+      ['textDocument/didClose', {}],
+      ['workspace/didChangeWatchedFiles', { changes: null }],
+      ['workspace/didChangeWatchedFiles', { changes: [{ type: 1 }] }],
+    ] as const) {
+      await client.connection.sendNotification(method, params);
+    }
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: POLY('triage', '  tools_deny: [exit_tool]\n') } });
+    const published = await client.until(() => (client.lastFor(uri)?.diagnostics.length ? client.lastFor(uri) : undefined), 20_000, 'diagnostics after the malformed messages');
+    assert.deepStrictEqual(published.diagnostics.map((d) => d.code), ['polytoken/undeniable-tool']);
+    assert.strictEqual(client.child.exitCode, null, 'still running');
+    assert.ok(client.stderr.join('').length === 0 || !/TypeError/.test(client.stderr.join('')), client.stderr.join(''));
+  });
+
   it('hostile content is only read: nothing is written, nothing runs', async () => {
     const before = snapshot(root);
     const canary = path.join(root, 'canary');

@@ -103,14 +103,21 @@ describe('LSP quick fixes', function () {
     assert.ok(!has(r.after, 'polytoken/auto-facet-hint'));
   });
 
-  it('unrecognized status enum: one action per suggestion, the first preferred', async () => {
-    const schema = '  exit_tool_schema:\n    type: object\n    properties:\n      status:\n        type: string\n        enum: [yay, failed]\n';
-    const r = await fix(polyFile(), poly(schema), 'polytoken/unrecognized-status-enum', /Change to `success`/);
+  it('unrecognized status enum: one action per suggestion; only a known synonym is preferred', async () => {
+    const schema = (values: string) => `  exit_tool_schema:\n    type: object\n    properties:\n      status:\n        type: string\n        enum: [${values}]\n`;
+    const r = await fix(polyFile(), poly(schema('yay, failed')), 'polytoken/unrecognized-status-enum', /Change to `success`/);
     const changes = r.actions.filter((a) => /^Change to/.test(a.title));
     assert.ok(changes.length >= 3, `${changes.length} suggestions`);
-    assert.strictEqual(changes.filter((a) => a.isPreferred).length, 1);
+    // `yay` is no known word for a family: a value merely spelled alike may mean something else.
+    assert.strictEqual(r.actions.filter((a) => a.isPreferred).length, 0);
     assert.match(r.text, /enum: \[success, failed\]/);
     assert.ok(!has(r.after, 'polytoken/unrecognized-status-enum'));
+    const synonym = await fix(polyFile(), poly(schema('passed, failed')), 'polytoken/unrecognized-status-enum', /Change to `success`/);
+    assert.deepStrictEqual(synonym.actions.filter((a) => a.isPreferred).map((a) => a.title), ['Change to `success`']);
+    // The family's word is there already: the preferred fix removes the synonym instead of writing it twice.
+    const taken = await fix(polyFile(), poly(schema('success, passed')), 'polytoken/unrecognized-status-enum', /Remove `passed`/);
+    assert.ok(taken.actions.find((a) => /Remove `passed`/.test(a.title))?.isPreferred);
+    assert.match(taken.text, /enum: \[success\]/);
   });
 
   it('missing name: insert `name: <stem>`', async () => {
@@ -137,7 +144,8 @@ describe('LSP quick fixes', function () {
 
   it('Picasso: missing required key inserted; tools/deny overlap removed; invocation fixed; memory replaced', async () => {
     const missing = role('').replace('max_steps: 10\n', '');
-    const a = await fix(picassoFile(), missing, 'picasso/missing-required', /Add `max_steps`/);
+    const a = await fix(picassoFile(), missing, 'picasso/missing-required', /Add `max_steps: 30`/);
+    assert.ok(a.actions.find((x) => /Add `max_steps: 30`/.test(x.title))?.isPreferred);
     assert.match(a.text, /\nmax_steps: 30\n/);
     assert.ok(!has(a.after, 'picasso/missing-required'));
     const b = await fix(picassoFile(), role('deny: [grep, delete_file]\n'), 'picasso/tools-deny-overlap', /Remove `grep` from `deny`/);

@@ -66,6 +66,8 @@ export interface ClientOptions {
   settings?: Record<string, unknown>;
   /** Initialize with no capabilities at all (a minimal LSP editor). */
   minimal?: boolean;
+  /** Initialize with exactly these client capabilities (e.g. a real editor's, recorded). */
+  capabilities?: unknown;
   initializationOptions?: unknown;
 }
 
@@ -76,6 +78,8 @@ export class TestClient {
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   readonly progress: unknown[] = [];
   readonly logs: string[] = [];
+  /** The server's answer to `initialize`. */
+  initializeResult: { capabilities: Record<string, any> } | undefined;
   settings: Record<string, unknown>;
   private readonly options: ClientOptions;
   private versions = new Map<string, number>();
@@ -113,12 +117,12 @@ export class TestClient {
   }
 
   async start(folders: string[]): Promise<void> {
-    await this.connection.sendRequest('initialize', {
+    this.initializeResult = await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: folders[0] ? URI.file(folders[0]).toString() : null,
       workspaceFolders: folders.map((f, i) => ({ uri: URI.file(f).toString(), name: `ws${i}` })),
       initializationOptions: this.options.initializationOptions,
-      capabilities: this.options.minimal ? {} : {
+      capabilities: this.options.capabilities ?? (this.options.minimal ? {} : {
         workspace: {
           configuration: true,
           didChangeConfiguration: { dynamicRegistration: true },
@@ -131,7 +135,7 @@ export class TestClient {
           completion: { completionItem: { snippetSupport: true } },
           publishDiagnostics: { versionSupport: true },
         },
-      },
+      }),
     });
     await this.connection.sendNotification('initialized', {});
   }

@@ -7,7 +7,9 @@ import { DIALECT_MODULES, kindOf } from '../../shared/engine';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { SourceText } from '../../shared/text/source';
 import { walkFiles } from '../../shared/node/walk';
-import { definitionNames, quickDefinitionNames } from '../../shared/features/symbols';
+import { definitionNames } from '../../shared/features/symbols';
+import { namesFromText } from '../../shared/workspace/definitions';
+import { quickName } from '../../shared/workspace/quick-name';
 import type { Dialect } from '../../shared/types';
 import { REPO } from './harness';
 
@@ -32,17 +34,17 @@ describe('index: quick name reading agrees with the parser', () => {
   ];
   for (const [kind, file, text, reader] of cases) {
     it(`${kind} ${JSON.stringify(text.slice(0, 30))}`, () => {
-      const quick = quickDefinitionNames(kind, text, file);
+      const quick = quickName(kind, text, file);
       if (reader === 'quick') assert.ok(quick, 'a plain name is read without a parse');
       if (!quick) return; // the caller parses: nothing to compare
       const full = definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), file), file);
-      assert.deepStrictEqual(quick, full);
+      assert.deepStrictEqual(namesFromText(kind, text, file), full);
     });
   }
 
   it('takes the quick path for plain names (so it is used at all)', () => {
-    assert.ok(quickDefinitionNames('polytoken', '---\nname: a\n---\n', '/w/.polytoken/subagents/a.md'));
-    assert.strictEqual(quickDefinitionNames('polytoken', '---\nname: 123\n---\n', '/w/.polytoken/subagents/a.md'), undefined);
+    assert.ok(quickName('polytoken', '---\nname: a\n---\n', '/w/.polytoken/subagents/a.md'));
+    assert.strictEqual(quickName('polytoken', '---\nname: 123\n---\n', '/w/.polytoken/subagents/a.md'), undefined);
   });
 
   it('agrees on every file of a generated benchmark workspace', async () => {
@@ -55,8 +57,8 @@ describe('index: quick name reading agrees with the parser', () => {
       const kind = kindOf({ path: file, config, root: ws });
       if (!kind || kind === 'config' || kind === 'profy') continue;
       const text = fs.readFileSync(file, 'utf8');
-      const quick = quickDefinitionNames(kind, text, file);
-      if (!quick) continue;
+      if (!quickName(kind, text, file)) continue;
+      const quick = namesFromText(kind, text, file);
       compared++;
       assert.deepStrictEqual(quick, definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), file), file), file);
     }

@@ -105,7 +105,8 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     await client.close(uri);
     assert.strictEqual(lenses.length, 1);
     assert.strictEqual(lenses[0].command!.title, 'loads \u00b7 4 tools');
-    assert.strictEqual(lenses[0].command!.command, 'subagents.resolve');
+    // A client that does not implement `subagents.resolve` itself gets the server's command (commands.test.ts).
+    assert.strictEqual(lenses[0].command!.command, 'subagents.server.resolve');
     assert.deepStrictEqual(lenses[0].command!.arguments, [uri]);
     const profy = await client.open(file('experts/book.expert.json'), EXPERT);
     const pl = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: profy } });
@@ -114,7 +115,7 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     assert.strictEqual(pl[0].range.start.line, 6);
   });
 
-  it('subagents/resolve: SPEC \u00a79 shape from the editor text, with provenance', async () => {
+  it('subagents/resolve: the shape of the resolve output from the editor text, with provenance', async () => {
     const edited = TRIAGE.replace('tools_deny: [grep]', 'tools_deny: [deploy]');
     const uri = await client.open(file('.polytoken/subagents/triage.md'), edited);
     const r = await client.request<any>('subagents/resolve', { uri });

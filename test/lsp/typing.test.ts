@@ -40,7 +40,7 @@ describe('editor features while typing (every prefix of a definition)', () => {
           definition(analysis, at, { readText: () => undefined, pathToUri: (p) => `file://${p}` });
           calls++;
         }
-        assert.ok(Array.isArray(codeActions(analysis, 'file:///x', { start: position, end: position }, analysis.diagnostics, { renameFiles: true })));
+        assert.ok(Array.isArray(codeActions(analysis, 'file:///x', { start: position, end: position }, { diagnostics: analysis.diagnostics }, { renameFiles: true })));
         assert.ok(Array.isArray(documentSymbols(analysis)));
         assert.ok(Array.isArray(foldingRanges(analysis)));
         assert.ok(Array.isArray(codeLenses(analysis, 'file:///x')));
@@ -53,7 +53,8 @@ describe('editor features while typing (every prefix of a definition)', () => {
       assert.ok(documentSymbols(analysis).length > 0, 'document symbols');
       assert.ok(foldingRanges(analysis).length > 0, 'folding ranges');
       assert.ok(codeLenses(analysis, 'file:///x').length > 0, 'code lenses');
-      assert.ok(codeActions(analysis, 'file:///x', analysis.diagnostics[0].range, analysis.diagnostics, { renameFiles: true }).length > 0, 'code actions');
+      const whole = { start: { line: 0, character: 0 }, end: { line: full.split('\n').length, character: 0 } };
+      assert.ok(codeActions(analysis, 'file:///x', whole, { diagnostics: analysis.diagnostics }, { renameFiles: true }).length > 0, 'code actions');
       assert.ok(resolveWithProvenance(analysis, 'file:///x'), 'resolution');
     });
   }

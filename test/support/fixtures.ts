@@ -28,6 +28,24 @@ export interface FixtureResult {
 
 const key = (e: Expectation) => `${e.file}:${e.line + 1} ${e.rule}`;
 
+/** A fixture file's text without its markers, and the rules each marker names (0-based lines). */
+export function stripMarkers(text: string): { text: string; markers: { line: number; rule: string }[] } {
+  const markers: { line: number; rule: string }[] = [];
+  const lines = text.split(/(?<=\n)/);
+  const out = lines.map((line, index) => {
+    const eol = /\r?\n$/.exec(line)?.[0] ?? '';
+    const body = line.slice(0, line.length - eol.length);
+    const m = MARKER.exec(body);
+    if (!m) return line;
+    for (const item of m[1].split(',').map((s) => s.trim())) {
+      const [rule, times] = item.split('*');
+      for (let i = 0; i < Number(times ?? 1); i++) markers.push({ line: index, rule });
+    }
+    return body.slice(0, m.index) + eol;
+  });
+  return { text: out.join(''), markers };
+}
+
 /** Copies a fixture folder with markers stripped; returns the copy and the expectations. */
 export function prepareFixture(dir: string): { workspace: string; expectations: Expectation[] } {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-fixture-'));
@@ -47,20 +65,9 @@ export function prepareFixture(dir: string): { workspace: string; expectations: 
         fs.writeFileSync(dest, raw);
         continue;
       }
-      const text = raw.toString('utf8');
-      const lines = text.split(/(?<=\n)/);
-      const out = lines.map((line, index) => {
-        const eol = /\r?\n$/.exec(line)?.[0] ?? '';
-        const body = line.slice(0, line.length - eol.length);
-        const m = MARKER.exec(body);
-        if (!m) return line;
-        for (const item of m[1].split(',').map((s) => s.trim())) {
-          const [rule, times] = item.split('*');
-          for (let i = 0; i < Number(times ?? 1); i++) expectations.push({ file: relPath, line: index, rule });
-        }
-        return body.slice(0, m.index) + eol;
-      });
-      fs.writeFileSync(dest, out.join(''));
+      const stripped = stripMarkers(raw.toString('utf8'));
+      for (const e of stripped.markers) expectations.push({ file: relPath, ...e });
+      fs.writeFileSync(dest, stripped.text);
     }
   };
   copy(dir, '');

@@ -1,4 +1,4 @@
-/** Picasso facts from SPEC §6 and the Picasso document. */
+/** Picasso facts (docs/runtimes/picasso.md). */
 export const REQUIRED_KEYS = ['name', 'invocation', 'model', 'tools', 'max_steps', 'max_depth'] as const;
 export const RECOMMENDED_KEYS = ['output_schema', 'description', 'when_to_use'] as const;
 export const OPTIONAL_KEYS = ['deny', 'hooks', 'memory', 'system_prompt'] as const;
@@ -10,9 +10,5 @@ export const MEMORY_DENIES: Record<string, readonly string[]> = {
   'read-only': ['write_memory'],
   session: [],
 };
-/** The tools a `memory` value refuses; undefined when it is not one of the scopes. */
-export function memoryDenials(memory: string | undefined): readonly string[] | undefined {
-  return memory !== undefined && Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory) ? MEMORY_DENIES[memory] : undefined;
-}
 export const HOOKS_SCALARS = ['none', 'all'] as const;
 export const NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

@@ -1,5 +1,7 @@
-import type { DialectModule } from '../../engine';
+import type { DialectModule } from '../../types';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
+import { buildPicassoModel, type PicassoModel } from './model';
+import { duplicateRole } from './rules/duplicate-role';
 import { invalidHooks } from './rules/hooks';
 import { invalidMemory } from './rules/memory';
 import { invalidValue } from './rules/invalid-value';
@@ -10,10 +12,12 @@ import { memoryConflict, toolsDenyOverlap, unknownTool } from './rules/tools';
 import { unknownKey } from './rules/unknown-key';
 import { resolvePicasso } from './resolve';
 
-export const picasso: DialectModule = {
+/** Picasso (docs/runtimes/picasso.md). */
+export const picasso: DialectModule<PicassoModel> = {
   dialect: 'picasso',
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
   parse: (source, path) => (path.endsWith('.md') && source.text.trim() ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true }) : parseYamlFile(source)),
-  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool],
+  model: buildPicassoModel,
+  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool, duplicateRole],
   resolve: resolvePicasso,
 };

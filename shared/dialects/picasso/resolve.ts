@@ -1,39 +1,39 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { RuleContext } from '../../engine';
-import type { RemovedTool, ResolvedDefinition } from '../../types';
-import { memoryDenials } from './constants';
-import { listEntries, roleRoot, stringValue } from './rules/util';
+import type { Outcome, RemovedTool, ResolvedDefinition, RuleContext } from '../../types';
+import { verdictOf } from '../verdict';
+import type { PicassoModel } from './model';
 
 /**
- * SPEC §6 resolution: `tools` minus `deny` minus what the memory scope refuses.
- * `removed` lists the granted tools taken away, and by what.
+ * The tools Picasso grants the role (docs/runtimes/picasso.md, "Resolution"): `tools` minus
+ * `deny` minus what the memory scope refuses. Status: rejected when a rule whose default
+ * severity is error fires, whatever the display settings say.
  */
-export function resolvePicasso(ctx: RuleContext, diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
-  const root = roleRoot(ctx);
-  const name = stringValue(root, 'name')?.value || ctx.fileStem;
-  const granted = [...new Set(listEntries(root, 'tools').map((e) => e.value))];
-  const denied = new Set(listEntries(root, 'deny').map((e) => e.value));
-  const memory = stringValue(root, 'memory')?.value;
-  const scopeDenies = new Set(memoryDenials(memory) ?? []);
+export function resolvePicasso(ctx: RuleContext<PicassoModel>, outcome: Outcome): ResolvedDefinition[] {
+  const model = ctx.model;
   const removed: RemovedTool[] = [];
   const tools: string[] = [];
-  for (const tool of granted) {
-    if (denied.has(tool)) removed.push({ tool, by: 'deny' });
-    else if (scopeDenies.has(tool)) removed.push({ tool, by: `memory: ${memory}` });
-    else tools.push(tool);
+  const seen = new Set<string>();
+  for (const e of model.entries.tools) {
+    if (seen.has(e.text)) continue;
+    seen.add(e.text);
+    if (e.removedBy === 'deny') removed.push({ tool: e.text, by: 'deny' });
+    else if (e.removedBy === 'memory') removed.push({ tool: e.text, by: `memory: ${model.memory!.value}` });
+    else tools.push(e.text);
   }
   tools.sort();
-  const reasons = [...new Set(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.code)))];
+  const { reasons, silenced } = verdictOf(outcome);
   const provenance: Record<string, string[]> = {};
   for (const tool of tools) provenance[tool] = ['tools'];
+  const nameNode = model.name?.value ? model.name.node : undefined;
   return [
     {
-      name,
+      name: model.name?.value || ctx.fileStem,
       status: reasons.length ? 'rejected' : 'loads',
       tools,
       removed,
       provenance,
       ...(reasons.length ? { reasons } : {}),
+      ...(silenced.length ? { silenced } : {}),
+      range: nameNode ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine(),
     },
   ];
 }

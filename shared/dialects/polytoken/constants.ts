@@ -1,4 +1,4 @@
-/** Polytoken facts from SPEC §4 and the Polytoken document. */
+/** Polytoken facts (docs/runtimes/polytoken.md). */
 export const TOP_LEVEL_KEYS = ['name', 'description', 'polytoken'] as const;
 
 export const POLYTOKEN_KEYS = [

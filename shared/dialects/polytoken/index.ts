@@ -1,10 +1,12 @@
-import type { DialectModule } from '../../engine';
+import type { DialectModule } from '../../types';
 import { parseMarkdownFile } from '../../text/document';
+import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
 import { grantsRule } from './rules/grants';
 import { literalListsRule } from './rules/literal-lists';
 import { shadowedRule } from './rules/shadowed';
+import { statusFieldOrderRule } from './rules/status-field-order';
 import { autoFacetHintRule, emptySkillsAllowRule } from './rules/skills-and-hints';
 import { invalidValueRule, nameRule, unknownKeyRule } from './rules/structure';
 import { templateSyntaxRule } from './rules/template-syntax';
@@ -12,20 +14,22 @@ import { undeferredRule } from './rules/undeferred';
 import { unknownToolRule } from './rules/unknown-tool';
 
 /**
- * Polytoken (SPEC §4). Finding `data` beyond the common `replacement` / `removable` / `expected`:
+ * Polytoken (docs/runtimes/polytoken.md). Finding `data` beyond the common `replacement` /
+ * `removable` / `expected`:
  * - unknown-key: `moveTo: 'polytoken'` for a Polytoken setting written at the top level;
- * - mcp-shorthand-in-deny: `expansion`, the server's full tool names when configured;
- * - deny-undeferred-conflict: `other`, the list holding the twin entry;
+ * - deny-undeferred-conflict: `other`, the list holding the twin entry, and `tool`;
  * - undeferred-not-granted: `addTo: 'tools'` (the alternative fix to removing the entry);
  * - invalid-exit-schema: `reason`, ajv's message;
- * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`;
+ * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`, `synonymOf`;
+ * - status-field-order: `field`, the earlier field, and `later`, the one whose enum it hides;
  * - template-syntax: `tag`, the block tag involved;
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
  * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
  */
-export const polytoken: DialectModule = {
+export const polytoken: DialectModule<PolytokenModel> = {
   dialect: 'polytoken',
   parse: (source) => parseMarkdownFile(source),
+  model: buildPolytokenModel,
   rules: [
     nameRule,
     invalidValueRule,
@@ -35,6 +39,7 @@ export const polytoken: DialectModule = {
     undeferredRule,
     exitSchemaRule,
     statusEnumRule,
+    statusFieldOrderRule,
     autoFacetHintRule,
     emptySkillsAllowRule,
     unknownToolRule,

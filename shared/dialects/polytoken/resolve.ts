@@ -1,30 +1,15 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { RuleContext } from '../../engine';
-import type { RemovedTool, ResolvedDefinition } from '../../types';
-import { getProperty, isString } from '../../text/tree';
-import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
-import { definitionOf, inheritsTools, isTagRef, parseMcpName, polyList } from './util';
+import type { Outcome, RemovedTool, ResolvedDefinition, RuleContext } from '../../types';
+import { verdictOf } from '../verdict';
+import type { PolytokenModel } from './model';
 
-/** What a `tools` entry stands for; undefined when it is a shorthand the catalog cannot expand. */
-export function expandToolEntry(ctx: Pick<RuleContext, 'catalog'>, entry: string): string[] | undefined {
-  const catalog = ctx.catalog;
-  if (entry === SHORTHAND_ALL) return nonEmpty(catalog.names());
-  if (entry === SHORTHAND_ALL_MCP) return nonEmpty(catalog.mcpTools());
-  if (isTagRef(entry)) return nonEmpty(catalog.tagged(entry.slice('tag!'.length)));
-  const mcp = parseMcpName(entry, catalog.servers.keys());
-  if (mcp && mcp.tool === undefined) return nonEmpty(catalog.servers.get(mcp.server) ?? []);
-  return [entry];
-}
-
-const nonEmpty = (list: string[]) => (list.length ? list : undefined);
-
-/** SPEC §4 "Resolution": the tool set Polytoken grants the definition. */
-export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
-  const def = definitionOf(ctx, true);
-  const nameNode = getProperty(def?.root, 'name')?.value;
-  const hasName = isString(nameNode) && nameNode.value.trim() !== '';
-  const name = hasName ? nameNode.value : ctx.fileStem;
-
+/**
+ * The tool set Polytoken grants the definition (docs/runtimes/polytoken.md, "Resolution"):
+ * `tools` expanded, inherited facet tools added (never `switch_facet`), `tools_deny` removed,
+ * `switch_facet` removed, `exit_tool` added. Status: rejected when a rule whose default
+ * severity is error fires, whatever the display settings say.
+ */
+export function resolvePolytoken(ctx: RuleContext<PolytokenModel>, outcome: Outcome): ResolvedDefinition[] {
+  const model = ctx.model;
   const granted = new Map<string, string[]>();
   const grant = (tool: string, why: string) => {
     const list = granted.get(tool) ?? [];
@@ -35,22 +20,20 @@ export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnos
   const removed: RemovedTool[] = [];
 
   // 1. `tools`: literal names as they are, shorthands through the catalog.
-  for (const { value } of polyList(def, 'tools')) {
-    const tools = expandToolEntry(ctx, value);
-    if (!tools) {
-      if (!unexpanded.includes(value)) unexpanded.push(value);
+  for (const e of model.entries.tools) {
+    if (!e.expansion) {
+      if (!unexpanded.includes(e.text)) unexpanded.push(e.text);
       continue;
     }
-    const literal = tools.length === 1 && tools[0] === value;
-    for (const t of tools) grant(t, literal ? 'tools' : `tools: ${value}`);
+    for (const t of e.expansion) grant(t, e.meaning.kind === 'name' ? 'tools' : `tools: ${e.text}`);
   }
   // 2. inherit_tools: the calling facet's tools, never switch_facet.
-  if (inheritsTools(def)) {
+  if (model.inheritTools) {
     for (const t of ctx.config.polytoken.facetTools) if (t !== 'switch_facet') grant(t, 'inherit_tools');
   }
   // 3. tools_deny.
-  for (const { value } of polyList(def, 'tools_deny')) {
-    if (granted.delete(value)) removed.push({ tool: value, by: 'tools_deny' });
+  for (const e of model.entries.tools_deny) {
+    if (granted.delete(e.text)) removed.push({ tool: e.text, by: 'tools_deny' });
   }
   // 4. switch_facet is never available to a subagent.
   if (granted.delete('switch_facet')) removed.push({ tool: 'switch_facet', by: 'switch_facet' });
@@ -58,14 +41,15 @@ export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnos
   grant('exit_tool', 'always registered');
 
   const tools = [...granted.keys()].sort();
-  const undeferred = [...new Set(polyList(def, 'undeferred_tools').map((e) => e.value))].filter((t) => granted.has(t));
-  const errors = diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error);
-  const reasons = [...new Set(errors.map((d) => String(d.code ?? 'error')))];
+  const undeferred = [...new Set(model.entries.undeferred_tools.map((e) => e.text))].filter((t) => granted.has(t));
+  const { reasons, silenced } = verdictOf(outcome);
   const provenance: Record<string, string[]> = {};
   for (const t of tools) provenance[t] = granted.get(t)!;
+  const nameNode = model.name !== undefined ? model.nameNode : undefined;
+  const shadowed = outcome.findings.find((f) => f.rule === 'polytoken/shadowed')?.data?.by;
   return [
     {
-      name,
+      name: model.registeredName,
       status: reasons.length ? 'rejected' : 'loads',
       tools,
       undeferred,
@@ -73,7 +57,9 @@ export function resolvePolytoken(ctx: RuleContext, diagnostics: readonly Diagnos
       removed,
       provenance,
       ...(reasons.length ? { reasons } : {}),
-      range: hasName ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine(),
+      ...(silenced.length ? { silenced } : {}),
+      ...(typeof shadowed === 'string' ? { shadowedBy: shadowed } : {}),
+      range: nameNode ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine(),
     },
   ];
 }

@@ -1,90 +1,26 @@
-import type { RuleContext } from '../../engine';
-import type { Finding, SeverityName } from '../../types';
-import { getProperty, isObject, stringItems, type AstNode, type AstProperty } from '../../text/tree';
-import { findingAt } from '../common';
-import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
+import type { FixRequest, Rule, RuleContext } from '../../types';
+import type { PolytokenModel } from './model';
 
-/** The frontmatter mapping and its `polytoken` mapping, when they are mappings. */
-export interface PolytokenDefinition {
-  root: AstNode & { properties: AstProperty[] };
-  /** The `polytoken` mapping; undefined when absent or not a mapping. */
-  poly?: AstNode & { properties: AstProperty[] };
+export type PolytokenRule = Rule<PolytokenModel>;
+export type PolytokenContext = RuleContext<PolytokenModel>;
+export type PolytokenFix = FixRequest<PolytokenModel>;
+
+/** The model, or undefined while the frontmatter does not parse (no follow-on noise until syntax/yaml is fixed). */
+export function readable(ctx: PolytokenContext): PolytokenModel | undefined {
+  return ctx.model.broken ? undefined : ctx.model;
 }
 
-/**
- * The definition's mappings. While the frontmatter's YAML does not parse, the parser's
- * partial tree would only produce follow-on noise (`name: [x` read as a list), so rules
- * see nothing until syntax/yaml is fixed; resolution passes `partial` to use what there is.
- */
-export function definitionOf(ctx: RuleContext, partial = false): PolytokenDefinition | undefined {
-  if (!partial && yamlIsBroken(ctx)) return undefined;
-  const root = ctx.file.root;
-  if (!isObject(root)) return undefined;
-  const polyNode = getProperty(root, 'polytoken')?.value;
-  return { root, poly: isObject(polyNode) ? polyNode : undefined };
+/** The file stem as a YAML scalar that reads back as that string (`123` and `true` need quotes). */
+export function yamlString(value: string): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value);
+  return plain ? value : JSON.stringify(value);
 }
 
-export function yamlIsBroken(ctx: RuleContext): boolean {
-  return ctx.file.syntax.some((f) => f.rule === 'syntax/yaml');
-}
-
-/** A `polytoken.<key>` property. */
-export function polyProperty(def: PolytokenDefinition | undefined, key: string): AstProperty | undefined {
-  return def?.poly ? getProperty(def.poly, key) : undefined;
-}
-
-/** `inherit_tools: true` (anything else, including a malformed value, does not inherit). */
-export function inheritsTools(def: PolytokenDefinition | undefined): boolean {
-  const inherit = polyProperty(def, 'inherit_tools')?.value;
-  return inherit?.kind === 'boolean' && inherit.value === true;
-}
-
-/** The string entries of `polytoken.<key>` when it is a list. */
-export function polyList(def: PolytokenDefinition | undefined, key: string): { value: string; node: AstNode }[] {
-  return stringItems(polyProperty(def, key)?.value);
-}
-
-/** A finding whose range is exactly the node. */
-export function at(ctx: RuleContext, rule: string, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
-  return findingAt(rule, nodeRange(ctx, node), message, data, severity);
-}
-
-/** The node's range; a block collection's span stops at its last character, not the line break after it. */
-export function nodeRange(ctx: RuleContext, node: AstNode) {
-  const text = ctx.file.source.text;
-  let end = node.end;
-  while (end > node.start && /\s/.test(text[end - 1] ?? '')) end--;
-  return ctx.file.source.range(node.start, end);
-}
-
-export const isTagRef = (name: string): boolean => name.startsWith('tag!');
-
-/** `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. */
-export function parseMcpName(name: string, knownServers: Iterable<string> = []): { server: string; tool?: string } | undefined {
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice('mcp__'.length);
-  if (!rest) return undefined;
-  // Prefer a configured server name (it may itself hold `__`), the longest first.
-  let best: string | undefined;
-  for (const s of knownServers) {
-    if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
-  }
-  if (best !== undefined) {
-    const tool = rest.slice(best.length + 2);
-    return tool ? { server: best, tool } : { server: best };
-  }
-  const sep = rest.indexOf('__');
-  if (sep < 0) return { server: rest };
-  if (sep === 0) return undefined;
-  const tool = rest.slice(sep + 2);
-  return tool ? { server: rest.slice(0, sep), tool } : { server: rest.slice(0, sep) };
-}
-
-/** A `tools` entry that the runtime expands: a `tag!` reference or an `mcp__<server>` shorthand. */
-export function isShorthand(name: string, knownServers: Iterable<string> = []): boolean {
-  if (isTagRef(name)) return true;
-  const mcp = parseMcpName(name, knownServers);
-  return !!mcp && mcp.tool === undefined;
-}
-
-export const ALWAYS_VALID_IN_TOOLS = new Set<string>([SHORTHAND_ALL, SHORTHAND_ALL_MCP]);
+export const KIND_WORDS: Record<string, string> = {
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  null: 'empty',
+  unknown: 'not a plain value',
+};

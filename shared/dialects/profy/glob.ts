@@ -1,5 +1,5 @@
 /**
- * Profy allowlist globs (SPEC §3): `*` matches any run of characters (also none), `?`
+ * Profy allowlist globs (docs/runtimes/profy.md): `*` matches any run of characters (also none), `?`
  * exactly one character, nothing else is special. Matching is anchored and
  * case-sensitive; a prefix pattern such as `mcp__ledger__*` is just a glob.
  */

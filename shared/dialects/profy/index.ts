@@ -1,12 +1,14 @@
-import type { DialectModule } from '../../engine';
+import type { DialectModule } from '../../types';
 import { parseJsonFile } from '../../text/document';
+import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
 import { reservedTool, unresolvedTool } from './rules/allowlist';
 import { missingDelegationBrief } from './rules/delegation-brief';
 import { duplicateName } from './rules/duplicate-name';
 import { invalidValue } from './rules/invalid-value';
 import { missingField } from './rules/missing-field';
-import { invalidName, reservedName } from './rules/name';
+import { invalidName, nameNotIdentifier, reservedName } from './rules/name';
+import { selfDelegation } from './rules/self-delegation';
 import { noTools } from './rules/no-tools';
 import { notAnObject } from './rules/not-an-object';
 import { toolsNotArray } from './rules/tools-not-array';
@@ -14,13 +16,16 @@ import { unknownKey } from './rules/unknown-key';
 import { unknownToolset } from './rules/unknown-toolset';
 import { whitelistCap } from './rules/whitelist-cap';
 
-export const profy: DialectModule = {
+/** Profy (docs/runtimes/profy.md). */
+export const profy: DialectModule<ExpertModel> = {
   dialect: 'profy',
   parse: (source) => parseJsonFile(source),
+  model: buildExpertModel,
   rules: [
     notAnObject,
     missingField,
     invalidName,
+    nameNotIdentifier,
     reservedName,
     toolsNotArray,
     reservedTool,
@@ -28,6 +33,7 @@ export const profy: DialectModule = {
     noTools,
     duplicateName,
     whitelistCap,
+    selfDelegation,
     missingDelegationBrief,
     unknownKey,
     invalidValue,

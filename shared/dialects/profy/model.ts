@@ -1,39 +1,14 @@
-import type { RuleContext } from '../../engine';
-import { getProperty, isArray, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../text/tree';
-import type { DroppedEntry, RemovedTool } from '../../types';
-import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
-import { expandGlob, isGlob } from './glob';
-
 /**
- * One analysis of an Expert file, shared by every Profy rule and by `resolve`, so that
- * the diagnostics and the resolution never disagree about why a subagent is dropped.
- * Built once per rule context (one per analysed document version).
+ * One reading of an Expert file, built once per analysis and shared by every Profy rule, the
+ * resolution and the editor features, so that they never disagree about why a subagent is
+ * dropped or what an entry grants.
  */
+import type { DroppedEntry, RemovedTool, RuleContext } from '../../types';
+import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
+import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
+import { allowlistEntry, mainToolset, type AllowlistEntry, type Toolset } from './tools';
 
-/** The main agent's toolset (SPEC §5): the Expert's `tools`, else `profy.mainTools`, else unknown. */
-export interface Toolset {
-  known: boolean;
-  /** Unique, in the order declared. Empty when unknown. */
-  tools: string[];
-  source: 'expert' | 'config' | 'unknown';
-}
-
-export type EntryKind = 'reserved' | 'glob' | 'literal' | 'not-a-string';
-
-export interface AllowlistEntry {
-  node: AstNode;
-  /** The entry's text when it is a string. */
-  text?: string;
-  kind: EntryKind;
-  /** Tools this entry grants (pass 2 for a glob, pass 3 for a literal). */
-  granted: string[];
-  /** Reserved tools a glob matched and pass 2 removed again. */
-  reservedMatches: string[];
-  /** The toolset is known and the entry grants nothing (and is not itself a reserved name). */
-  unresolved: boolean;
-  /** The toolset is unknown, so whether this entry resolves cannot be told. */
-  unchecked: boolean;
-}
+export type { AllowlistEntry, Toolset } from './tools';
 
 export type FieldProblem = { field: string; node?: AstNode; why: 'missing' | 'empty' | 'not-a-string' };
 
@@ -63,11 +38,12 @@ export interface SubagentModel {
   mayResolve: boolean;
   noTools: boolean;
   duplicateOf?: DuplicateOf;
-  /** The drop rules that fire for this subagent, in SPEC order. */
+  /** The drop rules that fire for this subagent, in the order docs/runtimes/profy.md lists them. */
   dropReasons: string[];
 }
 
 export interface ExpertModel {
+  dialect: 'profy';
   root?: AstNode;
   /** The root when it is an object. */
   expert?: AstNode;
@@ -76,24 +52,7 @@ export interface ExpertModel {
   subagents: SubagentModel[];
 }
 
-const models = new WeakMap<RuleContext, ExpertModel>();
-
-export function expertModel(ctx: RuleContext): ExpertModel {
-  let model = models.get(ctx);
-  if (!model) models.set(ctx, (model = buildModel(ctx)));
-  return model;
-}
-
-export function mainToolset(expert: AstNode | undefined, configured: readonly unknown[] | undefined): Toolset {
-  const own = getProperty(expert, 'tools')?.value;
-  // An Expert `tools` that is not a list is an invalid-value problem; the configuration
-  // then stands in, as if the key were absent.
-  if (isArray(own)) return { known: true, tools: unique(stringItems(own).map((i) => i.value)), source: 'expert' };
-  if (Array.isArray(configured)) return { known: true, tools: unique(configured.filter((t): t is string => typeof t === 'string')), source: 'config' };
-  return { known: false, tools: [], source: 'unknown' };
-}
-
-function buildModel(ctx: RuleContext): ExpertModel {
+export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
   const root = ctx.file.root;
   const expert = isObject(root) ? root : undefined;
   const toolset = mainToolset(expert, ctx.config.profy?.mainTools);
@@ -112,7 +71,7 @@ function buildModel(ctx: RuleContext): ExpertModel {
     if (!earlier) first.set(s.name, { subagent: s });
   }
   for (const s of subagents) s.dropReasons = dropReasons(s);
-  return { root, expert, toolset, subagentsNode, subagents };
+  return { dialect: 'profy', root, expert, toolset, subagentsNode, subagents };
 }
 
 function subagentModel(node: AstNode, index: number, toolset: Toolset): SubagentModel {
@@ -160,34 +119,6 @@ function subagentModel(node: AstNode, index: number, toolset: Toolset): Subagent
   s.entries = isArray(toolsNode) ? toolsNode.items.map((item) => allowlistEntry(item, toolset)) : [];
   resolveEntries(s, toolset);
   return s;
-}
-
-function allowlistEntry(node: AstNode, toolset: Toolset): AllowlistEntry {
-  const entry: AllowlistEntry = { node, kind: 'not-a-string', granted: [], reservedMatches: [], unresolved: false, unchecked: false };
-  if (!isString(node)) return entry;
-  const text = node.value;
-  entry.text = text;
-  // Pass 1: a fixed list of names, reserved whether or not the toolset has them.
-  if (RESERVED_NAMES.has(text)) {
-    entry.kind = 'reserved';
-    return entry;
-  }
-  entry.kind = isGlob(text) ? 'glob' : 'literal';
-  if (!toolset.known) {
-    entry.unchecked = text !== '';
-    return entry;
-  }
-  if (entry.kind === 'glob') {
-    // Pass 2: expand against the main toolset, then drop the reserved names it matched.
-    const matches = expandGlob(text, toolset.tools);
-    entry.reservedMatches = matches.filter((t) => RESERVED_NAMES.has(t));
-    entry.granted = matches.filter((t) => !RESERVED_NAMES.has(t));
-  } else if (toolset.tools.includes(text)) {
-    // Pass 3: exact names found in the main toolset.
-    entry.granted = [text];
-  }
-  entry.unresolved = entry.granted.length === 0;
-  return entry;
 }
 
 function resolveEntries(s: SubagentModel, toolset: Toolset): void {
@@ -243,12 +174,19 @@ function dropReasons(s: SubagentModel): string[] {
 
 const WHITESPACE_WORDS: Record<string, string> = { ' ': 'a space', '\t': 'a tab', '\n': 'a line break', '\r': 'a carriage return' };
 
+/**
+ * White space as the runtime's Python `str.isspace()` sees it (the runtime is Python): not
+ * JavaScript's `\s`, which also holds U+FEFF and leaves out U+001C–U+001F and U+0085.
+ */
+const PYTHON_SPACE = /[\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+export const isPythonSpace = (ch: string): boolean => PYTHON_SPACE.test(ch);
+
 /** The characters that make a name invalid, described for a message (unique, in order). */
 export function badNameChars(name: string): string[] {
   const out: string[] = [];
   for (const ch of name) {
     let word: string | undefined;
-    if (/\s/u.test(ch)) word = WHITESPACE_WORDS[ch] ?? `white space (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+    if (isPythonSpace(ch)) word = WHITESPACE_WORDS[ch] ?? `white space (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
     else if ((FORBIDDEN_NAME_CHARS as readonly string[]).includes(ch)) word = `\`${ch}\``;
     if (word && !out.includes(word)) out.push(word);
   }
@@ -259,13 +197,10 @@ export function badNameChars(name: string): string[] {
 export function sanitizedName(name: string): string {
   const forbidden = new Set<string>(FORBIDDEN_NAME_CHARS);
   let out = '';
-  for (const ch of name.trim()) out += /\s/u.test(ch) || forbidden.has(ch) ? '_' : ch;
+  for (const ch of name) out += isPythonSpace(ch) || forbidden.has(ch) ? '_' : ch;
   return out.replace(/_+/g, '_').replace(/^_|_$/g, '');
 }
 
-export function unique<T>(items: Iterable<T>): T[] {
-  return [...new Set(items)];
-}
 
 /** "a number", "a list", … for messages about a node's type. */
 export function kindWord(node: AstNode): string {
@@ -274,3 +209,9 @@ export function kindWord(node: AstNode): string {
 }
 
 export const SKIPPED = 'Profy skips this subagent without raising any error (publishing still succeeds, the subagent just never exists)';
+
+/** The allowlist entry (and its subagent) whose node is this one. */
+export function allowlistEntryAt(model: ExpertModel, node: AstNode): AllowlistEntry | undefined {
+  for (const s of model.subagents) for (const e of s.entries) if (e.node === node) return e;
+  return undefined;
+}

@@ -1,9 +1,8 @@
-import type { Diagnostic } from 'vscode-languageserver-types';
-import type { RuleContext } from '../../engine';
-import type { ResolvedDefinition } from '../../types';
-import { expertModel, type SubagentModel, type Toolset } from './model';
+import type { Outcome, ResolvedDefinition, RuleContext } from '../../types';
+import { verdictOf } from '../verdict';
+import type { ExpertModel, SubagentModel, Toolset } from './model';
 
-/** A Profy definition carries, beyond SPEC §9's fields, the toolset it was resolved against. */
+/** A Profy definition carries, beyond the fields every resolution has, the toolset it was resolved against. */
 export interface ProfyResolvedDefinition extends ResolvedDefinition {
   /** Where the main toolset came from: `expert` (its `tools`), `config` (`profy.mainTools`) or `unknown`. */
   toolset: Toolset['source'];
@@ -11,7 +10,7 @@ export interface ProfyResolvedDefinition extends ResolvedDefinition {
 }
 
 /**
- * SPEC §5 resolution: one definition per `subagents` entry, in file order.
+ * The resolution (docs/runtimes/profy.md): one definition per `subagents` entry, in file order.
  *
  * The status is computed from the same model the drop rules use, not from the final
  * diagnostics: turning a rule off in `.subagents.yaml` silences it, but Profy still drops
@@ -26,15 +25,18 @@ export interface ProfyResolvedDefinition extends ResolvedDefinition {
  * the partial parse is `rejected` with `syntax/json` among its reasons. (A duplicate key,
  * also reported as syntax/json, does not count: such a file still parses.)
  */
-export function resolveProfy(ctx: RuleContext, _diagnostics: readonly Diagnostic[]): ResolvedDefinition[] {
-  const model = expertModel(ctx);
+export function resolveProfy(ctx: RuleContext<ExpertModel>, outcome: Outcome): ResolvedDefinition[] {
+  const model = ctx.model;
   // A key given twice is reported too, but the file still loads (the runtime keeps one value).
   const broken = ctx.file.syntax.some((f) => !f.data?.duplicateKey);
-  return model.subagents.map((s) => definition(ctx, s, model.toolset, broken));
+  return model.subagents.map((s) => definition(ctx, s, model.toolset, broken, outcome));
 }
 
-function definition(ctx: RuleContext, s: SubagentModel, toolset: Toolset, broken: boolean): ProfyResolvedDefinition {
+function definition(ctx: RuleContext<ExpertModel>, s: SubagentModel, toolset: Toolset, broken: boolean, outcome: Outcome): ProfyResolvedDefinition {
   const reasons = [...(broken ? ['syntax/json'] : []), ...s.dropReasons];
+  const range = ctx.file.source.range(s.node.start, s.node.end);
+  // Which of the drop rules the author's display settings hide here (the runtime drops the subagent all the same).
+  const { silenced } = verdictOf(outcome, range, (rule) => s.dropReasons.includes(rule));
   const notes: string[] = [];
   const unexpanded = toolset.known ? [] : s.entries.filter((e) => e.unchecked).map((e) => e.text!);
   if (!toolset.known && s.isObject && !s.toolsNotArray) {
@@ -49,7 +51,8 @@ function definition(ctx: RuleContext, s: SubagentModel, toolset: Toolset, broken
     dropped: s.dropped,
     provenance: s.provenance,
     reasons,
-    range: ctx.file.source.range(s.node.start, s.node.end),
+    ...(silenced.length ? { silenced } : {}),
+    range,
     toolset: toolset.source,
     ...(notes.length ? { notes } : {}),
   };

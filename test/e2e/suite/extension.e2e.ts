@@ -59,6 +59,18 @@ describe('Subagents extension in VS Code', function () {
     for (const c of ['subagents.resolve', 'subagents.showOutput', 'subagents.restartServer']) assert.ok(cmds.includes(c), `${c} registered`);
   });
 
+  it("code lenses carry the extension's subagents.resolve; the server's own command is registered beside it", async () => {
+    const doc = (await show(POLY_OK)).document;
+    const lenses = await waitFor('code lenses', async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      return found?.length ? found : undefined;
+    });
+    assert.deepStrictEqual(lenses.map((l) => l.command?.command), ['subagents.resolve']);
+    assert.deepStrictEqual(lenses[0].command!.arguments, [doc.uri.toString()]);
+    // vscode-languageclient registers the commands the server advertises; a distinct id avoids a clash.
+    assert.ok((await vscode.commands.getCommands(true)).includes('subagents.server.resolve'));
+  });
+
   it('reports diagnostics of each dialect with rule codes, exact ranges and docs links', async () => {
     for (const rel of [POLY_OK, PICASSO_OK, ...Object.keys(EXPECTED)]) await show(rel);
     for (const [rel, expected] of Object.entries(EXPECTED)) {

@@ -1,23 +1,23 @@
-import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
-import { renameOrRemove } from '../../common';
+import { findingOn, quote } from '../../common';
+import { standardFixes } from '../../../fixes/plans';
 import { HOOKS_SCALARS } from '../constants';
-import { finding, kindName, quote, roleRoot } from './util';
+import { kindName, type PicassoRule } from '../util';
 
 const SHAPE = '`none`, `all`, or a mapping `{ skip: [<hook name>, ...] }`';
 
 /** picasso/invalid-hooks: `hooks` must be `none`, `all` or `{ skip: [names] }`. */
-export const invalidHooks: Rule = {
+export const invalidHooks: PicassoRule = {
   ids: ['picasso/invalid-hooks'],
   check(ctx) {
-    const root = roleRoot(ctx);
+    const root = ctx.model.root;
     const property = getProperty(root, 'hooks');
     if (!property) return [];
     const node = property.value;
     const out: Finding[] = [];
-    const report = (at: typeof node, message: string, data?: Record<string, unknown>) => out.push(finding(ctx, 'picasso/invalid-hooks', at, message, data));
+    const report = (at: typeof node, message: string, data?: Record<string, unknown>) => out.push(findingOn(ctx, 'picasso/invalid-hooks', at, message, data));
     if (node.kind === 'string') {
       const value = String(node.value);
       if ((HOOKS_SCALARS as readonly string[]).includes(value)) return [];
@@ -41,7 +41,7 @@ export const invalidHooks: Rule = {
       report(
         p.keyNode,
         `${quote(p.key)} is not allowed under \`hooks\`, whose only key is \`skip\` (a list of the hook names the role does not fire), so Picasso cannot apply it; ${rename ? 'rename it to `skip`.' : 'remove it.'}`,
-        renameOrRemove(rename),
+        rename ? { replacement: rename } : { removable: true },
       );
     }
     const skip = properties.find((p) => p.key === 'skip');
@@ -64,4 +64,5 @@ export const invalidHooks: Rule = {
     }
     return out;
   },
+  fixes: { 'picasso/invalid-hooks': (req) => standardFixes(req) },
 };

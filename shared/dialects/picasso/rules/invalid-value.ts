@@ -1,7 +1,7 @@
-import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
-import { rangeOf } from './util';
+import { findingOn } from '../../common';
+import type { PicassoRule } from '../util';
 import schema from '../../../../schemas/picasso.schema.json';
 
 /** Keys whose problems other rules own (picasso/invalid-memory, picasso/invalid-hooks). */
@@ -32,7 +32,7 @@ function describe(p: SchemaProblem, key: string): string {
 }
 
 /** picasso/invalid-value: a non-mapping document, or a value of the wrong type or range (JSON Schema). */
-export const invalidValue: Rule = {
+export const invalidValue: PicassoRule = {
   ids: ['picasso/invalid-value'],
   check(ctx) {
     const root = ctx.file.root;
@@ -53,12 +53,7 @@ export const invalidValue: Rule = {
       const key = p.label.split(/[.[]/)[0];
       if (OWNED_ELSEWHERE.has(key) || p.node === root) continue;
       const fix = FIX[key] ?? 'correct the value';
-      out.push({
-        rule: 'picasso/invalid-value',
-        range: rangeOf(ctx, p.node),
-        message: `${describe(p, key).replace(/\.$/, '')}, so Picasso cannot load the role; ${fix}.`,
-        data: { key, keyword: p.keyword },
-      });
+      out.push(findingOn(ctx, 'picasso/invalid-value', p.node, `${describe(p, key).replace(/\.$/, '')}, so Picasso cannot load the role; ${fix}.`, { key, keyword: p.keyword }));
     }
     return out;
   },

@@ -1,7 +1,10 @@
-import type { Rule } from '../../../engine';
+import type { FixPlan } from '../../../types';
+import { getProperty } from '../../../text/tree';
+import { insertKeyLinesEdit, rangeOf } from '../../../fixes/edits';
+import type { PicassoRule } from '../util';
 
 /** picasso/markdown-body: a `.md` role with Markdown after its frontmatter, which Picasso does not read. */
-export const markdownBody: Rule = {
+export const markdownBody: PicassoRule = {
   ids: ['picasso/markdown-body'],
   check(ctx) {
     const body = ctx.file.body;
@@ -19,5 +22,24 @@ export const markdownBody: Rule = {
         data: { bodyStart: i, bodyEnd: body.end },
       },
     ];
+  },
+  fixes: {
+    'picasso/markdown-body': ({ ctx }) => {
+      const body = ctx.file.body;
+      const root = ctx.model.root;
+      if (!body || !root) return [];
+      const text = ctx.file.source.text;
+      const content = text.slice(body.start, body.end).replace(/^\s*\n/, '').replace(/\s+$/, '');
+      const remove = { range: rangeOf(ctx, body.start, body.end), newText: '' };
+      const fixes: FixPlan[] = [];
+      if (content && !getProperty(root, 'system_prompt')) {
+        const block = ['system_prompt: |', ...content.split(/\r?\n/).map((l) => (l.trim() ? `  ${l}` : ''))];
+        const insert = insertKeyLinesEdit(ctx, root, block);
+        if (insert) fixes.push({ title: 'Move the body into `system_prompt`', edits: [insert, remove], preferred: true });
+      }
+      // Deleting text the author wrote is never done by default.
+      fixes.push({ title: 'Remove the Markdown body', edits: [remove] });
+      return fixes;
+    },
   },
 };

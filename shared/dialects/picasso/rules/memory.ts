@@ -1,8 +1,9 @@
-import type { Rule } from '../../../engine';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
+import { findingOn, quote } from '../../common';
+import { standardFixes } from '../../../fixes/plans';
 import { MEMORY_SCOPES } from '../constants';
-import { finding, kindName, quote, roleRoot } from './util';
+import { kindName, type PicassoRule } from '../util';
 
 /** The scope an author most likely meant, for the quick fix. */
 export function nearestScope(value: string): string | undefined {
@@ -12,10 +13,10 @@ export function nearestScope(value: string): string | undefined {
 }
 
 /** picasso/invalid-memory: `memory` is not one of the three scopes. */
-export const invalidMemory: Rule = {
+export const invalidMemory: PicassoRule = {
   ids: ['picasso/invalid-memory'],
   check(ctx) {
-    const root = roleRoot(ctx);
+    const root = ctx.model.root;
     const property = getProperty(root, 'memory');
     if (!property) return [];
     const node = property.value;
@@ -23,7 +24,7 @@ export const invalidMemory: Rule = {
     const replacement = node.kind === 'string' ? nearestScope(String(node.value)) : undefined;
     const what = node.kind === 'string' ? quote(String(node.value)) : kindName(node.kind);
     return [
-      finding(
+      findingOn(
         ctx,
         'picasso/invalid-memory',
         node,
@@ -32,4 +33,5 @@ export const invalidMemory: Rule = {
       ),
     ];
   },
+  fixes: { 'picasso/invalid-memory': (req) => standardFixes(req) },
 };

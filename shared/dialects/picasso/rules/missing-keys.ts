@@ -1,8 +1,9 @@
-import type { Rule } from '../../../engine';
-import type { Finding } from '../../../types';
+import type { Finding, FixPlan } from '../../../types';
 import { getProperty } from '../../../text/tree';
+import { insertKeyLinesEdit, rangeOf } from '../../../fixes/edits';
 import { RECOMMENDED_KEYS, REQUIRED_KEYS } from '../constants';
-import { roleRoot } from './util';
+import type { PicassoContext, PicassoFix, PicassoRule } from '../util';
+import { misspelledKeyFor } from './unknown-key';
 
 /** What to write for each key, used in messages and by the "add the key" quick fix. */
 export const KEY_EXAMPLES: Record<string, string> = {
@@ -33,10 +34,10 @@ const RECOMMENDED_WHY: Record<string, string> = {
 };
 
 /** picasso/missing-required and picasso/missing-recommended: one diagnostic per absent key, on the first line. */
-export const missingKeys: Rule = {
+export const missingKeys: PicassoRule = {
   ids: ['picasso/missing-required', 'picasso/missing-recommended'],
   check(ctx) {
-    const root = roleRoot(ctx);
+    const root = ctx.model.root;
     // A file that does not parse may have lost keys to the error: syntax/yaml says what to fix first.
     if (!root || ctx.file.syntax.length) return [];
     const out: Finding[] = [];
@@ -60,4 +61,54 @@ export const missingKeys: Rule = {
     }
     return out;
   },
+  fixes: {
+    'picasso/missing-required': (req) => missingKeyFixes(req, REQUIRED_KEYS),
+    'picasso/missing-recommended': (req) => missingKeyFixes(req, RECOMMENDED_KEYS),
+  },
 };
+
+/**
+ * The value each added key gets. Name and invocation agree with the name fixes (the model's
+ * target name); only keys whose value can be derived or is the documented default are
+ * preferred fixes: a model route or a tool list is the author's to choose.
+ */
+function placeholders(ctx: PicassoContext): Record<string, { text: string; preferred: boolean }> {
+  const { name, targetName } = ctx.model;
+  const roleName = targetName ?? (name?.value || 'my_role');
+  return {
+    name: { text: roleName, preferred: !!targetName },
+    invocation: { text: JSON.stringify(`@${name && name.value === targetName ? name.value : roleName}`), preferred: !!targetName },
+    model: { text: 'default', preferred: false },
+    tools: { text: '[read_file]', preferred: false },
+    max_steps: { text: '30', preferred: true },
+    max_depth: { text: '0', preferred: true },
+    output_schema: { text: 'result', preferred: false },
+    description: { text: '""', preferred: false },
+    when_to_use: { text: '""', preferred: false },
+  };
+}
+
+function missingKeyFixes(req: PicassoFix, all: readonly string[]): FixPlan[] {
+  const { ctx } = req;
+  const root = ctx.model.root;
+  if (ctx.file.root && !root) return [];
+  const key = typeof req.data.key === 'string' && all.includes(req.data.key) ? req.data.key : undefined;
+  if (!key) return [];
+  // A key written under another spelling: renaming it is the fix (the unknown-key fix does the same edit).
+  const misspelled = root && misspelledKeyFor(root, key);
+  if (misspelled) return [{ title: `Rename \`${misspelled.key}\` to \`${key}\``, edits: [{ range: rangeOf(ctx, misspelled.keyNode.start, misspelled.keyNode.end), newText: key }], preferred: true }];
+  const values = placeholders(ctx);
+  const addKeys = (keys: string[]) => {
+    const lines = keys.map((k) => `${k}: ${values[k].text}`);
+    return root ? insertKeyLinesEdit(ctx, root, lines) : { range: rangeOf(ctx, 0, 0), newText: lines.join('\n') + '\n' };
+  };
+  const fixes: FixPlan[] = [];
+  const edit = addKeys([key]);
+  if (edit) fixes.push({ title: `Add \`${key}: ${values[key].text}\``, edits: [edit], preferred: values[key].preferred });
+  const missing = all.filter((k) => !getProperty(root, k));
+  if (missing.length > 1) {
+    const allEdit = addKeys(missing);
+    if (allEdit) fixes.push({ title: `Add every missing ${all === REQUIRED_KEYS ? 'required' : 'recommended'} key (${missing.length})`, edits: [allEdit] });
+  }
+  return fixes;
+}

@@ -1,8 +1,9 @@
-import type { Rule } from '../../../engine';
 import { nearestName } from '../../../catalog/catalog';
-import { renameOrRemove, unknownKeyFindings } from '../../common';
+import { findingOn, keyRenameData, quote, unknownKeyFindings } from '../../common';
+import { standardFixes } from '../../../fixes/plans';
 import { ALL_KEYS } from '../constants';
-import { finding, quote, roleRoot } from './util';
+import type { PicassoRule } from '../util';
+import type { AstNode, AstProperty } from '../../../text/tree';
 
 const KNOWN = new Set<string>(ALL_KEYS);
 
@@ -33,21 +34,30 @@ export function nearestKey(key: string, present: ReadonlySet<string> = new Set()
   return nearestName(lower, absent, budget) ?? nearestName(lower, ALL_KEYS, budget);
 }
 
+/** An unknown key of the role that means `key` (its suggestion), when `key` itself is absent. */
+export function misspelledKeyFor(root: AstNode, key: string): AstProperty | undefined {
+  const props = root.properties ?? [];
+  if (props.some((p) => p.key === key)) return undefined;
+  const present = new Set(props.map((p) => p.key));
+  return props.find((p) => !KNOWN.has(p.key) && nearestKey(p.key, present) === key);
+}
+
 /** picasso/unknown-key: a top-level key Picasso does not read. */
-export const unknownKey: Rule = {
+export const unknownKey: PicassoRule = {
   ids: ['picasso/unknown-key'],
   check(ctx) {
-    const root = roleRoot(ctx);
+    const root = ctx.model.root;
     if (!root) return [];
     const present = new Set(root.properties.map((p) => p.key));
     return unknownKeyFindings(root, ALL_KEYS, (key) => nearestKey(key, present), (p, suggestion) =>
-      finding(
+      findingOn(
         ctx,
         'picasso/unknown-key',
         p.keyNode,
         `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
-        renameOrRemove(suggestion),
+        keyRenameData(p, suggestion),
       ),
     );
   },
+  fixes: { 'picasso/unknown-key': (req) => standardFixes(req) },
 };

@@ -2,12 +2,14 @@ import Ajv from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import { distance } from 'fastest-levenshtein';
-import type { Rule } from '../../../engine';
 import type { Finding } from '../../../types';
 import { pointerToPath } from '../../../schema/validate';
 import { isArray, isObject, isString, nodeAtPath, toPlain, type AstNode } from '../../../text/tree';
+import { findingOn } from '../../common';
+import { removeFix, replaceFix, standardFixes } from '../../../fixes/plans';
 import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
-import { at, definitionOf, polyProperty } from '../util';
+import { polyProperty } from '../model';
+import { readable, type PolytokenRule } from '../util';
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 
@@ -101,10 +103,11 @@ function findRef(node: AstNode, ref: string): AstNode | undefined {
 }
 
 /** polytoken/invalid-exit-schema: `exit_tool_schema` compiled with ajv. */
-export const exitSchemaRule: Rule = {
+export const exitSchemaRule: PolytokenRule = {
   ids: ['polytoken/invalid-exit-schema'],
   check(ctx) {
-    const node = polyProperty(definitionOf(ctx), 'exit_tool_schema')?.value;
+    const model = readable(ctx);
+    const node = model && polyProperty(model, 'exit_tool_schema')?.value;
     if (!isObject(node)) return [];
     const verdict = checkExitSchema(toPlain(node) as Record<string, unknown>);
     if (verdict.ok) return [];
@@ -118,7 +121,7 @@ export const exitSchemaRule: Rule = {
       target = findRef(node, verdict.missingRef) ?? node;
     }
     return [
-      at(
+      findingOn(
         ctx,
         'polytoken/invalid-exit-schema',
         target,
@@ -138,15 +141,23 @@ const SYNONYMS: Record<string, keyof typeof STATUS_FAMILIES> = {
   aborted: 'cancelled', abort: 'cancelled', stopped: 'cancelled', interrupted: 'cancelled', cancel_requested: 'cancelled',
 };
 
+/** The family a common word stands for (`passed` → success); own keys only (`constructor` is a word like any other). */
+function synonymFamily(value: string): keyof typeof STATUS_FAMILIES | undefined {
+  const v = value.toLowerCase();
+  return Object.prototype.hasOwnProperty.call(SYNONYMS, v) ? SYNONYMS[v] : undefined;
+}
+
+const stringsOf = (list: AstNode): string[] => (list.items ?? []).filter(isString).map((n) => n.value);
+
 /** Recognized values, the closest first (a synonym's family leads). */
 export function statusSuggestions(value: string): string[] {
   const v = value.toLowerCase();
-  const family = SYNONYMS[v];
+  const family = synonymFamily(v);
   const score = (r: string) => (family && STATUS_FAMILIES[family][0] === r ? -1 : distance(v, r));
   return [...RECOGNIZED].sort((a, b) => score(a) - score(b) || RECOGNIZED.indexOf(a) - RECOGNIZED.indexOf(b));
 }
 
-/** STATUS_FIELDS in the order SPEC §4 names them, which is the order findings come in. */
+/** The status fields in the order findings come in. */
 const REPORT_ORDER: readonly (typeof STATUS_FIELDS)[number][] = ['status', 'kind', 'outcome'];
 
 /** "success (success, ok, ...); failure (...); cancelled (...)", for the message. */
@@ -155,10 +166,11 @@ const FAMILIES_TEXT = Object.entries(STATUS_FAMILIES)
   .join('; ');
 
 /** polytoken/unrecognized-status-enum: one warning per enum value outside the families. */
-export const statusEnumRule: Rule = {
+export const statusEnumRule: PolytokenRule = {
   ids: ['polytoken/unrecognized-status-enum'],
   check(ctx) {
-    const schema = polyProperty(definitionOf(ctx), 'exit_tool_schema')?.value;
+    const model = readable(ctx);
+    const schema = model && polyProperty(model, 'exit_tool_schema')?.value;
     if (!isObject(schema)) return [];
     const out: Finding[] = [];
     for (const field of REPORT_ORDER) {
@@ -167,17 +179,30 @@ export const statusEnumRule: Rule = {
       for (const item of values.items) {
         if (!isString(item) || statusFamily(item.value)) continue;
         const suggestions = statusSuggestions(item.value);
+        const family = synonymFamily(item.value);
         out.push(
-          at(
+          findingOn(
             ctx,
             'polytoken/unrecognized-status-enum',
             item,
             `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
-            { suggestions, replacement: suggestions[0], field },
+            { suggestions, replacement: suggestions[0], field, ...(family ? { synonymOf: STATUS_FAMILIES[family][0] } : {}) },
           ),
         );
       }
     }
     return out;
+  },
+  fixes: {
+    // Only a known synonym (`passed` → `success`) is a preferred fix; a value merely spelled alike may mean something else.
+    'polytoken/unrecognized-status-enum': (req) => {
+      const synonym = typeof req.data.synonymOf === 'string' ? req.data.synonymOf : undefined;
+      const node = req.node;
+      const taken = synonym !== undefined && !!node?.parent && stringsOf(node.parent).includes(synonym);
+      const fixes = standardFixes({ ...req, data: { ...req.data, suggestions: (req.data.suggestions as string[] | undefined) ?? [] } }).map((f) => ({ ...f, preferred: false }));
+      if (synonym === undefined) return fixes;
+      const preferred = taken ? removeFix(req, node, true) : { ...replaceFix(req, synonym), preferred: true };
+      return preferred ? [preferred, ...fixes.filter((f) => f.title !== preferred.title)] : fixes;
+    },
   },
 };

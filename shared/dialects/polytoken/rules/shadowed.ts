@@ -1,8 +1,7 @@
 import { posix } from 'path';
-import type { Rule, RuleContext } from '../../../engine';
 import { toPosix, relativeInside } from '../../../files';
-import { getProperty, isString } from '../../../text/tree';
-import { definitionOf } from '../util';
+import type { RuleContext } from '../../../types';
+import { readable, type PolytokenRule } from '../util';
 
 const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
 
@@ -14,7 +13,7 @@ interface Place {
   global?: boolean;
 }
 
-function placeOf(ctx: RuleContext, path: string): Place | undefined {
+function placeOf(ctx: RuleContext<unknown>, path: string): Place | undefined {
   const dir = posix.dirname(toPosix(path));
   if (ctx.loaded.globalDir && dir === ctx.loaded.globalDir) return { rank: 0, global: true };
   const extra = ctx.config.polytoken.subagentDirs.map((d) => posix.resolve(ctx.loaded.dir, toPosix(d)));
@@ -29,13 +28,12 @@ function placeOf(ctx: RuleContext, path: string): Place | undefined {
  * project folder shadows the global folder and `subagentDirs` (those of projects under
  * this configuration's folder), never another project; global files are not reported.
  */
-export const shadowedRule: Rule = {
+export const shadowedRule: PolytokenRule = {
   ids: ['polytoken/shadowed'],
   check(ctx) {
-    if (!ctx.workspace) return [];
-    const def = definitionOf(ctx);
-    const nameNode = getProperty(def?.root, 'name')?.value;
-    const name = isString(nameNode) && nameNode.value ? nameNode.value : ctx.fileStem;
+    const model = readable(ctx);
+    if (!ctx.workspace || !model) return [];
+    const name = model.registeredName;
     // Only same-name entries matter: when the caller grouped the index by name (checkPaths,
     // large workspaces), only those are looked at, which keeps a workspace check linear.
     const entries = ctx.workspace.polytokenByName ? ctx.workspace.polytokenByName.get(name) ?? [] : ctx.workspace.polytoken;
@@ -56,7 +54,8 @@ export const shadowedRule: Rule = {
     if (!winner) return [];
     const shown = relativeInside(ctx.loaded.dir, winner.path) ?? winner.path;
     const message = `Another definition named \`${name}\` comes later in Polytoken's discovery order, in ${shown}, and replaces this one, so this file is never used; rename one of them if both are meant to exist, or delete this one.`;
-    const range = isString(nameNode) && nameNode.value ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine();
+    const nameNode = model.name !== undefined ? model.nameNode : undefined;
+    const range = nameNode ? ctx.file.source.range(nameNode.start, nameNode.end) : ctx.file.source.firstLine();
     return [{ rule: 'polytoken/shadowed', range, message, data: { by: winner.path } }];
   },
 };

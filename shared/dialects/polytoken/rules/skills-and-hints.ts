@@ -1,17 +1,20 @@
-import type { Rule } from '../../../engine';
+import type { FixPlan } from '../../../types';
 import { isArray } from '../../../text/tree';
-import { at, definitionOf, polyProperty } from '../util';
+import { findingOn } from '../../common';
+import { removePropertyEdit, rangeOf } from '../../../fixes/edits';
+import { polyProperty } from '../model';
+import { readable, type PolytokenRule } from '../util';
 
 /** polytoken/auto-facet-hint: the older spelling of `autonomous_hint`. */
-export const autoFacetHintRule: Rule = {
+export const autoFacetHintRule: PolytokenRule = {
   ids: ['polytoken/auto-facet-hint'],
   check(ctx) {
-    const def = definitionOf(ctx);
-    const old = polyProperty(def, 'auto_facet_hint');
-    if (!old) return [];
-    if (polyProperty(def, 'autonomous_hint')) {
+    const model = readable(ctx);
+    const old = model && polyProperty(model, 'auto_facet_hint');
+    if (!model || !old) return [];
+    if (polyProperty(model, 'autonomous_hint')) {
       return [
-        at(
+        findingOn(
           ctx,
           'polytoken/auto-facet-hint',
           old.keyNode,
@@ -22,25 +25,33 @@ export const autoFacetHintRule: Rule = {
       ];
     }
     return [
-      at(
-        ctx,
-        'polytoken/auto-facet-hint',
-        old.keyNode,
-        '`auto_facet_hint` is the older spelling of `autonomous_hint`; Polytoken still reads it, but rename the key to `autonomous_hint`.',
-        { replacement: 'autonomous_hint' },
-      ),
+      findingOn(ctx, 'polytoken/auto-facet-hint', old.keyNode, '`auto_facet_hint` is the older spelling of `autonomous_hint`; Polytoken still reads it, but rename the key to `autonomous_hint`.', {
+        replacement: 'autonomous_hint',
+      }),
     ];
+  },
+  fixes: {
+    'polytoken/auto-facet-hint': ({ ctx }) => {
+      const prop = polyProperty(ctx.model, 'auto_facet_hint');
+      if (!prop) return [];
+      const both = !!polyProperty(ctx.model, 'autonomous_hint');
+      const fixes: FixPlan[] = [];
+      if (!both) fixes.push({ title: 'Rename to `autonomous_hint`', edits: [{ range: rangeOf(ctx, prop.keyNode.start, prop.keyNode.end), newText: 'autonomous_hint' }], preferred: true });
+      fixes.push({ title: 'Remove `auto_facet_hint`', edits: [removePropertyEdit(ctx, prop.keyNode)], preferred: both });
+      return fixes;
+    },
   },
 };
 
 /** polytoken/empty-skills-allow: `skills_allow: []` restricts nothing. */
-export const emptySkillsAllowRule: Rule = {
+export const emptySkillsAllowRule: PolytokenRule = {
   ids: ['polytoken/empty-skills-allow'],
   check(ctx) {
-    const value = polyProperty(definitionOf(ctx), 'skills_allow')?.value;
+    const model = readable(ctx);
+    const value = model && polyProperty(model, 'skills_allow')?.value;
     if (!isArray(value) || value.items.length) return [];
     return [
-      at(
+      findingOn(
         ctx,
         'polytoken/empty-skills-allow',
         value,

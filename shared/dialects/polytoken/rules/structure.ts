@@ -1,100 +1,120 @@
-import type { Rule, RuleContext } from '../../../engine';
-import type { Finding } from '../../../types';
+import { posix } from 'path';
+import type { Finding, FixPlan } from '../../../types';
 import { getProperty, isObject, isString, pathOf, type AstNode } from '../../../text/tree';
 import { describeProblem, validateNode } from '../../../schema/validate';
 import { nearestName } from '../../../catalog/catalog';
 import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
-import { renameOrRemove, unknownKeyFindings, visibleNode } from '../../common';
-import { at, definitionOf, yamlIsBroken } from '../util';
+import { findingOn, findingOnFirstLine, keyRenameData, unknownKeyFindings, visibleNode } from '../../common';
+import { standardFixes } from '../../../fixes/plans';
+import { afterColonEdit, indentOf, lineStartOf, rangeOf, replaceValueEdit } from '../../../fixes/edits';
+import { KIND_WORDS, readable, yamlString, type PolytokenContext, type PolytokenFix, type PolytokenRule } from '../util';
 
-const KIND_WORDS: Record<string, string> = {
-  array: 'a list',
-  string: 'a string',
-  number: 'a number',
-  boolean: 'a boolean',
-  null: 'empty',
-  unknown: 'not a plain value',
-};
-
-/** The file stem as a YAML scalar that reads back as that string (`123` and `true` need quotes). */
-export function yamlString(value: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value);
-  return plain ? value : JSON.stringify(value);
-}
-
-function frontmatterIsEmpty(ctx: RuleContext): boolean {
+function frontmatterIsEmpty(ctx: PolytokenContext): boolean {
   const root = ctx.file.root;
   return ctx.file.frontmatter?.kind === 'closed' && (!root || root.kind === 'null');
 }
 
 /**
- * polytoken/missing-name, polytoken/name-mismatch and the frontmatter's shape: a root
- * that is not a mapping is one polytoken/invalid-value (or missing-name when empty).
+ * polytoken/missing-name and polytoken/name-mismatch. The runtime registers a definition
+ * under its file name and refuses it when `name` says otherwise.
  */
-export const nameRule: Rule = {
+export const nameRule: PolytokenRule = {
   ids: ['polytoken/missing-name', 'polytoken/name-mismatch'],
   check(ctx) {
-    const out: Finding[] = [];
+    const stem = ctx.fileStem;
     if (frontmatterIsEmpty(ctx)) {
-      if (ctx.file.syntax.length) return out;
-      out.push({
-        rule: 'polytoken/missing-name',
-        range: ctx.file.source.firstLine(),
-        message: `The frontmatter is empty, so Polytoken finds no \`name\` and will not load this subagent; add \`name: ${ctx.fileStem}\`, a \`description\` and a \`polytoken\` mapping.`,
-        data: { expected: ctx.fileStem },
-      });
-      return out;
+      if (ctx.file.syntax.length) return [];
+      return [
+        findingOnFirstLine(
+          ctx,
+          'polytoken/missing-name',
+          `The frontmatter is empty, so Polytoken finds no \`name\` and will not load this subagent; add \`name: ${stem}\`, a \`description\` and a \`polytoken\` mapping.`,
+          { expected: stem },
+        ),
+      ];
     }
-    const def = definitionOf(ctx);
-    if (!def) return out;
-    const prop = getProperty(def.root, 'name');
+    const model = readable(ctx);
+    if (!model?.root) return [];
+    const prop = getProperty(model.root, 'name');
     if (!prop) {
-      out.push({
-        rule: 'polytoken/missing-name',
-        range: ctx.file.source.firstLine(),
-        message: `The frontmatter has no \`name\`, so Polytoken will not load this subagent; add \`name: ${ctx.fileStem}\` (the file name without .md).`,
-        data: { expected: ctx.fileStem },
-      });
-      return out;
+      return [
+        findingOnFirstLine(ctx, 'polytoken/missing-name', `The frontmatter has no \`name\`, so Polytoken will not load this subagent; add \`name: ${stem}\` (the file name without .md).`, {
+          expected: stem,
+        }),
+      ];
     }
     const value = prop.value;
     if (!isString(value) || value.value.trim() === '') {
       const what = isString(value) ? 'an empty string' : KIND_WORDS[value.kind] ?? 'not a string';
-      const node = visibleNode(value);
-      out.push(
-        at(ctx, 'polytoken/missing-name', node, `\`name\` is ${what}, not a name, so Polytoken will not load this subagent; write \`name: ${ctx.fileStem}\` (the file name without .md).`, {
-          expected: ctx.fileStem,
-          ...(node === value ? { replacement: yamlString(ctx.fileStem) } : {}),
+      return [
+        findingOn(ctx, 'polytoken/missing-name', value, `\`name\` is ${what}, not a name, so Polytoken will not load this subagent; write \`name: ${stem}\` (the file name without .md).`, {
+          expected: stem,
         }),
-      );
-      return out;
+      ];
     }
-    if (value.value !== ctx.fileStem) {
-      out.push(
-        at(
-          ctx,
-          'polytoken/name-mismatch',
-          value,
-          `\`name\` is \`${value.value}\` but the file is ${ctx.fileStem}.md, and Polytoken refuses to load a definition whose name differs from its file name; rename one of them so both say \`${ctx.fileStem}\` or \`${value.value}\`.`,
-          { replacement: yamlString(ctx.fileStem), expected: ctx.fileStem },
-        ),
-      );
-    }
-    return out;
+    if (value.value === stem) return [];
+    return [
+      findingOn(
+        ctx,
+        'polytoken/name-mismatch',
+        value,
+        `\`name\` is \`${value.value}\` but the file is ${stem}.md, and Polytoken refuses to load a definition whose name differs from its file name; rename one of them so both say \`${stem}\` or \`${value.value}\`.`,
+        { replacement: yamlString(stem), expected: stem },
+      ),
+    ];
+  },
+  fixes: {
+    'polytoken/missing-name': (req) => missingNameFixes(req),
+    'polytoken/name-mismatch': (req) => {
+      const { ctx } = req;
+      const nameNode = ctx.model.nameNode;
+      if (!nameNode) return [];
+      const fixes: FixPlan[] = [{ title: `Set name to \`${ctx.fileStem}\``, edits: [replaceValueEdit(ctx, nameNode.start, nameNode.end, ctx.fileStem)], preferred: true }];
+      const name = ctx.model.name;
+      if (name && !/[\\/:*?"<>|\u0000]/.test(name)) fixes.push({ title: `Rename the file to \`${name}.md\``, edits: [], rename: { newPath: posix.join(posix.dirname(ctx.path), `${name}.md`) } });
+      return fixes;
+    },
   },
 };
 
+function missingNameFixes(req: PolytokenFix): FixPlan[] {
+  const { ctx } = req;
+  const stem = ctx.fileStem;
+  const title = `Set name to \`${stem}\``;
+  const root = ctx.model.root;
+  const prop = getProperty(root, 'name');
+  if (prop && (prop.value.kind === 'array' || prop.value.kind === 'object') && !prop.value.flow) {
+    // A block collection: the name goes right after the colon, in place of the whole block.
+    const text = ctx.file.source.text;
+    let end = prop.value.end;
+    while (end > prop.value.start && /\s/.test(text[end - 1])) end--;
+    const colon = text.indexOf(':', prop.keyNode.end) + 1;
+    return [{ title, edits: [{ range: rangeOf(ctx, colon, end), newText: ` ${yamlString(stem)}` }], preferred: true }];
+  }
+  if (prop && prop.value.start !== prop.value.end) {
+    return [{ title, edits: [replaceValueEdit(ctx, prop.value.start, prop.value.end, stem)], preferred: true }];
+  }
+  if (prop) return [{ title, edits: [afterColonEdit(ctx, prop.keyNode, ` ${yamlString(stem)}`)], preferred: true }];
+  const at = root && !root.flow ? root.start : ctx.file.yamlRegions[0]?.start;
+  if (at === undefined) return [];
+  const first = root?.properties[0];
+  const text = ctx.file.source.text;
+  const indent = first ? indentOf(text, first.keyNode.start) : '';
+  const lineAt = first ? lineStartOf(text, first.keyNode.start) : at;
+  return [{ title: `Add \`name: ${stem}\``, edits: [{ range: rangeOf(ctx, lineAt, lineAt), newText: `${indent}name: ${yamlString(stem)}\n` }], preferred: true }];
+}
+
 /** polytoken/invalid-value: the frontmatter against schemas/polytoken.schema.json. */
-export const invalidValueRule: Rule = {
+export const invalidValueRule: PolytokenRule = {
   ids: ['polytoken/invalid-value'],
   check(ctx) {
     const root = ctx.file.root;
-    if (!root || root.kind === 'null' || yamlIsBroken(ctx)) return [];
+    if (!root || root.kind === 'null' || ctx.model.broken) return [];
     if (!isObject(root)) {
       const what = KIND_WORDS[root.kind] ?? 'not a mapping';
       return [
-        at(
+        findingOn(
           ctx,
           'polytoken/invalid-value',
           root,
@@ -107,8 +127,7 @@ export const invalidValueRule: Rule = {
       const path = pathOf(problem.node);
       // `name` belongs to polytoken/missing-name.
       if (path[0] === 'name' || (problem.keyword === 'required' && problem.params.missingProperty === 'name')) continue;
-      const node = visibleNode(problem.node);
-      out.push(at(ctx, 'polytoken/invalid-value', node, `${describeProblem(problem).replace(/\.$/, '')}, so ${consequence(path)}`));
+      out.push(findingOn(ctx, 'polytoken/invalid-value', visibleNode(problem.node), `${describeProblem(problem).replace(/\.$/, '')}, so ${consequence(path)}`));
     }
     return out;
   },
@@ -119,20 +138,21 @@ function consequence(path: (string | number)[]): string {
   return 'Polytoken cannot read the definition with this value; write it with the type the key expects (hover the key for its shape).';
 }
 
-/** polytoken/unknown-key: keys outside SPEC §4's lists, with the nearest known key. */
-export const unknownKeyRule: Rule = {
+/** polytoken/unknown-key: keys outside the documented lists, with the nearest known key. */
+export const unknownKeyRule: PolytokenRule = {
   ids: ['polytoken/unknown-key'],
   check(ctx) {
-    const def = definitionOf(ctx);
-    if (!def) return [];
+    const model = readable(ctx);
+    if (!model?.root) return [];
     const unknownIn = (node: AstNode | undefined, known: readonly string[], where: string, nested: boolean) =>
       unknownKeyFindings(
         node,
         known,
         (key) => nearestName(key, known, Math.max(2, Math.floor(key.length / 4))),
-        ({ key, keyNode }, near) => {
+        (property, near) => {
+          const { key, keyNode } = property;
           if (!nested && !near && (POLYTOKEN_KEYS as readonly string[]).includes(key)) {
-            return at(
+            return findingOn(
               ctx,
               'polytoken/unknown-key',
               keyNode,
@@ -141,9 +161,16 @@ export const unknownKeyRule: Rule = {
             );
           }
           const hint = near ? `did you mean \`${near}\`?` : `the known keys ${where} are ${known.map((k) => `\`${k}\``).join(', ')}.`;
-          return at(ctx, 'polytoken/unknown-key', keyNode, `\`${key}\` is not a key Polytoken knows ${where}, so it has no effect; ${near ? `rename it: ${hint}` : `remove it or fix it: ${hint}`}`, renameOrRemove(near));
+          return findingOn(
+            ctx,
+            'polytoken/unknown-key',
+            keyNode,
+            `\`${key}\` is not a key Polytoken knows ${where}, so it has no effect; ${near ? `rename it: ${hint}` : `remove it or fix it: ${hint}`}`,
+            keyRenameData(property, near),
+          );
         },
       );
-    return [...unknownIn(def.root, TOP_LEVEL_KEYS, 'at the top level', false), ...unknownIn(def.poly, POLYTOKEN_KEYS, 'under `polytoken`', true)];
+    return [...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level', false), ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`', true)];
   },
+  fixes: { 'polytoken/unknown-key': (req) => standardFixes(req) },
 };

@@ -1,11 +1,11 @@
-import type { Rule } from '../../../engine';
+import type { PolytokenRule } from '../util';
 import { templateProblems, tokenizeTemplate } from '../template';
 
 /** Past this many problems in one body the rest are follow-on noise; the first ones are what to fix. */
 const MAX_REPORTED = 100;
 
 /** polytoken/template-syntax: the Markdown body is rendered as a template. */
-export const templateSyntaxRule: Rule = {
+export const templateSyntaxRule: PolytokenRule = {
   ids: ['polytoken/template-syntax'],
   check(ctx) {
     const body = ctx.file.body;

@@ -1,60 +1,85 @@
-import type { Rule } from '../../../engine';
-import type { Finding } from '../../../types';
-import { isArray } from '../../../text/tree';
-import { at, definitionOf, inheritsTools, isShorthand, isTagRef, polyList, polyProperty } from '../util';
+import type { Finding, FixPlan } from '../../../types';
+import { findingOn } from '../../common';
+import { removeFix } from '../../../fixes/plans';
+import { appendToListEdit } from '../../../fixes/edits';
+import { isString, stringItems, nodeAtPath } from '../../../text/tree';
+import { readable, type PolytokenFix, type PolytokenRule } from '../util';
 
 /** polytoken/deny-undeferred-conflict and polytoken/undeferred-not-granted. */
-export const undeferredRule: Rule = {
+export const undeferredRule: PolytokenRule = {
   ids: ['polytoken/deny-undeferred-conflict', 'polytoken/undeferred-not-granted'],
   check(ctx) {
-    const def = definitionOf(ctx);
+    const model = readable(ctx);
+    if (!model) return [];
     const out: Finding[] = [];
-    const deny = polyList(def, 'tools_deny').filter((e) => !isTagRef(e.value));
-    const undeferred = polyList(def, 'undeferred_tools').filter((e) => !isTagRef(e.value));
+    const literal = (list: 'tools_deny' | 'undeferred_tools') => model.entries[list].filter((e) => e.meaning.kind === 'name' || e.meaning.kind === 'server');
+    const deny = literal('tools_deny');
+    const undeferred = literal('undeferred_tools');
     const twins = [
-      { entries: deny, verb: 'denied', other: 'undeferred_tools', otherValues: new Set(undeferred.map((e) => e.value)) },
-      { entries: undeferred, verb: 'undeferred', other: 'tools_deny', otherValues: new Set(deny.map((e) => e.value)) },
+      { entries: deny, verb: 'denied', other: 'undeferred_tools', otherValues: new Set(undeferred.map((e) => e.text)) },
+      { entries: undeferred, verb: 'undeferred', other: 'tools_deny', otherValues: new Set(deny.map((e) => e.text)) },
     ];
     for (const { entries, verb, other, otherValues } of twins) {
-      for (const { value, node } of entries) {
-        if (!otherValues.has(value)) continue;
+      for (const e of entries) {
+        if (!otherValues.has(e.text)) continue;
         out.push(
-          at(
+          findingOn(
             ctx,
             'polytoken/deny-undeferred-conflict',
-            node,
-            `\`${value}\` is ${verb} here and also listed in \`${other}\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
-            { removable: true, other },
+            e.node,
+            `\`${e.text}\` is ${verb} here and also listed in \`${other}\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
+            { removable: true, other, tool: e.text },
           ),
         );
       }
     }
 
     // undeferred-not-granted: only when neither inherit_tools nor a shorthand can grant more.
-    if (!def?.poly || inheritsTools(def)) return out;
-    const toolsNode = polyProperty(def, 'tools')?.value;
-    // A `tools` of the wrong type is polytoken/invalid-value's; guessing its content would only add noise.
-    if (toolsNode && !isArray(toolsNode) && toolsNode.kind !== 'null') return out;
-    const servers = [...ctx.catalog.servers.keys()];
-    const tools = polyList(def, 'tools').map((e) => e.value);
-    if (tools.some((t) => isShorthand(t, servers))) return out;
-    const granted = new Set(tools);
-    for (const { value, node } of undeferred) {
-      if (granted.has(value) || value === 'switch_facet') continue;
+    if (!model.literalGrantsOnly) return out;
+    const granted = new Set(model.entries.tools.map((e) => e.text));
+    for (const e of undeferred) {
+      if (granted.has(e.text) || e.text === 'switch_facet') continue;
       const fix =
-        value === 'exit_tool'
+        e.text === 'exit_tool'
           ? '`exit_tool` may not be listed in `tools`, so remove it from `undeferred_tools`'
-          : `add \`${value}\` to \`tools\`, or remove it from \`undeferred_tools\``;
+          : `add \`${e.text}\` to \`tools\`, or remove it from \`undeferred_tools\``;
       out.push(
-        at(
+        findingOn(
           ctx,
           'polytoken/undeferred-not-granted',
-          node,
-          `\`${value}\` is undeferred but \`tools\` does not grant it, and without \`inherit_tools: true\` or a shorthand in \`tools\` Polytoken rejects such a definition; ${fix}.`,
-          { removable: true, ...(value === 'exit_tool' ? {} : { addTo: 'tools' }) },
+          e.node,
+          `\`${e.text}\` is undeferred but \`tools\` does not grant it, and without \`inherit_tools: true\` or a shorthand in \`tools\` Polytoken rejects such a definition; ${fix}.`,
+          { removable: true, ...(e.text === 'exit_tool' ? {} : { addTo: 'tools' }) },
         ),
       );
     }
     return out;
   },
+  fixes: {
+    // Keep the denial: the undeferred entry goes (a preferred fix never widens what a definition may do).
+    'polytoken/deny-undeferred-conflict': (req) => {
+      const tool = typeof req.data.tool === 'string' ? req.data.tool : req.node && isString(req.node) ? req.node.value : undefined;
+      if (!tool) return [];
+      const fixes: FixPlan[] = [];
+      for (const list of ['undeferred_tools', 'tools_deny'] as const) {
+        const item = stringItems(nodeAtPath(req.ctx.model.root, ['polytoken', list])).find((i) => i.value === tool);
+        const remove = item && removeFix(req, item.node, list === 'undeferred_tools');
+        if (remove) fixes.push({ ...remove, title: `Remove \`${tool}\` from \`${list}\`` });
+      }
+      return fixes;
+    },
+    // Removing the undeferred entry is preferred; adding the tool to `tools` would grant it, which only the author decides.
+    'polytoken/undeferred-not-granted': (req) => undeferredFixes(req),
+  },
 };
+
+function undeferredFixes(req: PolytokenFix): FixPlan[] {
+  const node = req.node;
+  if (!node || !isString(node)) return [];
+  const fixes: FixPlan[] = [];
+  const remove = removeFix(req, node, true);
+  if (remove) fixes.push({ ...remove, title: `Remove \`${node.value}\` from \`undeferred_tools\`` });
+  const add = req.data.addTo === 'tools' ? appendToListEdit(req.ctx, req.ctx.model.poly, 'tools', node.value) : undefined;
+  if (add) fixes.push({ title: `Add \`${node.value}\` to \`tools\``, edits: [add] });
+  return fixes;
+}

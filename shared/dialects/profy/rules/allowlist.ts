@@ -1,28 +1,30 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+
+import { standardFixes } from '../../../fixes/plans';
+import { findingOn, quote } from '../../common';
 import { nearestName } from '../../../catalog/catalog';
 import type { Finding } from '../../../types';
 import { RESERVED_NAMES } from '../constants';
 import { expandGlob } from '../glob';
-import { expertModel } from '../model';
-import { at, code, nameList } from './util';
+import { nameList } from './util';
 
 /**
  * `profy/reserved-tool`: an allowlist entry that is a reserved name (pass 1). Range: the
  * entry. `data.removable`.
  */
-export const reservedTool: Rule = {
+export const reservedTool: ProfyRule = {
   ids: ['profy/reserved-tool'],
   check(ctx) {
     const out: Finding[] = [];
-    for (const s of expertModel(ctx).subagents) {
+    for (const s of ctx.model.subagents) {
       for (const e of s.entries) {
         if (e.kind !== 'reserved') continue;
         out.push(
-          at(
+          findingOn(
             ctx,
             'profy/reserved-tool',
             e.node,
-            `${code(e.text!)} is reserved for the main agent, so Profy never grants it to a subagent and this entry has no effect; remove it.`,
+            `${quote(e.text!)} is reserved for the main agent, so Profy never grants it to a subagent and this entry has no effect; remove it.`,
             { removable: true },
           ),
         );
@@ -30,6 +32,7 @@ export const reservedTool: Rule = {
     }
     return out;
   },
+  fixes: { 'profy/reserved-tool': (req) => standardFixes(req, { removePreferred: true }) },
 };
 
 /**
@@ -39,10 +42,10 @@ export const reservedTool: Rule = {
  * `data.removable`; `data.replacement` (JSON text, quotes included) is the nearest tool,
  * or for a glob the pattern with its literal prefix corrected.
  */
-export const unresolvedTool: Rule = {
+export const unresolvedTool: ProfyRule = {
   ids: ['profy/unresolved-tool'],
   check(ctx) {
-    const model = expertModel(ctx);
+    const model = ctx.model;
     if (!model.toolset.known) return [];
     const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
     const out: Finding[] = [];
@@ -54,10 +57,10 @@ export const unresolvedTool: Rule = {
         let message: string;
         let suggestion: string | undefined;
         if (e.kind === 'glob' && e.reservedMatches.length) {
-          message = `The glob ${code(text)} matches only reserved tools (${nameList(e.reservedMatches)}), which are never granted to a subagent, so this entry grants nothing; remove it or name the tools the subagent needs.`;
+          message = `The glob ${quote(text)} matches only reserved tools (${nameList(e.reservedMatches)}), which are never granted to a subagent, so this entry grants nothing; remove it or name the tools the subagent needs.`;
         } else if (e.kind === 'glob') {
           suggestion = nearestGlob(text, grantable);
-          message = `The glob ${code(text)} matches no tool of the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${code(suggestion)}?` : 'fix the pattern (only `*` and `?` are special, and case counts) or remove it.'}`;
+          message = `The glob ${quote(text)} matches no tool of the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${quote(suggestion)}?` : 'fix the pattern (only `*` and `?` are special, and case counts) or remove it.'}`;
         } else {
           suggestion = text === '' ? undefined : nearestName(text, grantable);
           const inCatalog = text !== '' && ctx.catalog.has(text) && !RESERVED_NAMES.has(text);
@@ -65,14 +68,15 @@ export const unresolvedTool: Rule = {
             text === ''
               ? `This empty entry names no tool, ${dropped}; remove it.`
               : inCatalog && !suggestion
-                ? `${code(text)} is a known tool, but the main agent's toolset does not have it, ${dropped}; a subagent only gets tools its main agent has, so enable the plugin that provides it on this Expert (and list it in the Expert's \`tools\`), or remove the entry.`
-                : `${code(text)} is not in the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${code(suggestion)}?` : 'use a tool the main agent has, or remove the entry.'}`;
+                ? `${quote(text)} is a known tool, but the main agent's toolset does not have it, ${dropped}; a subagent only gets tools its main agent has, so enable the plugin that provides it on this Expert (and list it in the Expert's \`tools\`), or remove the entry.`
+                : `${quote(text)} is not in the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${quote(suggestion)}?` : 'use a tool the main agent has, or remove the entry.'}`;
         }
-        out.push(at(ctx, 'profy/unresolved-tool', e.node, message, { removable: true, ...(suggestion ? { replacement: JSON.stringify(suggestion) } : {}) }));
+        out.push(findingOn(ctx, 'profy/unresolved-tool', e.node, message, { removable: true, ...(suggestion ? { replacement: JSON.stringify(suggestion) } : {}) }));
       }
     }
     return out;
   },
+  fixes: { 'profy/unresolved-tool': (req) => standardFixes(req) },
 };
 
 /** A glob whose literal prefix (before the first wildcard) is a near miss of a real tool's prefix. */

@@ -1,7 +1,6 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { findingOn, findingOnFirstLine } from '../../common';
 import { getProperty } from '../../../text/tree';
-import { expertModel } from '../model';
-import { at, atFirstLine } from './util';
 
 /**
  * `profy/missing-delegation-brief`: the Expert is delegatable (`delegatable` is anything but
@@ -10,20 +9,20 @@ import { at, atFirstLine } from './util';
  * missing top-level key is a file-level problem. Nothing is reported for a root that is not
  * an object.
  */
-export const missingDelegationBrief: Rule = {
+export const missingDelegationBrief: ProfyRule = {
   ids: ['profy/missing-delegation-brief'],
   check(ctx) {
-    const expert = expertModel(ctx).expert;
+    const expert = ctx.model.expert;
     if (!expert) return [];
     const delegatable = getProperty(expert, 'delegatable')?.value;
     if (delegatable?.kind === 'boolean' && delegatable.value === false) return [];
     const brief = getProperty(expert, 'delegationBrief')?.value;
     const fix = "add a `delegationBrief` for other Experts' models that says what this Expert accepts and what it produces (or set `delegatable` to false)";
     if (!brief) {
-      return [atFirstLine(ctx, 'profy/missing-delegation-brief', `This Expert can be delegated to but has no \`delegationBrief\`, so other Experts' models judge it by \`description\`, which is written for people on the marketplace; ${fix}.`)];
+      return [findingOnFirstLine(ctx, 'profy/missing-delegation-brief', `This Expert can be delegated to but has no \`delegationBrief\`, so other Experts' models judge it by \`description\`, which is written for people on the marketplace; ${fix}.`)];
     }
     if (brief.kind === 'null' || (brief.kind === 'string' && brief.value === '')) {
-      return [at(ctx, 'profy/missing-delegation-brief', brief, `\`delegationBrief\` is empty, so other Experts' models have no brief written for them and judge this Expert by \`description\`, which is meant for people, at best; ${fix}.`)];
+      return [findingOn(ctx, 'profy/missing-delegation-brief', brief, `\`delegationBrief\` is empty, so other Experts' models have no brief written for them and judge this Expert by \`description\`, which is meant for people, at best; ${fix}.`)];
     }
     return [];
   },

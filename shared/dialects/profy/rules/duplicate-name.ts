@@ -1,6 +1,6 @@
-import type { Rule } from '../../../engine';
-import { expertModel, SKIPPED } from '../model';
-import { at, code } from './util';
+import type { ProfyRule } from '../util';
+import { findingOn, quote } from '../../common';
+import { SKIPPED } from '../model';
 
 /**
  * `profy/duplicate-name`: an earlier subagent of the file, or a builtin subagent from
@@ -9,28 +9,28 @@ import { at, code } from './util';
  * reserved or malformed are left to their own rules. Range: the later name value.
  * `data.firstLine` (0-based) or `data.builtin` tells which one wins.
  */
-export const duplicateName: Rule = {
+export const duplicateName: ProfyRule = {
   ids: ['profy/duplicate-name'],
   check(ctx) {
-    return expertModel(ctx)
+    return ctx.model
       .subagents.filter((s) => s.duplicateOf && s.nameNode)
       .map((s) => {
         const first = s.duplicateOf!;
         if ('builtin' in first) {
-          return at(
+          return findingOn(
             ctx,
             'profy/duplicate-name',
             s.nameNode!,
-            `${code(s.name!)} is already the name of a builtin subagent of the platform, which comes before the file's own and wins, so ${SKIPPED}; rename this one.`,
+            `${quote(s.name!)} is already the name of a builtin subagent of the platform, which comes before the file's own and wins, so ${SKIPPED}; rename this one.`,
             { builtin: first.builtin },
           );
         }
         const line = ctx.file.source.position(first.subagent.node.start).line;
-        return at(
+        return findingOn(
           ctx,
           'profy/duplicate-name',
           s.nameNode!,
-          `${code(s.name!)} is already the name of an earlier subagent (line ${line + 1}), and the first one wins, so ${SKIPPED}; rename one of them.`,
+          `${quote(s.name!)} is already the name of an earlier subagent (line ${line + 1}), and the first one wins, so ${SKIPPED}; rename one of them.`,
           { firstLine: line },
         );
       });

@@ -1,10 +1,9 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { findingOn, findingOnFirstLine } from '../../common';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
 import { pathOf } from '../../../text/tree';
 import type { Finding } from '../../../types';
 import { REQUIRED_SUBAGENT_FIELDS } from '../constants';
-import { expertModel } from '../model';
-import { at, atFirstLine } from './util';
 import schema from '../../../../schemas/profy.schema.json';
 
 /**
@@ -16,16 +15,16 @@ import schema from '../../../../schemas/profy.schema.json';
  * What remains: the root not an object (first line), Expert keys of the wrong type,
  * `subagents` not a list, non-string allowlist entries, `model` not a string.
  */
-export const invalidValue: Rule = {
+export const invalidValue: ProfyRule = {
   ids: ['profy/invalid-value'],
   check(ctx) {
-    const root = expertModel(ctx).root;
+    const root = ctx.model.root;
     if (!root) return [];
     const out: Finding[] = [];
     for (const p of validateNode(schema, root)) {
       if (ownedByDropRule(p)) continue;
       const message = `${describeProblem(p)} ${consequence(p)}`;
-      out.push(p.node === root && root.kind !== 'object' ? atFirstLine(ctx, 'profy/invalid-value', message) : at(ctx, 'profy/invalid-value', p.node, message));
+      out.push(p.node === root && root.kind !== 'object' ? findingOnFirstLine(ctx, 'profy/invalid-value', message) : findingOn(ctx, 'profy/invalid-value', p.node, message));
     }
     return out;
   },

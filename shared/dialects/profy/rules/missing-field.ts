@@ -1,29 +1,32 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { missingFieldFixes } from './missing-field-fixes';
+import { findingOn } from '../../common';
 import type { Finding } from '../../../types';
-import { expertModel, kindWord, SKIPPED } from '../model';
-import { at, atOpening } from './util';
+import { kindWord, SKIPPED } from '../model';
+import { atOpening } from './util';
 
 /**
  * `profy/missing-field`: `name`, `description` or `system_prompt` is absent, empty or not a
  * string. One finding per field: on its value, or on the subagent's opening `{` when absent.
  * `data.field` names the field.
  */
-export const missingField: Rule = {
+export const missingField: ProfyRule = {
   ids: ['profy/missing-field'],
   check(ctx) {
     const out: Finding[] = [];
-    for (const s of expertModel(ctx).subagents) {
+    for (const s of ctx.model.subagents) {
       for (const p of s.fieldProblems) {
         const data = { field: p.field };
         if (!p.node) {
           out.push(atOpening(ctx, 'profy/missing-field', s.node, `This subagent has no \`${p.field}\`, so ${SKIPPED}; add \`${p.field}\` as a non-empty string.`, data));
         } else if (p.why === 'empty') {
-          out.push(at(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is empty, so ${SKIPPED}; fill it in.`, data));
+          out.push(findingOn(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is empty, so ${SKIPPED}; fill it in.`, data));
         } else {
-          out.push(at(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is ${kindWord(p.node)}, not a string, so ${SKIPPED}; write it as a non-empty string.`, data));
+          out.push(findingOn(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is ${kindWord(p.node)}, not a string, so ${SKIPPED}; write it as a non-empty string.`, data));
         }
       }
     }
     return out;
   },
+  fixes: { 'profy/missing-field': (req) => missingFieldFixes(req) },
 };

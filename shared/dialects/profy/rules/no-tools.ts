@@ -1,8 +1,9 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { findingOn } from '../../common';
 import { isArray } from '../../../text/tree';
 import { RESERVED_NAMES } from '../constants';
-import { expertModel, SKIPPED } from '../model';
-import { at, atOpening, nameList } from './util';
+import { SKIPPED } from '../model';
+import { atOpening, nameList } from './util';
 
 /**
  * `profy/no-tools`: no tool remains after the three passes (an omitted `tools` is an empty
@@ -10,10 +11,10 @@ import { at, atOpening, nameList } from './util';
  * or only reserved names, empty strings and non-strings). A `tools` that is not a list is
  * `profy/tools-not-array`'s. Range: the `tools` value, or the subagent's opening `{`.
  */
-export const noTools: Rule = {
+export const noTools: ProfyRule = {
   ids: ['profy/no-tools'],
   check(ctx) {
-    const model = expertModel(ctx);
+    const model = ctx.model;
     const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
     const hint = !model.toolset.known
       ? 'list at least one tool the main agent has'
@@ -30,7 +31,7 @@ export const noTools: Rule = {
           : model.toolset.known
             ? "no entry of `tools` resolves to a tool of the main agent's toolset"
             : 'no entry of `tools` can resolve to a tool (reserved names and non-names never do)';
-        return at(ctx, 'profy/no-tools', value, `${capitalize(what)}, so ${SKIPPED}; ${hint}.`);
+        return findingOn(ctx, 'profy/no-tools', value, `${capitalize(what)}, so ${SKIPPED}; ${hint}.`);
       });
   },
 };

@@ -1,15 +1,16 @@
-import type { Rule } from '../../../engine';
-import { expertModel, kindWord, SKIPPED } from '../model';
-import { at } from './util';
+import type { ProfyRule } from '../util';
+import { standardFixes } from '../../../fixes/plans';
+import { findingOn } from '../../common';
+import { kindWord, SKIPPED } from '../model';
 
 /** `profy/not-an-object`: a `subagents` entry that is not an object. Range: the entry. */
-export const notAnObject: Rule = {
+export const notAnObject: ProfyRule = {
   ids: ['profy/not-an-object'],
   check(ctx) {
-    return expertModel(ctx)
+    return ctx.model
       .subagents.filter((s) => !s.isObject)
       .map((s) =>
-        at(
+        findingOn(
           ctx,
           'profy/not-an-object',
           s.node,
@@ -18,4 +19,5 @@ export const notAnObject: Rule = {
         ),
       );
   },
+  fixes: { 'profy/not-an-object': (req) => standardFixes(req) },
 };

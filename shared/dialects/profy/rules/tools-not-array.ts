@@ -1,21 +1,22 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { standardFixes } from '../../../fixes/plans';
+import { findingOn } from '../../common';
 import { isString } from '../../../text/tree';
-import { expertModel, kindWord, SKIPPED } from '../model';
-import { at } from './util';
+import { kindWord, SKIPPED } from '../model';
 
 /**
  * `profy/tools-not-array`: a subagent's `tools` is present but not a list. Range: the value.
  * For a single string, `data.replacement` wraps it in a list.
  */
-export const toolsNotArray: Rule = {
+export const toolsNotArray: ProfyRule = {
   ids: ['profy/tools-not-array'],
   check(ctx) {
-    return expertModel(ctx)
+    return ctx.model
       .subagents.filter((s) => s.toolsNotArray && s.toolsProp)
       .map((s) => {
         const value = s.toolsProp!.value;
         const wrap = isString(value) && value.value !== '' ? JSON.stringify([value.value]) : undefined;
-        return at(
+        return findingOn(
           ctx,
           'profy/tools-not-array',
           value,
@@ -24,4 +25,5 @@ export const toolsNotArray: Rule = {
         );
       });
   },
+  fixes: { 'profy/tools-not-array': (req) => standardFixes(req) },
 };

@@ -1,11 +1,10 @@
-import type { Rule, RuleContext } from '../../../engine';
+import type { ProfyContext, ProfyRule } from '../util';
+import { findingOn, keyRenameData, quote, unknownKeyFindings } from '../../common';
+import { standardFixes } from '../../../fixes/plans';
 import { nearestName } from '../../../catalog/catalog';
 import type { AstNode } from '../../../text/tree';
 import type { Finding } from '../../../types';
-import { unknownKeyFindings } from '../../common';
 import { EXPERT_KEYS, SUBAGENT_KEYS } from '../constants';
-import { expertModel } from '../model';
-import { at, code } from './util';
 
 /** Keys an Expert file may hold besides Profy's own: `$schema`, which JSON editors use. */
 const EDITOR_KEYS = ['$schema'];
@@ -15,10 +14,10 @@ const EDITOR_KEYS = ['$schema'];
  * subagent key. Range: the key. `data.replacement` is the nearest known key as JSON text
  * (quotes included); `data.removable`.
  */
-export const unknownKey: Rule = {
+export const unknownKey: ProfyRule = {
   ids: ['profy/unknown-key'],
   check(ctx) {
-    const model = expertModel(ctx);
+    const model = ctx.model;
     const out: Finding[] = [];
     if (model.expert) out.push(...unknownKeys(ctx, model.expert, 'Expert', [...EXPERT_KEYS, ...EDITOR_KEYS], SUBAGENT_KEYS, 'a subagent (inside `subagents`)'));
     for (const s of model.subagents) {
@@ -26,18 +25,18 @@ export const unknownKey: Rule = {
     }
     return out;
   },
+  fixes: { 'profy/unknown-key': (req) => standardFixes(req) },
 };
 
-function unknownKeys(ctx: RuleContext, node: AstNode, what: string, known: readonly string[], elsewhere: readonly string[], elsewhereName: string): Finding[] {
+function unknownKeys(ctx: ProfyContext, node: AstNode, what: string, known: readonly string[], elsewhere: readonly string[], elsewhereName: string): Finding[] {
   return unknownKeyFindings(node, known, (key) => suggestKey(key, known), (p, suggestion) => {
     const advice = elsewhere.includes(p.key)
       ? `it belongs to ${elsewhereName}; move it there or remove it`
       : suggestion
-        ? `did you mean ${code(suggestion)}?`
+        ? `did you mean ${quote(suggestion)}?`
         : `the known keys are ${known.filter((k) => !k.startsWith('$')).map((k) => `\`${k}\``).join(', ')}`;
-    return at(ctx, 'profy/unknown-key', p.keyNode, `${code(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`, {
-      removable: true,
-      ...(suggestion && !elsewhere.includes(p.key) ? { replacement: JSON.stringify(suggestion) } : {}),
+    return findingOn(ctx, 'profy/unknown-key', p.keyNode, `${quote(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`, {
+      ...keyRenameData(p, suggestion && !elsewhere.includes(p.key) ? suggestion : undefined, suggestion && JSON.stringify(suggestion)),
     });
   });
 }

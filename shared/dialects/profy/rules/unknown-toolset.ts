@@ -1,6 +1,5 @@
-import type { Rule } from '../../../engine';
-import { expertModel } from '../model';
-import { atFirstLine } from './util';
+import type { ProfyRule } from '../util';
+import { findingOnFirstLine } from '../../common';
 
 /**
  * `profy/unknown-toolset`: neither the Expert's `tools` nor `profy.mainTools` gives the main
@@ -8,13 +7,13 @@ import { atFirstLine } from './util';
  * subagents, or whose allowlists hold only reserved names, loses nothing). One finding, on
  * the first line.
  */
-export const unknownToolset: Rule = {
+export const unknownToolset: ProfyRule = {
   ids: ['profy/unknown-toolset'],
   check(ctx) {
-    const model = expertModel(ctx);
+    const model = ctx.model;
     if (model.toolset.known || !model.subagents.some((s) => s.entries.some((e) => e.unchecked))) return [];
     return [
-      atFirstLine(
+      findingOnFirstLine(
         ctx,
         'profy/unknown-toolset',
         "The main agent's toolset is unknown (the Expert has no `tools` list and `.subagents.yaml` sets no `profy.mainTools`), so no allowlist entry can be checked against it and the subagents' tool sets cannot be shown; add the Expert's `tools` or set `profy.mainTools`.",

@@ -1,21 +1,21 @@
-import type { Rule } from '../../../engine';
+import type { ProfyRule } from '../util';
+import { standardFixes } from '../../../fixes/plans';
+import { findingOn, quote } from '../../common';
 import { getProperty, isArray, isString } from '../../../text/tree';
 import { DELEGATION_WHITELIST_MAX } from '../constants';
-import { expertModel } from '../model';
-import { at, code } from './util';
 
 /**
  * `profy/whitelist-cap`: a `delegationPolicy` list longer than ten. One finding on each
  * entry past the tenth. `data.removable`.
  */
-export const whitelistCap: Rule = {
+export const whitelistCap: ProfyRule = {
   ids: ['profy/whitelist-cap'],
   check(ctx) {
-    const policy = getProperty(expertModel(ctx).expert, 'delegationPolicy')?.value;
+    const policy = getProperty(ctx.model.expert, 'delegationPolicy')?.value;
     if (!isArray(policy) || policy.items.length <= DELEGATION_WHITELIST_MAX) return [];
     return policy.items.slice(DELEGATION_WHITELIST_MAX).map((item, i) => {
-      const what = isString(item) ? code(item.value) : 'This entry';
-      return at(
+      const what = isString(item) ? quote(item.value) : 'This entry';
+      return findingOn(
         ctx,
         'profy/whitelist-cap',
         item,
@@ -24,4 +24,5 @@ export const whitelistCap: Rule = {
       );
     });
   },
+  fixes: { 'profy/whitelist-cap': (req) => standardFixes(req) },
 };

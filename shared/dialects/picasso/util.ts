@@ -1,0 +1,11 @@
+import type { FixRequest, Rule, RuleContext } from '../../types';
+import type { PicassoModel } from './model';
+
+export type PicassoRule = Rule<PicassoModel>;
+export type PicassoContext = RuleContext<PicassoModel>;
+export type PicassoFix = FixRequest<PicassoModel>;
+
+/** A node's kind for a message: "a mapping", "a list", "empty", "a number"... */
+export function kindName(kind: string): string {
+  return kind === 'object' ? 'a mapping' : kind === 'array' ? 'a list' : kind === 'null' ? 'empty' : `a ${kind}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * One reading of a Polytoken definition, built once per analysis: its mappings, its name and
+ * every tool entry with its meaning, expansion and the catalog's verdict. Rules, resolution
+ * and editor features read this model instead of walking the tree themselves.
+ */
+import type { RuleContext } from '../../types';
+import { getProperty, isArray, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../text/tree';
+import { entryFacts, type ToolListKey, type ToolMeaning, type UnknownTool } from './tools';
+
+export type ObjectNode = AstNode & { properties: AstProperty[] };
+
+export interface PolytokenToolEntry {
+  list: ToolListKey;
+  node: AstNode;
+  text: string;
+  meaning: ToolMeaning;
+  /** `tools` entries: what the entry grants (undefined when the catalog cannot expand it). */
+  expansion?: string[];
+  /** Set when the catalog does not know the entry (polytoken/unknown-tool). */
+  unknown?: UnknownTool;
+}
+
+export interface PolytokenModel {
+  dialect: 'polytoken';
+  /** The frontmatter's YAML does not parse: rules stay quiet, resolution uses what there is. */
+  broken: boolean;
+  /** The frontmatter mapping. */
+  root?: ObjectNode;
+  /** The `polytoken` mapping, when it is one. */
+  poly?: ObjectNode;
+  /** The `name` value node, when present. */
+  nameNode?: AstNode;
+  /** `name` when it is a non-empty string (white space alone is polytoken/missing-name's, but still the registered name). */
+  name?: string;
+  /** The name the runtime registers the definition under: `name`, else the file stem. */
+  registeredName: string;
+  inheritTools: boolean;
+  /** Tool entries of the three lists, in file order. */
+  entries: Record<ToolListKey, PolytokenToolEntry[]>;
+  /** `tools` grants only literal names and nothing is inherited: every undeferred tool must be listed in `tools`. */
+  literalGrantsOnly: boolean;
+}
+
+export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel {
+  const broken = ctx.file.syntax.some((f) => f.rule === 'syntax/yaml');
+  const root = isObject(ctx.file.root) ? ctx.file.root : undefined;
+  const polyNode = getProperty(root, 'polytoken')?.value;
+  const poly = isObject(polyNode) ? polyNode : undefined;
+  const nameNode = getProperty(root, 'name')?.value;
+  const name = isString(nameNode) && nameNode.value !== '' ? nameNode.value : undefined;
+  const inherit = getProperty(poly, 'inherit_tools')?.value;
+  const inheritTools = inherit?.kind === 'boolean' && inherit.value === true;
+  const entriesOf = (list: ToolListKey): PolytokenToolEntry[] =>
+    stringItems(getProperty(poly, list)?.value).map(({ value, node }) => {
+      const { meaning, expansion, unknown } = entryFacts(value, list, ctx.catalog);
+      const entry: PolytokenToolEntry = { list, node, text: value, meaning };
+      if (list === 'tools' && expansion) entry.expansion = expansion;
+      if (unknown) entry.unknown = unknown;
+      return entry;
+    });
+  const entries = { tools: entriesOf('tools'), tools_deny: entriesOf('tools_deny'), undeferred_tools: entriesOf('undeferred_tools') };
+  const toolsNode = getProperty(poly, 'tools')?.value;
+  // A `tools` of the wrong type is polytoken/invalid-value's; guessing what it grants would only add noise.
+  const toolsReadable = !toolsNode || isArray(toolsNode) || toolsNode.kind === 'null';
+  const literalGrantsOnly = !!poly && !inheritTools && toolsReadable && entries.tools.every((e) => e.meaning.kind === 'name');
+  return {
+    dialect: 'polytoken',
+    broken,
+    root,
+    poly,
+    nameNode,
+    name,
+    registeredName: name ?? ctx.fileStem,
+    inheritTools,
+    entries,
+    literalGrantsOnly,
+  };
+}
+
+/** A `polytoken.<key>` property. */
+export function polyProperty(model: PolytokenModel, key: string): AstProperty | undefined {
+  return getProperty(model.poly, key);
+}
+
+/** The model entry whose node is this one (hover and the inlay hints find entries by node). */
+export function entryAt(model: PolytokenModel, node: AstNode): PolytokenToolEntry | undefined {
+  for (const list of Object.values(model.entries)) for (const e of list) if (e.node === node) return e;
+  return undefined;
+}

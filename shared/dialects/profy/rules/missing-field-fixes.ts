@@ -1,0 +1,32 @@
+import type { FixPlan } from '../../../types';
+import { getProperty } from '../../../text/tree';
+import { insertJsonPropertyEdit, rangeOf } from '../../../fixes/edits';
+import { EXPERT_KEYS, SUBAGENT_KEYS } from '../constants';
+import type { ProfyFix } from '../util';
+import { suggestKey } from './unknown-key';
+
+const PLACEHOLDERS: Record<string, string> = {
+  name: 'new_subagent',
+  description: 'When the main agent should dispatch work here.',
+  system_prompt: 'What this subagent does and what it returns.',
+};
+
+/**
+ * `profy/missing-field`: a field written under another spelling (`systemPrompt`) is renamed,
+ * the same edit the unknown-key fix makes. A placeholder is offered too, never preferred: a
+ * made-up prompt would make the runtime load a subagent nobody wrote.
+ */
+export function missingFieldFixes(req: ProfyFix): FixPlan[] {
+  const field = typeof req.data.field === 'string' ? req.data.field : undefined;
+  const node = req.node;
+  if (!field || !node) return [];
+  if (node.kind === 'object' && !getProperty(node, field)) {
+    const misspelled = (node.properties ?? []).find((p) => !(SUBAGENT_KEYS as readonly string[]).includes(p.key) && !(EXPERT_KEYS as readonly string[]).includes(p.key) && suggestKey(p.key, SUBAGENT_KEYS) === field);
+    if (misspelled) {
+      return [{ title: `Rename to \`${field}\``, edits: [{ range: rangeOf(req.ctx, misspelled.keyNode.start, misspelled.keyNode.end), newText: JSON.stringify(field) }], preferred: true }];
+    }
+    return [{ title: `Add \`${field}\` (a placeholder to fill in)`, edits: [insertJsonPropertyEdit(req.ctx, node, field, JSON.stringify(PLACEHOLDERS[field] ?? field))] }];
+  }
+  if (node.property?.key === field) return [{ title: `Set \`${field}\` to a placeholder`, edits: [{ range: rangeOf(req.ctx, node.start, node.end), newText: JSON.stringify(PLACEHOLDERS[field] ?? field) }] }];
+  return [];
+}

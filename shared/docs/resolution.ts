@@ -1,0 +1,97 @@
+import type { Resolution, ResolvedDefinition } from '../results';
+
+/** Renders a `subagents/resolve` answer as Markdown for the preview. Pure: no `vscode` here. */
+
+const STATUS_LABEL: Record<string, string> = {
+  loads: '✓ loads',
+  rejected: '✗ rejected: the runtime refuses to load it',
+  dropped: '✗ dropped: the runtime skips it without any error',
+};
+
+const code = (s: string): string => '`' + s.replace(/`/g, 'ˋ') + '`';
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
+  const out: string[] = [];
+  out.push(`${multiple ? '###' : '##'} ${d.name ? code(d.name) : '(unnamed)'}: ${STATUS_LABEL[d.status] ?? d.status}`, '');
+  if (d.reasons?.length) out.push(`Because of: ${d.reasons.map(code).join(', ')}`, '');
+  if (d.silenced?.length) out.push(`Silenced in your settings or by a suppression comment, but the runtime still applies it: ${d.silenced.map(code).join(', ')}`, '');
+
+  out.push(`**Effective tools (${d.tools.length})**`, '');
+  if (d.tools.length) {
+    out.push('| Tool | Granted by |', '| --- | --- |');
+    const undeferred = new Set(d.undeferred ?? []);
+    for (const t of d.tools) {
+      const by = d.provenance?.[t]?.join(', ') ?? '';
+      out.push(`| ${code(t)}${undeferred.has(t) ? ' (undeferred)' : ''} | ${cell(by)} |`);
+    }
+  } else {
+    out.push('_No tools._');
+  }
+  out.push('');
+
+  if (d.undeferred !== undefined) {
+    out.push(`**Undeferred:** ${d.undeferred.length ? d.undeferred.map(code).join(', ') : '_none_'}`, '');
+  }
+  if (d.unexpanded?.length) {
+    out.push(`**Unexpanded shorthands** (the catalog cannot expand them; nothing is guessed): ${d.unexpanded.map(code).join(', ')}`, '');
+  }
+  if (d.removed.length) {
+    out.push('**Removed**', '', '| Tool | Removed by |', '| --- | --- |');
+    for (const r of d.removed) out.push(`| ${code(r.tool)} | ${cell(r.by)} |`);
+    out.push('');
+  }
+  if (d.dropped?.length) {
+    out.push('**Dropped entries**', '', '| Entry | Reason |', '| --- | --- |');
+    for (const r of d.dropped) out.push(`| ${code(r.entry)} | ${cell(r.reason)} |`);
+    out.push('');
+  }
+  return out;
+}
+
+/** `live`: the rendering follows edits (the VS Code preview); a one-off rendering (the server's file) says nothing about it. */
+export function renderResolution(r: Resolution, fileLabel: string, { live = true }: { live?: boolean } = {}): string {
+  const out: string[] = [`# Resolved: ${fileLabel}`, '', `Dialect: **${r.dialect}**${live ? ' · live: updates as you edit the definition.' : ''}`, ''];
+  const multiple = r.dialect === 'profy';
+  if (multiple) out.push(`## Subagents (${r.definitions.length})`, '');
+  if (!r.definitions.length) out.push('_No definitions in this file._', '');
+  for (const d of r.definitions) out.push(...renderDefinition(d, multiple));
+  return out.join('\n');
+}
+
+export function renderError(message: string, fileLabel: string): string {
+  return `# Resolved: ${fileLabel}\n\nThe language server could not resolve this file: ${message}\n`;
+}
+
+export interface StatusSummary {
+  text: string;
+  tooltip: string;
+}
+
+/** The status bar text for a resolved file, e.g. `$(check) polytoken · loads · 4 tools`. */
+export function summarize(r: Resolution): StatusSummary {
+  const defs = r.definitions;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  if (defs.length === 1 && r.dialect !== 'profy') {
+    const d = defs[0];
+    const icon = d.status === 'loads' ? '$(check)' : d.status === 'dropped' ? '$(warning)' : '$(error)';
+    return {
+      text: `${icon} ${r.dialect} · ${d.status} · ${plural(d.tools.length, 'tool')}`,
+      tooltip: `${d.name || '(unnamed)'}: ${d.status}, ${plural(d.tools.length, 'tool')}. Click to show the resolved tool set.`,
+    };
+  }
+  const notLoading = defs.filter((d) => d.status !== 'loads');
+  if (!defs.length) return { text: `$(info) ${r.dialect} · no subagents`, tooltip: 'No subagent definitions in this file.' };
+  if (!notLoading.length) {
+    return {
+      text: `$(check) ${r.dialect} · ${plural(defs.length, 'subagent')} · all load`,
+      tooltip: defs.map((d) => `${d.name}: loads, ${plural(d.tools.length, 'tool')}`).join('\n'),
+    };
+  }
+  const anyRejected = notLoading.some((d) => d.status === 'rejected');
+  const verb = anyRejected ? 'not loaded' : 'dropped';
+  return {
+    text: `${anyRejected ? '$(error)' : '$(warning)'} ${r.dialect} · ${notLoading.length} of ${plural(defs.length, 'subagent')} ${verb}`,
+    tooltip: defs.map((d) => `${d.name || '(unnamed)'}: ${d.status}, ${plural(d.tools.length, 'tool')}`).join('\n'),
+  };
+}

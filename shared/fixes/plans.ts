@@ -1,0 +1,68 @@
+/**
+ * Building blocks of quick fixes, shared by every dialect's rules. A rule registers its fixes
+ * beside its check (`Rule.fixes`, keyed by full rule id); these helpers only turn a decision
+ * ("replace this node with X", "remove this entry") into well-formed edits.
+ */
+import type { TextEdit } from 'vscode-languageserver-types';
+import type { FixPlan, FixRequest } from '../types';
+import { isString, type AstNode } from '../text/tree';
+import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit } from './edits';
+
+export const dataString = (req: FixRequest<unknown>, key: string): string | undefined => (typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined);
+
+/** Replaces the diagnostic's range (a string node keeps its quoting). */
+export function replaceEdit(req: FixRequest<unknown>, value: string): TextEdit {
+  const node = req.node;
+  if (node && node.start === req.start && node.end === req.end && node.kind === 'string') return replaceValueEdit(req.ctx, req.start, req.end, value);
+  return { range: rangeOf(req.ctx, req.start, req.end), newText: value };
+}
+
+/** "Rename to X" on a key, "Change to X" elsewhere. */
+export function replaceFix(req: FixRequest<unknown>, value: string, preferred = true): FixPlan {
+  const title = req.node?.keyOf ? `Rename to \`${unquoteJson(value)}\`` : `Change to \`${unquoteJson(value)}\``;
+  return { title, edits: [replaceEdit(req, value)], preferred };
+}
+
+/** Removes a key with its value, a list entry, or the property a value belongs to. */
+export function removeFix(req: FixRequest<unknown>, node: AstNode | undefined = req.node, preferred = false): FixPlan | undefined {
+  if (!node) return undefined;
+  if (node.keyOf) return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
+  if (node.parent?.kind === 'array') {
+    const label = isString(node) ? node.value : req.ctx.file.source.text.slice(node.start, node.end);
+    const list = node.parent.property?.key;
+    return { title: `Remove \`${label}\`${list ? ` from \`${list}\`` : ''}`, edits: [removeItemEdit(req.ctx, node)], preferred };
+  }
+  if (node.property) return { title: `Remove \`${node.property.key}\``, edits: [removePropertyEdit(req.ctx, node.property.keyNode)], preferred };
+  return undefined;
+}
+
+/**
+ * The fixes most rules need, read from the finding's data: `suggestions` (each a change, the
+ * first preferred), else `replacement` (preferred), and `removable` (a removal, preferred only
+ * when nothing else is offered and `removePreferred` says so).
+ */
+export function standardFixes(req: FixRequest<unknown>, options: { removePreferred?: boolean } = {}): FixPlan[] {
+  const out: FixPlan[] = [];
+  const suggestions = Array.isArray(req.data.suggestions) ? req.data.suggestions.filter((s): s is string => typeof s === 'string') : [];
+  const replacement = dataString(req, 'replacement');
+  if (suggestions.length) suggestions.forEach((s, i) => out.push({ ...replaceFix(req, s, i === 0) }));
+  else if (replacement !== undefined) out.push(replaceFix(req, replacement));
+  if (req.data.removable) {
+    const remove = removeFix(req, req.node, !!options.removePreferred && !out.length);
+    if (remove) out.push(remove);
+  }
+  return out;
+}
+
+/** `"x"` → `x` for titles (JSON replacements carry their quotes). */
+function unquoteJson(value: string): string {
+  if (/^".*"$/s.test(value)) {
+    try {
+      const v = JSON.parse(value);
+      if (typeof v === 'string') return v;
+    } catch {
+      // not JSON text: shown as it is
+    }
+  }
+  return value;
+}

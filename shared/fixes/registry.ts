@@ -1,0 +1,67 @@
+/**
+ * Every rule's quick fixes, by full rule id, gathered from the rules that register them
+ * beside their checks. `fixPlansFor` is the one way features and `--fix` ask for fixes.
+ */
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import { DIALECT_MODULES } from '../engine';
+import type { Analysis, FixPlan, FixProvider, FixRequest, RuleId } from '../types';
+import { nodeForRange } from './edits';
+
+const providers = new Map<string, FixProvider<any>>();
+for (const module of Object.values(DIALECT_MODULES)) {
+  for (const rule of module.rules) {
+    for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
+  }
+}
+
+/** The rule ids that have quick fixes (docs and tests list them). */
+export function rulesWithFixes(): RuleId[] {
+  return [...providers.keys()] as RuleId[];
+}
+
+const sameRange = (a: Range, b: Range) =>
+  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+
+const messageOf = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : (d.message as { value?: string })?.value);
+
+/**
+ * The engine's own diagnostic for one a client sent back (clients may drop `data`): same rule,
+ * range and message; several findings can share a rule and a range (missing keys on the first line).
+ */
+export function ownDiagnostic(analysis: Analysis, given: Diagnostic, rule: string): Diagnostic | undefined {
+  const candidates = analysis.diagnostics.filter((d) => d.code === rule && sameRange(d.range, given.range));
+  return candidates.find((d) => d.message === messageOf(given)) ?? (candidates.length === 1 ? candidates[0] : undefined);
+}
+
+/** The fixes of one of the analysis's diagnostics; a provider that throws offers none. */
+export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan[] {
+  const ctx = analysis.context;
+  const rule = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
+  const provider = rule && providers.get(rule);
+  if (!ctx || !provider) return [];
+  const source = ctx.file.source;
+  const start = source.offset(diagnostic.range.start);
+  const end = source.offset(diagnostic.range.end);
+  const request: FixRequest<unknown> = {
+    ctx,
+    diagnostic,
+    data: (diagnostic.data ?? {}) as Record<string, unknown>,
+    start,
+    end,
+    node: nodeForRange(ctx.file.root, start, end),
+  };
+  try {
+    return provider(request);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A fix `--fix` and "Fix all" apply: a preferred one with edits in the file. Only its edits
+ * are applied there; a rename that comes with them is left to the author (the name-mismatch
+ * warning then says so).
+ */
+export function isAppliedByFixAll(plan: FixPlan): boolean {
+  return !!plan.preferred && plan.edits.length > 0;
+}

@@ -1,0 +1,26 @@
+/** The workspace index's host on the real file system. */
+import * as fs from 'fs';
+import { URI } from 'vscode-uri';
+import type { WorkspaceHost } from '../workspace/definitions';
+
+/** Reads only regular files (a FIFO or a device named like a definition would block or never end). */
+function readRegular(path: string): string | undefined {
+  try {
+    if (!fs.statSync(path).isFile()) return undefined;
+    return fs.readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export const nodeWorkspaceHost: WorkspaceHost = {
+  listDir(dir) {
+    try {
+      return fs.readdirSync(dir);
+    } catch {
+      return undefined;
+    }
+  },
+  readFile: readRegular,
+  toUri: (path) => URI.file(path).toString(),
+};

@@ -1,0 +1,74 @@
+/**
+ * The server's requests and commands beyond standard LSP, defined once for the server, the
+ * VS Code client and other editors (docs/editors.md). Dependency-free: the client imports it.
+ */
+import type { Resolution } from './results';
+
+/** `subagents/resolve`: the resolution of an open definition from the editor's current text. */
+export const RESOLVE_REQUEST = 'subagents/resolve';
+export interface ResolveParams {
+  uri: string;
+}
+export type ResolveResult = Resolution | null;
+
+/** The VS Code extension's own command (a live preview); lenses carry it when the client says it implements it. */
+export const CLIENT_RESOLVE_COMMAND = 'subagents.resolve';
+/** The server's command for every other editor (`workspace/executeCommand`). */
+export const SERVER_RESOLVE_COMMAND = 'subagents.server.resolve';
+
+/** What the client may send in `initializationOptions`. */
+export interface InitializationOptions {
+  /** The `subagents` settings section, for clients without `workspace/configuration`. */
+  settings?: unknown;
+  /** Commands the client implements itself (the VS Code extension: `subagents.resolve`). */
+  clientCommands?: string[];
+}
+
+/**
+ * `subagents/workspace` (params `{}`): every definition of the workspace with the runtime's
+ * verdict, for the Subagents view and any other editor. Computed in the background and cached
+ * per file; `complete` is false while the first indexing is still running.
+ */
+export const WORKSPACE_REQUEST = 'subagents/workspace';
+export type WorkspaceParams = Record<string, never>;
+
+/** The runtime's verdict, plus `shadowed`: a Polytoken definition a later one of the same name replaces. */
+export type DefinitionStatus = 'loads' | 'rejected' | 'dropped' | 'shadowed';
+
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+  information: number;
+  hints: number;
+}
+
+export interface WorkspaceDefinition {
+  /** The file's URI; a Profy Expert's subagents share it. */
+  uri: string;
+  name: string;
+  dialect: 'polytoken' | 'profy' | 'picasso';
+  /** Where it belongs under its runtime: the project or folder (workspace-relative), or a Profy Expert's name. */
+  group: string;
+  status: DefinitionStatus;
+  /** How many tools the runtime grants it. */
+  tools: number;
+  /** The file's problems as shown (after `rules:` and suppression comments). */
+  problems: ProblemCounts;
+  /** The name's range, where a click opens the definition. */
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  /** Its index among the file's definitions (Profy: the `subagents` entry), to pick it from `subagents/resolve`. */
+  index: number;
+}
+
+export interface WorkspaceResult {
+  definitions: WorkspaceDefinition[];
+  /** False while the first indexing still runs (the view shows what there is, and is told when more comes). */
+  complete: boolean;
+}
+
+/** Server → client: definitions changed (added, removed, re-checked); the client asks `subagents/workspace` again or for the URIs it shows. */
+export const WORKSPACE_CHANGED_NOTIFICATION = 'subagents/workspaceChanged';
+export interface WorkspaceChangedParams {
+  /** The files whose definitions changed; empty when everything may have (configuration change, rebuild). */
+  uris: string[];
+}

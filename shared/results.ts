@@ -1,0 +1,63 @@
+/** What the engine reports: findings before display settings, and resolutions. */
+import type { DiagnosticTag, Range } from 'vscode-languageserver-types';
+import type { Dialect, SeverityName } from './basics';
+import type { RuleId } from './rules/registry';
+
+/** What a rule reports before severity overrides and suppression are applied. */
+export interface Finding {
+  rule: RuleId;
+  range: Range;
+  message: string;
+  /** For rules whose severity depends on the case (e.g. unknown-tool). */
+  severity?: SeverityName;
+  tags?: DiagnosticTag[];
+  /** Facts a quick fix needs (suggested name, entry text, …). Must be JSON-serializable. */
+  data?: Record<string, unknown>;
+}
+
+export type ResolveStatus = 'loads' | 'rejected' | 'dropped';
+
+export interface RemovedTool {
+  tool: string;
+  /** The key or mechanism that removed it: tools_deny, deny, memory, switch_facet, reserved, … */
+  by: string;
+}
+
+export interface DroppedEntry {
+  entry: string;
+  reason: string;
+}
+
+export interface ResolvedDefinition {
+  name: string;
+  status: ResolveStatus;
+  /** Sorted and unique. */
+  tools: string[];
+  undeferred?: string[];
+  unexpanded?: string[];
+  removed: RemovedTool[];
+  dropped?: DroppedEntry[];
+  /** For each granted tool, the entries that granted it (e.g. "tools: tag!ALL", "inherit_tools", "always"). */
+  provenance?: Record<string, string[]>;
+  /** Why the status is not `loads`: the rule ids that rejected or dropped it. */
+  reasons?: string[];
+  /**
+   * The rules among `reasons` whose diagnostics the author's settings hide or downgrade
+   * (`rules:`, editor settings, suppression comments): the runtime reads none of those.
+   */
+  silenced?: string[];
+  /** Polytoken: the definition that replaces this one in discovery order (absolute path); it then never runs. */
+  shadowedBy?: string;
+  range?: Range;
+}
+
+/** The verdict the workspace view shows: the status, or `shadowed` for a definition that loads but never runs. */
+export function shownStatus(d: Pick<ResolvedDefinition, 'status' | 'shadowedBy'>): ResolveStatus | 'shadowed' {
+  return d.status === 'loads' && d.shadowedBy ? 'shadowed' : d.status;
+}
+
+export interface Resolution {
+  file: string;
+  dialect: Dialect;
+  definitions: ResolvedDefinition[];
+}

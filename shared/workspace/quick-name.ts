@@ -1,0 +1,103 @@
+/**
+ * Reading a definition's `name` off its lines, without a YAML parse, when the lines are plain
+ * enough to be sure: the workspace index of the server and of `subagents check` read tens of
+ * thousands of files at start-up this way. Otherwise undefined: then the file is parsed.
+ */
+import type { Dialect } from '../basics';
+import { findFrontmatter } from '../text/frontmatter';
+
+/** Tests turn the quick path off to compare with full parses. */
+export const QUICK_NAMES = { enabled: true };
+
+/** A name read quickly: the value and its span (quotes included) in the text without a BOM. */
+export interface QuickName {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The `name` of a Polytoken or Picasso definition read off its lines (see quickPolytokenName);
+ * Profy files, and Picasso `.md` roles written without frontmatter, are always parsed.
+ */
+export function quickName(kind: Dialect, raw: string, path: string): QuickName | undefined {
+  if (!QUICK_NAMES.enabled || kind === 'profy') return undefined;
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (kind === 'polytoken' || path.endsWith('.md')) {
+    const fm = findFrontmatter(text);
+    return fm.kind === 'closed' ? nameInRegion(text, fm.yamlStart, fm.yamlEnd) : undefined;
+  }
+  return nameInRegion(text, 0, text.length);
+}
+
+const TOP_KEY_LINE = /^[A-Za-z_][\w-]*:(?:[ ]|$)/;
+const NAME_LINE = /^name:[ ]+(?:([A-Za-z_][\w.-]*)|"([^"\\]+)"|'([^']+)')[ ]*(?:[ ]#.*)?$/;
+const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
+
+/**
+ * The `name` of a Polytoken definition read off its frontmatter's lines, without a YAML
+ * parse: a closed frontmatter whose top-level lines are all simple `key:` lines, one of
+ * them `name:` with a plain identifier or a quoted string without escapes, and no line
+ * that could open a multi-line quoted or flow value. Otherwise undefined (then the file is
+ * parsed). For a file that parses cleanly this is polytokenName's answer; a broken file's
+ * parse can disagree, and checkPaths corrects the index after that parse (applyCorrections).
+ */
+export function quickPolytokenName(raw: string): string | undefined {
+  return quickName('polytoken', raw, '')?.name;
+}
+
+/** The name of the YAML mapping in `text[start, end)`, read line by line (see quickPolytokenName). */
+function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
+  const region = text.slice(start, end);
+  if (region.includes('\t')) return undefined;
+  let found: QuickName | undefined;
+  let afterName = false;
+  let seenKey = false;
+  const LINE = /[^\r\n]*(\r\n|\n|\r|$)/g;
+  for (let m = LINE.exec(region); m && m[0]; m = LINE.exec(region)) {
+    const line = m[0].replace(/[\r\n]+$/, '');
+    const lineStart = start + m.index;
+    if (!line.trim()) continue;
+    // The line after `name:` must be a new key: an indented one would continue the value.
+    if (afterName && !TOP_KEY_LINE.test(line)) return undefined;
+    afterName = false;
+    if (line[0] === '#') continue;
+    if (!balanced(line)) return undefined;
+    if (line[0] === ' ') {
+      if (!seenKey) return undefined; // indented content first: the top level may not be a mapping
+      continue;
+    }
+    if (!TOP_KEY_LINE.test(line)) return undefined;
+    seenKey = true;
+    if (!line.startsWith('name:')) continue;
+    const n = NAME_LINE.exec(line);
+    if (!n || found !== undefined) return undefined;
+    const name = n[1] ?? n[2] ?? n[3];
+    if (n[1] !== undefined && YAML_WORDS.test(name)) return undefined;
+    const quoted = n[1] === undefined;
+    const valueStart = lineStart + line.length - line.slice('name:'.length).trimStart().length;
+    found = { name, start: valueStart, end: valueStart + name.length + (quoted ? 2 : 0) };
+    afterName = true;
+  }
+  return found;
+}
+
+/** No quote or bracket left open on the line (so nothing can swallow the next lines). */
+function balanced(line: string): boolean {
+  let square = 0;
+  let curly = 0;
+  let double = 0;
+  let single = 0;
+  for (let i = 0; i < line.length; i++) {
+    switch (line.charCodeAt(i)) {
+      case 0x5b: square++; break; // [
+      case 0x5d: square--; break; // ]
+      case 0x7b: curly++; break; // {
+      case 0x7d: curly--; break; // }
+      case 0x22: if (line[i - 1] !== '\\') double++; break; // "
+      case 0x27: single++; break; // '
+      case 0x5c: if (line[i + 1] !== '"' && line[i + 1] !== '\\') return false; i++; break; // other escapes: let the parser decide
+    }
+  }
+  return square === 0 && curly === 0 && double % 2 === 0 && single % 2 === 0;
+}
