@@ -36,7 +36,7 @@ let cacheBytes;
 try {
   generateWorkspace(ws, size);
   const check = (kind, extra) => {
-    const m = measure([cli, 'check', ws, '--format', 'json', ...extra], {}, outputs[kind]);
+    const m = measure([cli, 'check', ws, '--format', 'json', ...extra], { stdoutFile: outputs[kind] });
     if (m.status !== 0 && m.status !== 1) throw new Error(`${kind} run exited ${m.status}: ${m.stderr.slice(0, 500)}`);
     times[kind].push(m);
   };

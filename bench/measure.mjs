@@ -1,4 +1,6 @@
-// Timing one `node …` process for the benchmarks: wall time, peak RSS and CPU time.
+// Runs `node …argv` once and measures it: wall ms, peak RSS (MiB), CPU ms (user + system),
+// exit status. Peak RSS comes from /usr/bin/time -v's "maximum resident set size", or,
+// without it, from bench/rss-preload.cjs (process.resourceUsage().maxRSS at exit).
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -7,21 +9,16 @@ import { fileURLToPath } from 'url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** Runs `node …argv` once: wall ms, peak RSS (MiB), CPU ms (user+sys), exit status, stdout file. */
-export function measure(argv, env = {}, stdoutFile = '/dev/null') {
+/** `timeout` (ms): the run is killed past it and `timedOut` is set. */
+export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout } = {}) {
   const out = fs.openSync(stdoutFile, 'w');
   const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
   const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const start = performance.now();
-  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, cwd, timeout, killSignal: 'SIGKILL', maxBuffer: 1 << 28 });
   const wall = performance.now() - start;
   fs.closeSync(out);
-  const stderr = r.stderr.toString();
+  const stderr = r.stderr?.toString() ?? '';
   let rssKb;
   let cpu;
   const t = /BENCH_TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
@@ -32,5 +29,12 @@ export function measure(argv, env = {}, stdoutFile = '/dev/null') {
     const m = /SUBAGENTS_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
     rssKb = m ? Number(m[1]) : NaN;
   }
-  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr };
+  // time(1) exits with the child's status; its own line is not part of the child's stderr.
+  const childStderr = stderr.replace(/^(Command exited with non-zero status \d+|Command terminated by signal \d+)\n/m, '').replace(/BENCH_TIME .*\n?/, '').replace(/\nSUBAGENTS_BENCH_MAXRSS_KB=\d+\n/, '');
+  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr: childStderr, timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL' };
 }
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};

@@ -1,7 +1,8 @@
 // `npm run bench`: times `node dist/cli.js check <ws> --format json` on generated workspaces
 // of 1,000, 10,000 and 50,000 definitions next to the FLOOR (bench/floor.mjs: one process
 // that only finds, reads and parses the same files with the same parsers), and the language
-// server (bench/server.mjs). Prints a table and writes bench/results.json.
+// server (bench/server.mjs), then pathological files (bench/limits.mjs) and hostile
+// workspaces (bench/hostile.mjs). Prints the tables and writes bench/results.json.
 //
 //   node bench/run.mjs [--sizes 1000,10000,50000] [--runs 3] [--no-server] [--keep]
 import { spawnSync } from 'child_process';
@@ -10,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { generateWorkspace } from './generate.mjs';
-import { measure, median } from './measure.mjs';
+import { measure } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -30,7 +31,12 @@ if (!fs.existsSync(cli)) {
   process.exit(2);
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, cache: undefined, server: undefined };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, cache: undefined, server: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -46,7 +52,7 @@ try {
     for (let r = 0; r < runs; r++) {
       // Interleaved, so that a busy machine slows both alike.
       const outFile = path.join(tmp, `out-${size}.json`);
-      const c = measure([cli, 'check', ws, '--format', 'json'], {}, outFile);
+      const c = measure([cli, 'check', ws, '--format', 'json'], { stdoutFile: outFile });
       if (c.status !== 0 && c.status !== 1) throw new Error(`check exited ${c.status}: ${c.stderr.slice(0, 500)}`);
       if (r === 0) {
         const json = JSON.parse(fs.readFileSync(outFile, 'utf8'));
@@ -54,7 +60,7 @@ try {
       }
       checks.push(c);
       floors.push(measure([path.join(here, 'floor.mjs'), ws]));
-      if (r === 0) single.push(measure([cli, 'check', ws, '--format', 'json'], { SUBAGENTS_WORKERS: '0' }));
+      if (r === 0) single.push(measure([cli, 'check', ws, '--format', 'json'], { env: { SUBAGENTS_WORKERS: '0' } }));
     }
     const row = {
       definitions: size,
@@ -88,6 +94,13 @@ try {
     results.limits = JSON.parse(limits.stdout.toString().trim().split('\n').pop());
   } catch {
     results.limits = { error: `limits benchmark failed (exit ${limits.status})` };
+  }
+
+  const hostile = spawnSync(process.execPath, [path.join(here, 'hostile.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 30 * 60_000 });
+  try {
+    results.hostile = JSON.parse(hostile.stdout.toString().trim().split('\n').pop());
+  } catch {
+    results.hostile = { error: `hostile inputs benchmark failed (exit ${hostile.status})` };
   }
 
   const cache = spawnSync(process.execPath, [path.join(here, 'cache.mjs'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 15 * 60_000 });
@@ -130,6 +143,15 @@ if (results.limits) {
     for (const [k, v] of Object.entries(results.limits)) lines.push(`| ${k} | ${fmt(v)} |`);
   }
 }
+if (results.hostile) {
+  lines.push('');
+  if (results.hostile.error) lines.push(`hostile inputs: ${results.hostile.error}`);
+  else {
+    lines.push('| hostile input (a workspace, CLI check, whole process) | ms | peak RSS (MiB) | outcome |');
+    lines.push('| --- | ---: | ---: | --- |');
+    for (const [k, v] of Object.entries(results.hostile)) lines.push(`| ${k} | ${fmt(v.ms)} | ${fmt(v.rssMiB)} | ${v.ok ? 'as expected' : `**${v.note}**`} |`);
+  }
+}
 if (results.cache) {
   const c = results.cache;
   lines.push('');
@@ -153,3 +175,5 @@ if (results.server) {
 }
 console.log(lines.join('\n'));
 fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+// A hostile input that crashed, hung or gave the wrong answer fails the run.
+if (results.hostile && (results.hostile.error || Object.values(results.hostile).some((v) => !v.ok))) process.exitCode = 1;

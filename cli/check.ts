@@ -6,7 +6,7 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { toPosix } from '../shared/files';
 import { describeUnmatched, type CheckRun, type FileReport } from '../shared/node/check';
 import { writeAtomically } from '../shared/node/atomic-write';
-import type { CacheOptions } from '../shared/node/check-cache';
+import type { CacheOptions } from '../shared/node/check-types';
 import type { ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
 import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';

@@ -69,7 +69,7 @@ export function commandRules(args: string[], io: Io): number {
     const rows = RULES.map((r) => `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.defaultSeverity}${r.deprecated ? ' (deprecated usage)' : ''} | ${r.summary.replace(/\|/g, '\\|')} |`);
     io.out(['| rule | default severity | what it reports |', '| --- | --- | --- |', ...rows].join('\n') + '\n');
   } else {
-    const idWidth = Math.max(...rules.map((r) => r.id.length));
+    const idWidth = rules.reduce((width, r) => Math.max(width, r.id.length), 0);
     io.out(rules.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(11)}  ${r.summary}  ${r.docs}`).join('\n') + '\n');
   }
   return 0;

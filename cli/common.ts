@@ -4,6 +4,7 @@ import { posix } from 'path';
 import { relativeInside, toPosix } from '../shared/files';
 import { checkPaths, MissingPathError, UnmatchedInputError, type CheckOptions, type CheckRun } from '../shared/node/check';
 import type { ConfigOptions } from '../shared/node/config-loader';
+import { isRegularFile } from '../shared/node/read';
 import { describeError } from '../shared/node/walk';
 import { UsageError, type ParsedArgs } from './args';
 
@@ -79,7 +80,7 @@ export function siblingsForShadowing(abs: string): string[] {
   try {
     return fs
       .readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.md'))
+      .filter((e) => e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && isRegularFile(posix.join(dir, e.name)))))
       .map((e) => posix.join(dir, e.name))
       .filter((p) => p !== abs);
   } catch {

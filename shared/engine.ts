@@ -14,6 +14,8 @@ import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
 export { defaultSeverity } from './rules/registry';
 import { SourceText } from './text/source';
 import { findSuppressions, isSuppressed } from './text/suppress';
+import { unreadableReason } from './text/limits';
+import { capPerRule } from './diagnostics-cap';
 import type { Analysis, Dialect, DialectModule, DocumentInput, FileKind, Finding, Resolution, RuleContext, SeverityName } from './types';
 import { polytoken } from './dialects/polytoken';
 import { profy } from './dialects/profy';
@@ -106,18 +108,7 @@ export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
   return finalize(findings, defaultConfig(), () => false);
 }
 
-/** Files above this size are reported, not parsed. */
-export const MAX_FILE_CHARS = 5 * 1024 * 1024;
-
-/** Why a text is not parsed at all: too large, or binary. */
-export function unreadableReason(text: string): string | undefined {
-  if (text.length > MAX_FILE_CHARS) {
-    const mb = (text.length / 1024 / 1024).toFixed(1);
-    return `The file is ${mb} MB, above the 5 MB limit, so it is not checked; a definition this large is almost certainly not one.`;
-  }
-  if (text.includes('\u0000')) return 'The file holds NUL bytes, so it is binary, not a definition; it is not checked.';
-  return undefined;
-}
+export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 
 /** Findings as the author chose to see them: `rules:` overrides, then suppression comments. */
 function finalize(findings: readonly Finding[], config: SubagentsConfig, suppressed: (f: Finding) => boolean): Diagnostic[] {
@@ -139,7 +130,7 @@ function finalize(findings: readonly Finding[], config: SubagentsConfig, suppres
       data: { rule: f.rule, ...f.data },
     });
   }
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return capPerRule(out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
 }
 
 /** The resolution of a definition file; undefined for files that are not definitions. */

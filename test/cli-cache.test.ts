@@ -23,33 +23,34 @@ const FILES = {
 };
 
 /**
- * Runs the CLI with fs.readFileSync and fs.openSync watched: which definition files were
- * read as text (to be analyzed) rather than as bytes (to be hashed).
+ * Runs the CLI with every opening of a file for reading counted. Without cache a definition
+ * is opened once (read and analyzed); with a cache, once to hash it, and once more only
+ * when it is analyzed.
  */
 function runWatched(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   const dir = temps.dir('subagents-watch-');
-  const log = path.join(dir, 'reads.log');
-  const hook = path.join(dir, 'watch-reads.js');
+  const log = path.join(dir, 'opens.log');
+  const hook = path.join(dir, 'watch-opens.js');
   fs.writeFileSync(
     hook,
-    `const fs = require('fs'); const read = fs.readFileSync; const open = fs.openSync;
-const note = (what, file) => typeof file === 'string' && fs.appendFileSync(${JSON.stringify(log)}, what + ' ' + file + '\\n');
-fs.readFileSync = function (file, options) {
-  note(options ? 'text' : 'bytes', file);
-  return read.apply(this, arguments);
-};
+    `const fs = require('fs'); const open = fs.openSync;
 fs.openSync = function (file, flags) {
-  if (!flags || flags === 'r') note('bytes', file);
+  const reading = flags === undefined || flags === 'r' || (typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY);
+  if (reading && typeof file === 'string') fs.appendFileSync(${JSON.stringify(log)}, file + '\\n');
   return open.apply(this, arguments);
 };
 `,
   );
   const r = temps.run(args, cwd, { env, nodeArgs: ['--require', hook] });
-  const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  const rel = (l: string) => path.relative(cwd, l.slice(l.indexOf(' ') + 1)).split(path.sep).join('/');
-  const analyzed = lines.filter((l) => l.startsWith('text ') && /(\.md|\.json|agents\/[^/]+\.yaml)$/.test(l)).map(rel);
-  const hashed = lines.filter((l) => l.startsWith('bytes ')).map(rel);
-  return { ...r, analyzed: [...new Set(analyzed)].sort(), hashed: hashed.sort() };
+  const opens = new Map<string, number>();
+  for (const line of fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) {
+    const rel = path.relative(cwd, line).split(path.sep).join('/');
+    opens.set(rel, (opens.get(rel) ?? 0) + 1);
+  }
+  const isDefinition = (p: string) => /(\.md|\.json|agents\/[^/]+\.yaml)$/.test(p);
+  const analyzed = [...opens].filter(([p, n]) => isDefinition(p) && n >= 2).map(([p]) => p);
+  const hashed = [...opens.keys()];
+  return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
 }
 
 const DEFINITIONS = Object.keys(FILES).filter((f) => f !== '.subagents.yaml').sort();

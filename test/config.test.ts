@@ -199,12 +199,12 @@ describe('config: the engine and the checker', () => {
     const config = path.join(dir, '.subagents.yaml').replace(/\\/g, '/');
     // Permissions do not stop root, so the read itself is made to fail.
     const realFs = require('fs') as typeof fs;
-    const read = realFs.readFileSync;
+    const open = realFs.openSync;
     try {
       fs.writeFileSync(config, 'ignore: []\n');
-      (realFs as any).readFileSync = (file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      (realFs as any).openSync = (file: fs.PathLike, ...rest: unknown[]) => {
         if (String(file).replace(/\\/g, '/') === config) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
-        return (read as any)(file, ...rest);
+        return (open as any)(file, ...rest);
       };
       const run = checkPaths(['.'], { cwd: dir, stopAt: dir, env: { HOME: dir } });
       assert.deepStrictEqual(run.ioErrors, []);
@@ -213,7 +213,7 @@ describe('config: the engine and the checker', () => {
         [['config', [['config/invalid', DiagnosticSeverity.Error, true]]]],
       );
     } finally {
-      (realFs as any).readFileSync = read;
+      (realFs as any).openSync = open;
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -254,14 +254,16 @@ describe('profy: resolution', () => {
     assert.deepStrictEqual(rules(run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['Task'])] })).diagnostics), ['profy/no-tools', 'profy/reserved-tool']);
   });
 
-  it('a duplicate key is a syntax/json problem on the later key, but the file still resolves', () => {
-    const text = '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["read"], "tools": ["grep"] }] }';
-    const { definitions, diagnostics } = run(text);
-    assert.deepStrictEqual(rules(diagnostics), ['syntax/json']);
-    assert.strictEqual(covered(text, diagnostics[0]), '"tools"');
-    const firstInSubagent = text.indexOf('"tools"', text.indexOf('"subagents"'));
-    assert.ok(diagnostics[0].range.start.character > firstInSubagent, 'the later key is reported');
-    assert.strictEqual(definitions[0].status, 'loads');
+  it('a repeated key: the last value counts, as in Profy\'s reader; the earlier key is recorded, not a syntax error', () => {
+    const text = '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["grep"], "tools": ["read"] }] }';
+    const { analysis, definitions, diagnostics } = run(text);
+    assert.deepStrictEqual(rules(diagnostics), [], 'the first `tools` would be an unresolved tool: it is not read');
+    assert.deepStrictEqual(definitions.map((d) => [d.status, d.tools]), [['loads', ['read']]]);
+    const earlier = text.indexOf('"tools": ["grep"]');
+    assert.deepStrictEqual(analysis.context?.file.duplicateKeys, [{ key: 'tools', start: earlier, end: earlier + '"tools"'.length }]);
+    // The other way round the later (unresolvable) value is the one checked.
+    const swapped = run(text.replace('["grep"], "tools": ["read"]', '["read"], "tools": ["grep"]'));
+    assert.deepStrictEqual(rules(swapped.diagnostics), ['profy/no-tools', 'profy/unresolved-tool']);
   });
 
   it('broken JSON: definitions from the partial parse are rejected', () => {

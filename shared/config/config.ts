@@ -1,11 +1,13 @@
 import type { Dialect, SeveritySetting } from '../basics';
 import type { Finding } from '../results';
 import { parseYamlFile } from '../text/document';
-import type { SourceText } from '../text/source';
+import { SourceText } from '../text/source';
+import { MAX_FILE_CHARS, sizeOverLimit } from '../text/limits';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
 import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
 import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
+import { globFindings, keptGlobs } from './glob-guard';
 import configSchema from '../../schemas/subagents-config.schema.json';
 
 export interface ToolEntry {
@@ -65,9 +67,11 @@ const FALLBACK = 'so the whole configuration is ignored and the defaults are use
  * only a warning: that setting has no effect and the rest of the file applies.
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
+  const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
+  const unreadable = unreadableConfig(text);
+  if (unreadable) return invalid([{ rule: 'config/invalid', range: new SourceText(text).firstLine(), message: `${unreadable}, ${FALLBACK}.` }]);
   const parsed = parseYamlFile(text);
   const source = parsed.source;
-  const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
   const syntax = parsed.syntax.map((f): Finding => ({
     ...f,
     rule: 'config/invalid',
@@ -94,9 +98,21 @@ export function parseConfig(text: string, path: string, dir: string): LoadedConf
       const at = rangeNode(node);
       return { rule: 'config/invalid', range: source.range(at.start, at.end), message: `${message}, ${FALLBACK}.`, ...(data ? { data } : {}) };
     });
-    return invalid([...errors, ...warnings].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
+    return invalid(sortFindings([...errors, ...warnings]));
   }
-  return { config: fromPlain(toPlain(root) as Record<string, any>), path, dir, findings: warnings };
+  const config = fromPlain(toPlain(root) as Record<string, any>);
+  config.ignore = keptGlobs(config.ignore);
+  for (const d of Object.keys(config.files) as Dialect[]) config.files[d] = keptGlobs(config.files[d]!);
+  return { config, path, dir, findings: sortFindings([...warnings, ...globFindings(source, root)]) };
+}
+
+const sortFindings = (findings: Finding[]) => findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+
+/** The limits of definition files hold for the configuration too: nothing huge or binary is parsed. */
+function unreadableConfig(text: string): string | undefined {
+  if (text.length > MAX_FILE_CHARS) return `The configuration is ${sizeOverLimit(text.length, MAX_FILE_CHARS)}`;
+  if (text.includes('\u0000')) return 'The configuration holds NUL bytes, so it is binary, not YAML';
+  return undefined;
 }
 
 const RULE_ID = /^(polytoken|profy|picasso|syntax|config)\/[a-z0-9-]+$/;

@@ -55,7 +55,7 @@ export function renderResolution(r: Resolution, fileLabel: string, { live = true
   const multiple = r.dialect === 'profy';
   if (multiple) out.push(`## Subagents (${r.definitions.length})`, '');
   if (!r.definitions.length) out.push('_No definitions in this file._', '');
-  for (const d of r.definitions) out.push(...renderDefinition(d, multiple));
+  for (const d of r.definitions) for (const line of renderDefinition(d, multiple)) out.push(line);
   return out.join('\n');
 }
 

@@ -150,7 +150,7 @@ function siblingItems(lines: Line[], index: number, col: number): string[] {
   const items: string[] = [];
   scanAround(lines, index, (s, i) => {
     if (s.indent < col || (s.indent === col && s.dash === undefined)) return false;
-    if (s.dash === col && s.keyCol === undefined) items.push(...itemText(lines[i].text, col));
+    if (s.dash === col && s.keyCol === undefined) for (const item of itemText(lines[i].text, col)) items.push(item);
   });
   return items;
 }

@@ -1,7 +1,7 @@
 /**
  * `check --cache`: a file's report is reused when its content (sha256), the configuration
- * in force for it, the checker and, for Polytoken, the paths of the definitions of its
- * name (shadowing) are those of the last run. Unchanged files are read and hashed but
+ * in force for it, the checker and, for Polytoken and Picasso, the paths of the definitions
+ * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are read and hashed but
  * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
  * A cache that is missing, corrupt (its digest does not match) or from another checker is
  * ignored and written anew.
@@ -10,22 +10,16 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../config/config';
-import type { WorkspaceIndex } from '../engine';
+import type { FileKind, WorkspaceIndex } from '../types';
+import { MAX_FILE_BYTES } from '../text/limits';
 import { writeAtomically } from './atomic-write';
-import type { CheckOptions, ItemsRun, Preset } from './check';
+import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
 import { Runner, type Item } from './check-runner';
 
-export interface CacheOptions {
-  /** The cache file (absolute). */
-  file: string;
-  /** The checker's version and build: a cache written by another checker is not used. */
-  checker: string;
-}
-
 /** Bumped when the layout of the file changes. */
-const FORMAT = 3;
+const FORMAT = 4;
 
-/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken the name it registers under. */
+/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken and Picasso the name it registers under. */
 type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
 
 /** A configuration file: sha256 of its text and what parseConfig made of it. */
@@ -36,7 +30,7 @@ interface CacheFile {
   checker: string;
   /** Dialect and configuration identities, referred to by index. */
   contexts: string[];
-  /** Per name: the paths of the Polytoken definitions registered under it, sorted, one a line. */
+  /** Per `<kind> <name>`: the paths of the Polytoken definitions or Picasso roles registered under it, sorted, one a line. */
   groups: Record<string, string>;
   configs: Record<string, ConfigEntry>;
   files: Record<string, Entry>;
@@ -105,17 +99,24 @@ function contextOf(item: Item): string {
 }
 
 const chunk = Buffer.allocUnsafe(1 << 16);
+// As readRegularFile: a FIFO must not block the open, and only regular files are read.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
-/** sha256 of a file's bytes, read through one reused buffer (no allocation or fstat per file). */
+/**
+ * sha256 of a regular file's bytes, read through one reused buffer; undefined for anything
+ * else or a file above the size limit (the run then reports it as it would without cache).
+ */
 function hashFile(path: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(path, 'r');
+    fd = fs.openSync(path, OPEN_FLAGS);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
     let n = fs.readSync(fd, chunk, 0, chunk.length, null);
     if (n < chunk.length) return digest(chunk.subarray(0, n));
     const hash = crypto.createHash('sha256');
-    for (; n > 0; n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
-    return hash.digest('base64');
+    for (let total = 0; n > 0 && total <= MAX_FILE_BYTES; total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
+    return n > 0 ? undefined : hash.digest('base64'); // grew past the limit meanwhile
   } catch {
     return undefined; // the run reads it again and reports why it cannot
   } finally {
@@ -123,18 +124,23 @@ function hashFile(path: string): string | undefined {
   }
 }
 
-/** The paths registered under each name: what `polytoken/shadowed` looks at. */
-function groupsOf(workspace: WorkspaceIndex): (name: string) => string {
+/** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
+const isNamed = (kind: FileKind) => kind === 'polytoken' || kind === 'picasso';
+
+/** The paths registered under a kind and name, sorted, one a line: what those rules look at. */
+function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => string {
   const groups = new Map<string, string>();
-  return (name) => {
-    let group = groups.get(name);
+  return (kind, name) => {
+    const key = `${kind} ${name}`;
+    let group = groups.get(key);
     if (group === undefined) {
-      const entries = workspace.polytokenByName?.get(name) ?? workspace.polytoken.filter((e) => e.name === name);
-      group = entries
+      const all = kind === 'picasso' ? workspace.picasso ?? [] : workspace.polytoken;
+      const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
+      group = (byName?.get(name) ?? all.filter((e) => e.name === name))
         .map((e) => e.path)
         .sort()
         .join('\n');
-      groups.set(name, group);
+      groups.set(key, group);
     }
     return group;
   };
@@ -179,7 +185,7 @@ export class CheckCache {
     items.forEach((item, i) => {
       const entry = own(previous.files, item.path);
       if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
-      if (item.kind === 'polytoken') {
+      if (isNamed(item.kind)) {
         if (entry[3] === undefined) return;
         names.set(i, entry[3]);
       }
@@ -196,13 +202,13 @@ export class CheckCache {
         options.onRuleError?.(rule, error);
       },
     });
-    // A reused Polytoken report holds while the same paths are registered under its name.
+    // A reused Polytoken or Picasso report holds while the same paths are registered under its name.
     const groupOf = groupsOf(result.workspace);
     const stale: number[] = [];
     for (const i of skip) {
       const entry = reused[i]!;
       const name = entry[3];
-      if (name !== undefined && own(previous.groups, name) !== groupOf(name)) stale.push(i);
+      if (name !== undefined && own(previous.groups, `${items[i].kind} ${name}`) !== groupOf(items[i].kind, name)) stale.push(i);
       else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
     }
     if (stale.length) {
@@ -222,9 +228,9 @@ export class CheckCache {
       if (!report || hash === undefined) return;
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
-      const name = item.kind === 'polytoken' ? result.names.get(i) : undefined;
+      const name = isNamed(item.kind) ? result.names.get(i) : undefined;
       next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
-      if (name !== undefined) next.groups[name] = groupOf(name);
+      if (name !== undefined) next.groups[`${item.kind} ${name}`] = groupOf(item.kind, name);
       count++;
     });
     const unchanged =

@@ -132,13 +132,13 @@ export function runParallel(
     switch (m.type) {
       case 'names':
         for (const [i, name] of m.names) names.set(i, name);
-        readErrors.push(...m.errors);
+        for (const e of m.errors) readErrors.push(e);
         phase1Done++;
         break;
       case 'reports':
         for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
-        readErrors.push(...m.errors);
-        corrections.push(...m.corrections);
+        for (const e of m.errors) readErrors.push(e);
+        for (const c of m.corrections) corrections.push(c);
         break;
       case 'failed':
         redo.push({ phase: m.phase, indexes: m.indexes });
@@ -321,7 +321,9 @@ export function workerMain(data: WorkerInput): void {
       try {
         post({ type: 'reports', reports, errors, ruleErrors, corrections });
       } catch {
-        failed.push(...reports.map(([i]) => i), ...errors.map((e) => e.index)); // not cloneable: done again on the main thread
+        // Not cloneable: done again on the main thread.
+        for (const [i] of reports) failed.push(i);
+        for (const e of errors) failed.push(e.index);
       }
       ruleErrors = [];
       if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });

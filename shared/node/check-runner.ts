@@ -2,20 +2,19 @@
  * What every thread of `checkPaths` does, serial or in workers: read and name Polytoken
  * files for the shadowing index (phase 1), then analyze files reusing those reads (phase 2).
  */
-import * as fs from 'fs';
-import { posix } from 'path';
 import { analyze, DIALECT_MODULES, fileStem, findingsToDiagnostics, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
 import type { LoadedConfig } from '../config/config';
-import { toPosix } from '../files';
 import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import { getValue } from '../text/tree';
-import type { FileKind, NamedDefinition } from '../types';
+import type { FileKind, Finding, NamedDefinition } from '../types';
 import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from './config-loader';
 import { quickName } from '../workspace/quick-name';
 import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../workspace/definitions';
 import { nodeWorkspaceHost } from './host';
+import { tooLargeReason } from '../text/limits';
+import { readRegularFile, RefusedFileError } from './read';
 import { describeError } from './walk';
 
 /** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
@@ -42,7 +41,7 @@ export interface ReadError {
  * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
 export class Runner {
-  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | undefined>();
+  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | { tooLarge: { bytes: number; limit: number } } | undefined>();
 
   constructor(
     private readonly items: readonly Item[],
@@ -52,7 +51,7 @@ export class Runner {
   ) {}
 
   private read(path: string): string {
-    return this.contents?.get(path) ?? fs.readFileSync(path, 'utf8');
+    return this.contents?.get(path) ?? readRegularFile(path);
   }
 
   /** Phase 1: the name a Polytoken file or a Picasso role registers under, or why it could not be read. */
@@ -62,6 +61,10 @@ export class Runner {
     try {
       text = this.read(c.path);
     } catch (e) {
+      if (e instanceof RefusedFileError && e.tooLarge) {
+        this.cache.set(index, { tooLarge: e.tooLarge });
+        return { name: polytokenName(undefined, c.path) };
+      }
       this.cache.set(index, undefined);
       return { error: describeError(e) };
     }
@@ -104,6 +107,7 @@ export class Runner {
       const cached = this.cache.get(index);
       this.cache.delete(index);
       if (!cached) return { skipped: true };
+      if ('tooLarge' in cached) return { analysis: tooLargeAnalysis(c.kind, cached.tooLarge) };
       ({ text, parsed, quickName } = cached);
     } else {
       try {
@@ -114,6 +118,7 @@ export class Runner {
           const findings = [unreadableConfigFinding(e)];
           return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };
         }
+        if (e instanceof RefusedFileError && e.tooLarge) return { analysis: tooLargeAnalysis(c.kind, e.tooLarge) };
         return { error: describeError(e) };
       }
     }
@@ -124,6 +129,13 @@ export class Runner {
     }
     return { analysis };
   }
+}
+
+/** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
+function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
+  const rule = kind === 'profy' ? 'syntax/json' : 'syntax/yaml';
+  const findings: Finding[] = [{ rule, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: tooLargeReason(size.bytes, size.limit) }];
+  return { kind, findings, diagnostics: findingsToDiagnostics(findings) };
 }
 
 /** The files phase 1 names: Polytoken definitions (shadowing) and Picasso roles (duplicate roles). */

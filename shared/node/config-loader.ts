@@ -1,9 +1,9 @@
-import * as fs from 'fs';
 import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
 import type { Finding } from '../results';
+import { isRegularFile, readRegularFile } from './read';
 import { describeError } from './walk';
 
 export interface ConfigOptions {
@@ -50,7 +50,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   const dir = posix.dirname(path);
   let text: string;
   try {
-    text = fs.readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
@@ -115,7 +115,7 @@ export class ConfigResolver {
       }
       visited.push(current);
       const candidate = posix.join(current, CONFIG_FILE_NAME);
-      if (isFile(candidate)) {
+      if (isRegularFile(candidate)) {
         found = candidate;
         break;
       }
@@ -128,11 +128,3 @@ export class ConfigResolver {
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    // Most folders have no configuration: no exception for that (thousands per workspace).
-    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
-}

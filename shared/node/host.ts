@@ -2,12 +2,12 @@
 import * as fs from 'fs';
 import { URI } from 'vscode-uri';
 import type { WorkspaceHost } from '../workspace/definitions';
+import { readRegularFile } from './read';
 
-/** Reads only regular files (a FIFO or a device named like a definition would block or never end). */
+/** Reads only regular files of at most 5 MB (a FIFO or a device named like a definition would block or never end). */
 function readRegular(path: string): string | undefined {
   try {
-    if (!fs.statSync(path).isFile()) return undefined;
-    return fs.readFileSync(path, 'utf8');
+    return readRegularFile(path);
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import { toPosix } from '../files';
+import { isRegularFile } from './read';
 
 const SKIPPED = new Set(['node_modules', '.git']);
 
@@ -10,27 +11,18 @@ export interface WalkProblem {
 }
 
 /**
- * Every file under `root` (posix paths), skipping node_modules and .git. Symbolic links
- * are followed once: a folder already visited (by its real path) is not entered again,
- * so link loops end. Unreadable or vanished entries are reported, never thrown.
+ * Every file under `root` (posix paths, sorted), skipping node_modules and .git.
+ * Symbolic links to folders are not followed (as ripgrep and ESLint do by default): a
+ * link to `/` or a link loop would make the walk cover the whole filesystem or never
+ * end. Links to regular files are listed; links to anything else (FIFOs, devices,
+ * dangling links) are not. Unreadable or vanished folders are reported, never thrown.
  */
 export function walkFiles(root: string, problems: WalkProblem[] = []): string[] {
   const files: string[] = [];
-  const seen = new Set<string>();
-  // A folder reached through a real folder has a known real path; only links need realpath.
   const top = posix.normalize(toPosix(root));
-  const stack: { dir: string; real?: string }[] = [{ dir: top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top }];
+  const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
   while (stack.length) {
-    const { dir, real: known } = stack.pop()!;
-    let real: string;
-    try {
-      real = known ?? fs.realpathSync.native(dir);
-    } catch (e) {
-      problems.push({ path: dir, message: describeError(e) });
-      continue;
-    }
-    if (seen.has(real)) continue;
-    seen.add(real);
+    const dir = stack.pop()!;
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -38,24 +30,12 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
       problems.push({ path: dir, message: describeError(e) });
       continue;
     }
-    const subdirs: { dir: string; real?: string }[] = [];
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
       const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
-      if (entry.isDirectory()) subdirs.push({ dir: full, real: `${real === '/' ? '' : real}/${entry.name}` });
-      else if (entry.isFile()) files.push(full);
-      else if (entry.isSymbolicLink()) {
-        try {
-          const stat = fs.statSync(full);
-          if (stat.isDirectory()) subdirs.push({ dir: full });
-          else if (stat.isFile()) files.push(full);
-        } catch {
-          // A dangling link is not a file to check.
-        }
-      }
+      if (entry.isDirectory()) stack.push(full);
+      else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
     }
-    subdirs.sort((a, b) => (a.dir < b.dir ? 1 : a.dir > b.dir ? -1 : 0));
-    for (const sub of subdirs) stack.push(sub);
   }
   return files.sort();
 }

@@ -48,9 +48,9 @@ function collapse(errors: ErrorObject[]): ErrorObject[] {
     if (types.length > 1) {
       const allowed = types.map((e) => String(e.params.type)).join(' or ');
       out.push({ ...types[0], message: `must be ${allowed}` });
-      out.push(...specific.filter((e) => e.keyword !== 'type'));
+      for (const e of specific) if (e.keyword !== 'type') out.push(e);
     } else {
-      out.push(...(specific.length ? specific : list.slice(0, 1)));
+      for (const e of specific.length ? specific : list.slice(0, 1)) out.push(e);
     }
   }
   return out;

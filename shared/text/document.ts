@@ -1,7 +1,7 @@
 import type { Finding } from '../results';
 import type { RuleId } from '../rules/registry';
 import { findFrontmatter, type Frontmatter } from './frontmatter';
-import { parseJson } from './json';
+import { parseJson, type DuplicateKey } from './json';
 import { SourceText } from './source';
 import type { AstNode } from './tree';
 import { parseYaml } from './yaml';
@@ -19,6 +19,11 @@ export interface ParsedFile {
   frontmatter?: Frontmatter;
   /** The Markdown body after the frontmatter. */
   body?: { start: number; end: number };
+  /**
+   * JSON only: keys that a later key of the same object overrides, in text order. The
+   * tree holds the last occurrence, as JSON readers keep the last value.
+   */
+  duplicateKeys?: DuplicateKey[];
 }
 
 function syntaxFindings(source: SourceText, rule: RuleId, errors: { start: number; end: number; message: string }[]): Finding[] {
@@ -39,40 +44,11 @@ export function parseYamlFile(raw: string | SourceText): ParsedFile {
 
 export function parseJsonFile(raw: string | SourceText): ParsedFile {
   const source = typeof raw === 'string' ? new SourceText(raw) : raw;
-  const { root, errors } = parseJson(source.text);
-  const syntax = syntaxFindings(source, 'syntax/json', errors);
-  syntax.push(...duplicateKeys(source, root));
-  if (!source.text.trim()) {
-    syntax.splice(0, syntax.length, { rule: 'syntax/json', range: source.firstLine(), message: 'The file is empty; a JSON object is expected.' });
-  }
-  return { source, format: 'json', root, syntax, yamlRegions: [] };
-}
-
-/**
- * JSON allows a key twice in one object, but readers disagree on which value counts
- * (most keep the last, this tree keeps the first), so the later key is reported.
- */
-function duplicateKeys(source: SourceText, root: AstNode | undefined): Finding[] {
-  const out: Finding[] = [];
-  const stack = root ? [root] : [];
-  while (stack.length) {
-    const node = stack.pop()!;
-    const seen = new Set<string>();
-    for (const p of node.properties ?? []) {
-      if (seen.has(p.key)) {
-        out.push({
-          rule: 'syntax/json',
-          range: source.range(p.keyNode.start, p.keyNode.end),
-          message: `The key \`${p.key}\` appears more than once in this object, and JSON readers disagree on which value counts (most keep the last, this checker reads the first); keep only one.`,
-          data: { duplicateKey: p.key },
-        });
-      }
-      seen.add(p.key);
-      stack.push(p.value);
-    }
-    for (const item of node.items ?? []) stack.push(item);
-  }
-  return out;
+  const { root, errors, duplicateKeys } = parseJson(source.text);
+  const syntax: Finding[] = source.text.trim()
+    ? syntaxFindings(source, 'syntax/json', errors)
+    : [{ rule: 'syntax/json', range: source.firstLine(), message: 'The file is empty; a JSON object is expected.' }];
+  return { source, format: 'json', root, syntax, yamlRegions: [], duplicateKeys };
 }
 
 /**

@@ -1,28 +1,42 @@
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
+
+/** A key that a later key of the same object overrides: its key range (quotes included). */
+export interface DuplicateKey {
+  key: string;
+  start: number;
+  end: number;
+}
 
 export interface JsonParseResult {
   root?: AstNode;
-  errors: { start: number; end: number; message: string }[];
+  errors: SyntaxError[];
+  /**
+   * Keys given again later in the same object. JSON readers (JSON.parse, Python's json,
+   * which Profy uses) keep the last value, so the tree holds only the last occurrence
+   * and the earlier ones are listed here.
+   */
+  duplicateKeys: DuplicateKey[];
 }
 
 const MAX_DEPTH = 500;
 
 /** Strict JSON (no comments, no trailing commas), converted to the neutral tree. */
 export function parseJson(text: string): JsonParseResult {
-  const parseErrors: ParseError[] = [];
+  const sink = new SyntaxErrorSink('JSON');
+  // parseTree only pushes to its error list: a list that keeps a bounded number.
+  const parseErrors = { push: (e: ParseError) => sink.add({ start: e.offset, end: e.offset + e.length, message: describe(printParseErrorCode(e.error)) }) };
   let tree: JsonNode | undefined;
   try {
-    tree = parseTree(text, parseErrors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    tree = parseTree(text, parseErrors as unknown as ParseError[], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   } catch (e) {
     // jsonc-parser recurses; absurdly deep nesting can exhaust the stack.
-    return { errors: [{ start: 0, end: 0, message: 'The JSON is nested too deeply to be read.' }] };
+    return { errors: [{ start: 0, end: 0, message: 'The JSON is nested too deeply to be read.' }], duplicateKeys: [] };
   }
-  const errors = parseErrors.map((e) => ({
-    start: e.offset,
-    end: e.offset + e.length,
-    message: describe(printParseErrorCode(e.error)),
-  }));
+  const duplicateKeys: DuplicateKey[] = [];
+  /** Values a later key replaced: nobody reads them, so repeats inside them do not count. */
+  const overridden: AstNode[] = [];
   let tooDeep = false;
   const convert = (node: JsonNode, parent: AstNode | undefined, depth: number): AstNode => {
     const start = node.offset;
@@ -34,6 +48,8 @@ export function parseJson(text: string): JsonParseResult {
     switch (node.type) {
       case 'object': {
         const out: AstNode = { kind: 'object', start, end, parent, properties: [] };
+        const last = new Map<string, AstProperty>();
+        let repeated = false;
         for (const prop of node.children ?? []) {
           const [k, v] = prop.children ?? [];
           if (!k) continue;
@@ -44,8 +60,17 @@ export function parseJson(text: string): JsonParseResult {
           const property: AstProperty = { key: String(k.value), keyNode: keyAst, value: valueAst, parent: out };
           keyAst.keyOf = property;
           valueAst.property = property;
+          const earlier = last.get(property.key);
+          if (earlier) {
+            duplicateKeys.push({ key: earlier.key, start: earlier.keyNode.start, end: earlier.keyNode.end });
+            overridden.push(earlier.value);
+            repeated = true;
+          }
+          last.set(property.key, property);
           out.properties!.push(property);
         }
+        // The last occurrence wins, at its own place (the properties stay in text order).
+        if (repeated) out.properties = out.properties!.filter((p) => last.get(p.key) === p);
         return out;
       }
       case 'array': {
@@ -63,8 +88,23 @@ export function parseJson(text: string): JsonParseResult {
     }
   };
   const root = tree ? convert(tree, undefined, 0) : undefined;
-  if (tooDeep) errors.push({ start: 0, end: 0, message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
-  return { root, errors };
+  if (tooDeep) sink.add({ start: 0, end: 0, message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
+  return { root, errors: sink.result(), duplicateKeys: outside(duplicateKeys, overridden) };
+}
+
+/** The keys (sorted by offset) that lie in none of the spans; spans of a tree nest or are disjoint. */
+function outside(keys: DuplicateKey[], spans: AstNode[]): DuplicateKey[] {
+  keys.sort((a, b) => a.start - b.start);
+  if (!spans.length) return keys;
+  spans.sort((a, b) => a.start - b.start);
+  const out: DuplicateKey[] = [];
+  let next = 0;
+  let coveredUntil = -1;
+  for (const key of keys) {
+    while (next < spans.length && spans[next].start <= key.start) coveredUntil = Math.max(coveredUntil, spans[next++].end);
+    if (key.end > coveredUntil) out.push(key);
+  }
+  return out;
 }
 
 function describe(code: string): string {

@@ -1,52 +1,104 @@
+import { Parser, type CST } from 'yaml';
+import type { Range } from 'vscode-languageserver-types';
 import type { SourceText } from './source';
+
+/** One `# subagents-disable…` comment. */
+export interface SuppressionDirective {
+  /** `line`: `subagents-disable-next-line`, for the next line; `file`: `subagents-disable`, for the whole file. */
+  kind: 'line' | 'file';
+  /** From the `#` to the end of the rule list. */
+  range: Range;
+  /** The rule ids it names, each with its range; empty when it names none (it silences every rule). */
+  rules: { id: string; range: Range }[];
+}
 
 /** Rules silenced per line (0-based) and for the whole file; `*` silences every rule. */
 export interface Suppressions {
   file: Set<string>;
   lines: Map<number, Set<string>>;
+  /** Every directive, in text order. */
+  directives: SuppressionDirective[];
 }
 
+const MARKER = 'subagents-disable';
 const DIRECTIVE = /#\s*subagents-disable(-next-line)?(?![\w-])[ \t]*([^\r\n#]*)/;
 
 /**
- * Finds `# subagents-disable-next-line a, b` and `# subagents-disable a` comments
- * in the given regions (the YAML parts of a file). Without rule ids a directive
- * silences every rule.
+ * Finds `# subagents-disable-next-line a, b` and `# subagents-disable a` comments in the
+ * given regions (the YAML parts of a file). Only real YAML comments count: the same
+ * characters inside a block scalar, a quoted string or a Markdown body are content. A
+ * directive without rule ids silences every rule.
  */
 export function findSuppressions(source: SourceText, regions: { start: number; end: number }[]): Suppressions {
-  const result: Suppressions = { file: new Set(), lines: new Map() };
+  const result: Suppressions = { file: new Set(), lines: new Map(), directives: [] };
   const text = source.text;
   for (const region of regions) {
-    let index = text.indexOf('subagents-disable', region.start);
-    while (index !== -1 && index < region.end) {
-      const lineStart = Math.max(text.lastIndexOf('\n', index), text.lastIndexOf('\r', index)) + 1;
-      const hash = text.lastIndexOf('#', index);
-      if (hash >= lineStart) {
-        const match = DIRECTIVE.exec(text.slice(hash, lineEndOf(text, index)));
-        if (match) {
-          const ids = match[2].split(',').map((s) => s.trim()).filter(Boolean);
-          const rules = ids.length ? ids : ['*'];
-          if (match[1]) {
-            const line = source.position(index).line + 1;
-            const set = result.lines.get(line) ?? new Set<string>();
-            rules.forEach((r) => set.add(r));
-            result.lines.set(line, set);
-          } else {
-            rules.forEach((r) => result.file.add(r));
-          }
-        }
-      }
-      index = text.indexOf('subagents-disable', index + 1);
+    const first = text.indexOf(MARKER, region.start);
+    // Most files hold no directive: then nothing is parsed.
+    if (first === -1 || first >= region.end) continue;
+    for (const comment of yamlComments(text.slice(region.start, region.end))) {
+      if (!comment.source.includes(MARKER)) continue;
+      const directive = readDirective(source, region.start + comment.offset, comment.source);
+      if (directive) addDirective(result, source, directive);
     }
   }
   return result;
 }
 
-function lineEndOf(text: string, from: number): number {
-  let end = from;
-  while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
-  return end;
+function readDirective(source: SourceText, offset: number, comment: string): SuppressionDirective | undefined {
+  const match = DIRECTIVE.exec(comment);
+  if (!match) return undefined;
+  const listStart = offset + match.index + match[0].length - match[2].length;
+  const rules: SuppressionDirective['rules'] = [];
+  let at = 0;
+  for (const part of match[2].split(',')) {
+    const lead = part.length - part.trimStart().length;
+    const id = part.trim();
+    if (id) rules.push({ id, range: source.range(listStart + at + lead, listStart + at + lead + id.length) });
+    at += part.length + 1;
+  }
+  const end = offset + match.index + match[0].trimEnd().length;
+  return { kind: match[1] ? 'line' : 'file', range: source.range(offset + match.index, end), rules };
 }
+
+function addDirective(result: Suppressions, source: SourceText, directive: SuppressionDirective): void {
+  result.directives.push(directive);
+  const ids = directive.rules.length ? directive.rules.map((r) => r.id) : ['*'];
+  if (directive.kind === 'file') {
+    for (const id of ids) result.file.add(id);
+    return;
+  }
+  const line = directive.range.start.line + 1;
+  let set = result.lines.get(line);
+  if (!set) result.lines.set(line, (set = new Set<string>()));
+  for (const id of ids) set.add(id);
+}
+
+/** The comments the YAML parser sees in `text`, in text order (offsets into `text`). */
+function yamlComments(text: string): CST.SourceToken[] {
+  const comments: CST.SourceToken[] = [];
+  // The CST, walked without recursion: comments sit in the `start`, `sep` and `end` token
+  // lists of documents and collection items, and in the `props` of block scalars.
+  const stack: unknown[] = [];
+  for (const token of new Parser().parse(text)) stack.push(token);
+  while (stack.length) {
+    const token = stack.pop();
+    if (!token || typeof token !== 'object') continue;
+    if (Array.isArray(token)) {
+      for (const t of token) stack.push(t);
+      continue;
+    }
+    const t = token as Record<string, unknown>;
+    if (t.type === 'comment') {
+      comments.push(t as unknown as CST.SourceToken);
+      continue;
+    }
+    for (const key of CHILD_KEYS) if (t[key]) stack.push(t[key]);
+  }
+  return comments.sort((a, b) => a.offset - b.offset);
+}
+
+const CHILD_KEYS = ['start', 'end', 'sep', 'props', 'items', 'key', 'value'] as const;
 
 export function isSuppressed(s: Suppressions, rule: string, line: number): boolean {
   if (s.file.has(rule) || s.file.has('*')) return true;

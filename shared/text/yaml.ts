@@ -1,10 +1,13 @@
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type CST, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type SchemaOptions } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type Alias, type CST, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type SchemaOptions } from 'yaml';
+import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
+
+export { MAX_SYNTAX_ERRORS } from './syntax-errors';
 
 export interface YamlParseResult {
   root?: AstNode;
   /** Offsets relative to the whole document. */
-  errors: { start: number; end: number; message: string }[];
+  errors: SyntaxError[];
 }
 
 /** Aliases are copied into the tree; past this many copied nodes the copy stops (alias bombs). */
@@ -21,36 +24,27 @@ export function parseYaml(text: string, base = 0): YamlParseResult {
   if ('tooDeep' in doc) {
     return { errors: [{ start: base + doc.tooDeep, end: base + doc.tooDeep + 1, message: `The YAML is nested deeper than ${MAX_PARSE_DEPTH} levels, so it is not read.` }] };
   }
-  const errors = capErrors(
-    doc.errors.map((e) => ({
-      start: base + (e.pos?.[0] ?? 0),
-      end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
-      message: describeYamlError(e.message),
-    })),
-  );
-  const converter = new Converter(doc, base);
+  const sink = new SyntaxErrorSink('YAML');
+  for (const e of doc.errors) {
+    sink.add({ start: base + (e.pos?.[0] ?? 0), end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0), message: describeYamlError(e.message) });
+  }
+  const { aliasTargets, duplicateKeyOffsets } = scanDocument(doc);
+  for (const offset of duplicateKeyOffsets) sink.add({ start: base + offset, end: base + offset + 1, message: DUPLICATE_KEY_MESSAGE });
+  const converter = new Converter(aliasTargets, base);
   const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
   if (converter.aliasBudgetExceeded) {
     const at = converter.aliasBudgetExceeded;
-    errors.push({ start: at[0], end: at[1], message: 'Aliases expand to too many nodes; the rest of this value is not checked.' });
+    sink.add({ start: at[0], end: at[1], message: 'Aliases expand to too many nodes; the rest of this value is not checked.' });
   }
   if (converter.tooDeep) {
     const at = converter.tooDeep;
-    errors.push({ start: at[0], end: at[1], message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
+    sink.add({ start: at[0], end: at[1], message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
   }
-  return { root, errors };
+  return { root, errors: sink.result() };
 }
 
-/** Past this many syntax errors in one file, the rest are summed up in one more (a broken file can yield thousands). */
-export const MAX_SYNTAX_ERRORS = 50;
-
-function capErrors<T extends { start: number; end: number; message: string }>(errors: T[]): T[] {
-  if (errors.length <= MAX_SYNTAX_ERRORS) return errors;
-  const kept = errors.slice(0, MAX_SYNTAX_ERRORS);
-  const last = kept[kept.length - 1];
-  kept.push({ ...last, message: `${errors.length - MAX_SYNTAX_ERRORS} more YAML syntax errors follow; fix the ones above first.` });
-  return kept;
-}
+/** The yaml package's own message for a repeated key (its check is turned off: it compares every pair of keys). */
+const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
 
 function describeYamlError(message: string): string {
   // The yaml package catches its own stack overflow on absurd nesting and reports it as an error.
@@ -65,7 +59,51 @@ function describeYamlError(message: string): string {
  */
 export const MAX_PARSE_DEPTH = 600;
 
-const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { prettyErrors: false, uniqueKeys: true, strict: true, keepSourceTokens: false };
+// uniqueKeys: off, since the package compares each key with every earlier one of its map
+// (40,000 keys: seconds); scanDocument finds the same duplicates with one lookup per key.
+const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { prettyErrors: false, uniqueKeys: false, strict: true, keepSourceTokens: false };
+
+/**
+ * One pass over the composed document, in document order: the node each alias refers to
+ * (the last node with its anchor before the alias, as `Alias.resolve` finds it, which
+ * walks the whole document on every call), and the offset of every key that repeats an
+ * earlier key of its map (equal scalar values, as the package's `uniqueKeys` compares).
+ */
+function scanDocument(doc: Document): { aliasTargets: Map<Alias, YamlNode>; duplicateKeyOffsets: number[] } {
+  const aliasTargets = new Map<Alias, YamlNode>();
+  const duplicateKeyOffsets: number[] = [];
+  const anchors = new Map<string, YamlNode>();
+  const stack: unknown[] = doc.contents ? [doc.contents] : [];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target) aliasTargets.set(node, target);
+      continue;
+    }
+    if (isScalar(node) || isMap(node) || isSeq(node)) {
+      if (node.anchor) anchors.set(node.anchor, node);
+    }
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = isPair(pair) ? pair.key : undefined;
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) duplicateKeyOffsets.push(key.range?.[0] ?? 0);
+        else seen.add(key.value);
+      }
+    }
+    // Children pushed last-first, so that they come off the stack in document order.
+    if (isMap(node) || isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) {
+        const item = node.items[i];
+        if (isPair(item)) stack.push(item.value, item.key);
+        else stack.push(item);
+      }
+    }
+  }
+  return { aliasTargets, duplicateKeyOffsets };
+}
 
 /**
  * `parseDocument` of the yaml package, in its two steps: the CST parser (iterative, so any
@@ -124,7 +162,7 @@ class Converter {
   tooDeep?: [number, number];
   private aliasNodes = 0;
 
-  constructor(private readonly doc: Document, private readonly base: number) {}
+  constructor(private readonly aliasTargets: ReadonlyMap<Alias, YamlNode>, private readonly base: number) {}
 
   convert(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
     const span = aliasSpan ?? this.span(node);
@@ -137,9 +175,9 @@ class Converter {
       return { kind: 'unknown', start: span[0], end: span[1], parent };
     }
     if (isAlias(node)) {
-      const target = node.resolve(this.doc);
+      const target = this.aliasTargets.get(node);
       if (!target) return { kind: 'unknown', start: span[0], end: span[1], parent };
-      return this.convert(target as YamlNode, parent, depth + 1, span);
+      return this.convert(target, parent, depth + 1, span);
     }
     if (isScalar(node)) {
       const value = node.value;

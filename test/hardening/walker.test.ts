@@ -7,6 +7,8 @@ import { StallWatch } from '../../shared/node/check-parallel';
 import { walkFiles } from '../../shared/node/walk';
 import { makeTree } from '../support/tree';
 
+const CLI = path.resolve(__dirname, '../../../dist/cli.js');
+
 /** The file walker and checkPaths on hostile trees: link loops, unreadable folders, vanishing files. */
 const POLY = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
 
@@ -46,11 +48,42 @@ describe('hardening: the file walker', function () {
     assert.deepStrictEqual(run.files.map((f) => path.relative(root, f.path)), ['a/.polytoken/subagents/one.md']);
   });
 
-  it('a link into another folder is followed once', () => {
-    const root = make({ 'real/.picasso/agents/code_review.yaml': 'name: code_review\n' });
+  it('a link to a folder is not followed; a link to a regular file is listed', () => {
+    const root = make({ 'real/.picasso/agents/code_review.yaml': 'name: code_review\n', 'elsewhere/x.yaml': 'name: x\n' });
     fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
-    const files = rel(root, walkFiles(root));
-    assert.strictEqual(files.filter((f) => f.endsWith('code_review.yaml')).length, 1, files.join(', '));
+    fs.symlinkSync(path.join(root, 'elsewhere/x.yaml'), path.join(root, 'real/.picasso/agents/linked.yaml'));
+    assert.deepStrictEqual(rel(root, walkFiles(root)), ['elsewhere/x.yaml', 'real/.picasso/agents/code_review.yaml', 'real/.picasso/agents/linked.yaml']);
+  });
+
+  it('a link to `/` is not walked into (it would cover the whole filesystem)', () => {
+    const root = make({ '.polytoken/subagents/ok.md': POLY('ok') });
+    fs.symlinkSync('/', path.join(root, 'everything'));
+    fs.symlinkSync('/', path.join(root, '.polytoken/subagents/root.md'));
+    assert.deepStrictEqual(rel(root, walkFiles(root)), ['.polytoken/subagents/ok.md']);
+    // As a process: the CLI finishes, lists the one definition, and reads nothing else.
+    const out = execFileSync(process.execPath, [CLI, 'check', '.', '--no-global', '--format', 'json'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    assert.deepStrictEqual((JSON.parse(out) as { files: { path: string }[] }).files.map((f) => f.path), ['.polytoken/subagents/ok.md']);
+  });
+
+  it('130,000 folders in one folder: listed without a spread (which overflows the stack past ~125,000)', () => {
+    const root = make({ '.polytoken/subagents/ok.md': POLY('ok') });
+    // Faked listing of the root (creating 130,000 real folders takes long; npm run bench does it).
+    const realFs = require('fs') as typeof fs;
+    const original = realFs.readdirSync;
+    const many = Array.from({ length: 130_000 }, (_, i) => ({ name: `d${i}`, isDirectory: () => true, isFile: () => false, isSymbolicLink: () => false }));
+    realFs.readdirSync = function (this: unknown, ...args: Parameters<typeof fs.readdirSync>) {
+      const dir = String(args[0]);
+      if (dir === root) return [...(original as (...a: unknown[]) => fs.Dirent[]).apply(this, args), ...many];
+      if (path.dirname(dir) === root && /^d\d+$/.test(path.basename(dir))) return [];
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof fs.readdirSync;
+    let files: string[];
+    try {
+      files = walkFiles(root);
+    } finally {
+      realFs.readdirSync = original;
+    }
+    assert.deepStrictEqual(rel(root, files), ['.polytoken/subagents/ok.md']);
   });
 
   it('node_modules and .git are never searched', () => {

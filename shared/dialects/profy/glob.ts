@@ -1,37 +1,95 @@
 /**
- * Profy allowlist globs (docs/runtimes/profy.md): `*` matches any run of characters (also none), `?`
- * exactly one character, nothing else is special. Matching is anchored and
- * case-sensitive; a prefix pattern such as `mcp__ledger__*` is just a glob.
+ * Profy allowlist globs (docs/runtimes/profy.md): `*` matches any run of characters (also none), `?` exactly one
+ * character (a code point, not a UTF-16 unit), nothing else is special. Matching is
+ * anchored and case-sensitive; a prefix pattern such as `mcp__ledger__*` is just a glob.
+ *
+ * No regular expression: a backtracking one takes exponential time on `a*a*a*…b`
+ * against a long name. The matcher below places the pieces between stars greedily, left
+ * to right, which is exact for this glob language, in at most (name length)² steps.
  */
 export function isGlob(entry: string): boolean {
   return entry.includes('*') || entry.includes('?');
 }
 
-const cache = new Map<string, RegExp>();
+type Piece = (string | undefined)[];
 
-export function globToRegExp(pattern: string): RegExp {
-  let re = cache.get(pattern);
-  if (!re) {
-    let source = '';
+/** A pattern split at its stars: code points, `undefined` standing for `?`. */
+interface CompiledGlob {
+  /** Without a star the whole pattern is `head`, matched exactly. */
+  star: boolean;
+  head: Piece;
+  /** The non-empty pieces between the first and the last star. */
+  middle: Piece[];
+  tail: Piece;
+  /** Code points a matching name has at least. */
+  minLength: number;
+}
+
+const cache = new Map<string, CompiledGlob>();
+
+function compile(pattern: string): CompiledGlob {
+  let glob = cache.get(pattern);
+  if (!glob) {
+    const pieces: Piece[] = [[]];
     for (const ch of pattern) {
-      if (ch === '*') source += '[\\s\\S]*';
-      else if (ch === '?') source += '[\\s\\S]';
-      else source += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (ch === '*') pieces.push([]);
+      else pieces[pieces.length - 1].push(ch === '?' ? undefined : ch);
     }
-    // `u`: `?` stands for one character, not one UTF-16 unit.
-    re = new RegExp(`^${source}$`, 'u');
+    const head = pieces[0];
+    const tail = pieces.length > 1 ? pieces[pieces.length - 1] : [];
+    const middle = pieces.slice(1, -1).filter((p) => p.length > 0);
+    let minLength = head.length + tail.length;
+    for (const p of middle) minLength += p.length;
+    glob = { star: pieces.length > 1, head, middle, tail, minLength };
     if (cache.size > 500) cache.clear();
-    cache.set(pattern, re);
+    cache.set(pattern, glob);
   }
-  return re;
+  return glob;
+}
+
+/** A name indexable by code point: the string itself when it has no surrogate pair (most do), else its code points. */
+type CodePoints = string | readonly string[];
+const SURROGATE = /[\uD800-\uDFFF]/;
+const codePoints = (name: string): CodePoints => (SURROGATE.test(name) ? Array.from(name) : name);
+
+/** Whether `piece` matches `name` at code point `at`. */
+function pieceAt(piece: Piece, name: CodePoints, at: number): boolean {
+  for (let i = 0; i < piece.length; i++) {
+    const want = piece[i];
+    if (want !== undefined && want !== name[at + i]) return false;
+  }
+  return true;
+}
+
+function matches(glob: CompiledGlob, name: CodePoints): boolean {
+  if (!glob.star) return name.length === glob.head.length && pieceAt(glob.head, name, 0);
+  if (name.length < glob.minLength) return false;
+  if (!pieceAt(glob.head, name, 0) || !pieceAt(glob.tail, name, name.length - glob.tail.length)) return false;
+  // Between the head and the tail, the leftmost place for each piece leaves the most room for the rest.
+  let from = glob.head.length;
+  const until = name.length - glob.tail.length;
+  for (const piece of glob.middle) {
+    let at = from;
+    while (at + piece.length <= until && !pieceAt(piece, name, at)) at++;
+    if (at + piece.length > until) return false;
+    from = at + piece.length;
+  }
+  return true;
 }
 
 export function globMatches(pattern: string, name: string): boolean {
-  return globToRegExp(pattern).test(name);
+  return matches(compile(pattern), codePoints(name));
 }
+
+/** The code points of each tool of a toolset, made once per toolset (every glob entry is expanded against it; a toolset is not changed once built). */
+const toolsetCodePoints = new WeakMap<readonly string[], CodePoints[]>();
 
 /** The tools a glob matches, in the toolset's order. */
 export function expandGlob(pattern: string, toolset: readonly string[]): string[] {
-  const re = globToRegExp(pattern);
-  return toolset.filter((t) => re.test(t));
+  const glob = compile(pattern);
+  let names = toolsetCodePoints.get(toolset);
+  if (!names) toolsetCodePoints.set(toolset, (names = toolset.map(codePoints)));
+  const out: string[] = [];
+  for (let i = 0; i < toolset.length; i++) if (matches(glob, names[i])) out.push(toolset[i]);
+  return out;
 }

@@ -19,9 +19,9 @@ export const unknownKey: ProfyRule = {
   check(ctx) {
     const model = ctx.model;
     const out: Finding[] = [];
-    if (model.expert) out.push(...unknownKeys(ctx, model.expert, 'Expert', [...EXPERT_KEYS, ...EDITOR_KEYS], SUBAGENT_KEYS, 'a subagent (inside `subagents`)'));
+    if (model.expert) for (const f of unknownKeys(ctx, model.expert, 'Expert', [...EXPERT_KEYS, ...EDITOR_KEYS], SUBAGENT_KEYS, 'a subagent (inside `subagents`)')) out.push(f);
     for (const s of model.subagents) {
-      if (s.isObject) out.push(...unknownKeys(ctx, s.node, 'subagent', SUBAGENT_KEYS, EXPERT_KEYS, 'the Expert (the top-level object)'));
+      if (s.isObject) for (const f of unknownKeys(ctx, s.node, 'subagent', SUBAGENT_KEYS, EXPERT_KEYS, 'the Expert (the top-level object)')) out.push(f);
     }
     return out;
   },

@@ -1,0 +1,165 @@
+// Hostile inputs, each a small workspace checked by the built CLI as a process: time and
+// peak RSS of one run, and whether the outcome is the expected one (exit status, the
+// hostile file's diagnostics, and the neighbouring definition's own finding, which every
+// workspace holds: a Polytoken file whose name differs from its file name).
+// Prints one JSON line (the last line of stdout): { case: { ms, rssMiB, ok, note } }.
+//
+//   node bench/hostile.mjs [--only SUBSTRING] [--keep]
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+import { measure } from './measure.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(path.dirname(here), 'dist', 'cli.js');
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const TIMEOUT_MS = 120_000;
+
+const NEIGHBOUR = ['.polytoken/subagents/neighbour.md', '---\nname: other\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n'];
+const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+const write = (ws, rel, text) => {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), text);
+};
+const linux = process.platform === 'linux';
+
+/**
+ * Each case: `files` (relative path → text), `setup(ws)` for what is not a plain file,
+ * `argv` (default: check the workspace), and `expect(report)` → a problem or undefined.
+ */
+const CASES = {
+  'Profy: 200,000 repeats of one key (1.2 MB)': {
+    files: { 'dup.expert.json': '{"name":"x"' + ',"a":1'.repeat(200_000) + '}' },
+    expect: (r) => (diag(r, 'dup.expert.json').some((d) => d.rule === 'syntax/json') ? 'a repeated key is not a syntax error' : undefined),
+  },
+  '130,000 folders in one folder': {
+    setup: (ws) => {
+      for (let i = 0; i < 130_000; i++) fs.mkdirSync(path.join(ws, 'many', `d${i}`), { recursive: true });
+    },
+  },
+  'Picasso: 130,000 unknown tools (1.3 MB)': {
+    files: { 'apps/cli/agents/huge.yaml': 'name: huge\ntools:\n' + lines(130_000, (i) => `  - t${i}`) },
+    expect: (r) => expectCount(diag(r, 'apps/cli/agents/huge.yaml'), 'picasso/unknown-tool', 1001),
+  },
+  'JSON: `{` and 1,000,000 commas (1 MB)': {
+    files: { 'commas.expert.json': '{' + ','.repeat(1_000_000) },
+    expect: (r) => expectCount(diag(r, 'commas.expert.json'), 'syntax/json', 51),
+  },
+  'JSON: `{` and 4,000,000 commas (4 MB)': {
+    files: { 'commas.expert.json': '{' + ','.repeat(4_000_000) },
+    expect: (r) => expectCount(diag(r, 'commas.expert.json'), 'syntax/json', 51),
+  },
+  '.subagents.yaml of 4.8 MB (300,000 ignore globs)': {
+    files: { '.subagents.yaml': 'ignore:\n' + lines(300_000, (i) => `  - "x${i}/**"`) },
+    expect: (r) => expectCount(diag(r, '.subagents.yaml'), 'config/invalid', 1),
+  },
+  '.subagents.yaml of 5.5 MB (refused)': {
+    files: { '.subagents.yaml': 'ignore:\n' + lines(340_000, (i) => `  - "x${i}/**"`) },
+    expect: (r) => expectCount(diag(r, '.subagents.yaml'), 'config/invalid', 1),
+  },
+  '.subagents.yaml with NUL bytes': {
+    files: { '.subagents.yaml': 'rules:\n  polytoken/name-mismatch: off\u0000\n' },
+    expect: (r) => expectCount(diag(r, '.subagents.yaml'), 'config/invalid', 1),
+  },
+  'YAML: 16,000 aliases `*x` (109 KB)': {
+    files: { 'apps/cli/agents/aliases.yaml': 'name: aliases\nx: &x 1\nl:\n' + '  - *x\n'.repeat(16_000) },
+  },
+  'YAML: 40,000 block keys (390 KB)': {
+    files: { 'apps/cli/agents/keys.yaml': 'name: keys\n' + lines(40_000, (i) => `k${i}: 1`) },
+  },
+  'YAML: 80,000 block keys (790 KB)': {
+    files: { 'apps/cli/agents/keys.yaml': 'name: keys\n' + lines(80_000, (i) => `k${i}: 1`) },
+  },
+  'YAML: 80,000 repeats of one key': {
+    files: { 'apps/cli/agents/keys.yaml': 'name: keys\n' + lines(80_000, () => 'k: 1') },
+    expect: (r) => expectCount(diag(r, 'apps/cli/agents/keys.yaml'), 'syntax/yaml', 51),
+  },
+  'YAML: 40,000 suppression comments': {
+    files: { 'apps/cli/agents/quiet.yaml': 'name: quiet\n' + '# subagents-disable-next-line picasso/unknown-key\n'.repeat(40_000) },
+  },
+  'glob `**/*a*a*a*a*a*a*a*a*a*a*b` in ignore, 40-character names': {
+    files: {
+      '.subagents.yaml': 'ignore: ["**/*a*a*a*a*a*a*a*a*a*a*b"]\n',
+      ...Object.fromEntries([0, 1, 2].map((i) => [`apps/cli/agents/${'a'.repeat(40)}${i}.yaml`, 'name: x\n'])),
+    },
+    expect: (r) => expectCount(diag(r, '.subagents.yaml'), 'config/invalid', 1),
+  },
+  'Profy glob `a*a*…*b` (40 stars) against a 100,000-character tool': {
+    files: {
+      'glob.expert.json': JSON.stringify({ name: 'glob', description: 'd', tools: ['a'.repeat(100_000), 'read'], subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: ['a*'.repeat(40) + 'b', 'read'] }] }),
+    },
+    expect: (r) => (diag(r, 'glob.expert.json').some((d) => d.rule === 'profy/unresolved-tool') ? undefined : 'the glob that matches nothing is reported'),
+  },
+  ...(linux
+    ? {
+        'a FIFO and a /dev/zero link in polytoken.subagentDirs': {
+          files: { '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor]\n' },
+          setup: (ws) => {
+            fs.mkdirSync(path.join(ws, 'vendor'));
+            execFileSync('mkfifo', [path.join(ws, 'vendor/pipe.md')]);
+            fs.symlinkSync('/dev/zero', path.join(ws, 'vendor/zero.md'));
+          },
+        },
+        'resolve next to a FIFO and a /dev/zero link': {
+          setup: (ws) => {
+            execFileSync('mkfifo', [path.join(ws, '.polytoken/subagents/pipe.md')]);
+            fs.symlinkSync('/dev/zero', path.join(ws, '.polytoken/subagents/zero.md'));
+          },
+          argv: (ws) => ['resolve', path.join(ws, NEIGHBOUR[0]), '--format', 'json', '--no-global'],
+          status: 0,
+          expect: (r) => (r.definitions?.[0]?.status === 'rejected' ? undefined : 'the neighbour is resolved'),
+        },
+        'a link to / in the workspace': {
+          setup: (ws) => fs.symlinkSync('/', path.join(ws, 'everything')),
+        },
+      }
+    : {}),
+};
+
+function diag(report, rel) {
+  return report.files?.find((f) => f.path === rel)?.diagnostics ?? [];
+}
+
+function expectCount(diagnostics, rule, n) {
+  const got = diagnostics.filter((d) => d.rule === rule).length;
+  return got === n ? undefined : `${got} ${rule}, expected ${n}`;
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-hostile-'));
+const result = {};
+try {
+  let index = 0;
+  for (const [label, c] of Object.entries(CASES)) {
+    if (only && !label.includes(only)) continue;
+    const ws = path.join(tmp, String(index++));
+    fs.mkdirSync(ws);
+    write(ws, ...NEIGHBOUR);
+    for (const [rel, text] of Object.entries(c.files ?? {})) write(ws, rel, text);
+    c.setup?.(ws);
+    const out = path.join(tmp, 'out.json');
+    const argv = c.argv ? c.argv(ws) : ['check', ws, '--format', 'json', '--no-global'];
+    const m = measure([cli, ...argv], { stdoutFile: out, cwd: ws, timeout: TIMEOUT_MS });
+    let note;
+    if (m.timedOut) note = `did not finish in ${TIMEOUT_MS / 1000} s`;
+    else if (m.status !== (c.status ?? 1)) note = `exit ${m.status}: ${m.stderr.trim().split('\n')[0]}`;
+    else {
+      try {
+        const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+        note = c.argv ? undefined : expectCount(diag(report, NEIGHBOUR[0]), 'polytoken/name-mismatch', 1);
+        note ??= c.expect?.(report);
+      } catch (e) {
+        note = `no report: ${String(e).split('\n')[0]}`;
+      }
+    }
+    result[label] = { ms: Math.round(m.wall), rssMiB: Math.round(m.rss), ok: !note, ...(note ? { note } : {}) };
+    process.stderr.write(`${label}: ${Math.round(m.wall)} ms, ${Math.round(m.rss)} MiB${note ? ` — PROBLEM: ${note}` : ''}\n`);
+    if (!args.includes('--keep')) fs.rmSync(ws, { recursive: true, force: true });
+  }
+} finally {
+  if (!args.includes('--keep')) fs.rmSync(tmp, { recursive: true, force: true });
+}
+console.log(JSON.stringify(result));
+process.exitCode = Object.values(result).every((r) => r.ok) ? 0 : 1;

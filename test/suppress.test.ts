@@ -1,0 +1,59 @@
+import * as assert from 'assert';
+import { analyze } from '../shared/engine';
+import { defaultLoadedConfig } from '../shared/config/config';
+import { SourceText } from '../shared/text/source';
+import { findSuppressions, isSuppressed } from '../shared/text/suppress';
+
+const WS = '/ws';
+const config = defaultLoadedConfig(WS);
+const ROLE = `${WS}/apps/cli/agents/code_review.yaml`;
+const POLY = `${WS}/.polytoken/subagents/triage.md`;
+
+const whole = (text: string) => findSuppressions(new SourceText(text), [{ start: 0, end: text.length }]);
+const codes = (path: string, text: string) => analyze({ text, path, config, root: WS }).diagnostics.map((d) => String(d.code));
+
+describe('suppression comments: only real YAML comments count', () => {
+  it('a directive inside a block scalar, a quoted string or a Markdown body is content', () => {
+    for (const text of [
+      'name: x\nsystem_prompt: |\n  # subagents-disable picasso/unknown-key\n  text\nbogus: 1\n',
+      'name: x\nnote: "# subagents-disable picasso/unknown-key"\nbogus: 1\n',
+      "name: x\nnote: '# subagents-disable-next-line picasso/unknown-key'\nbogus: 1\n",
+      'name: x\nfolded: >\n  # subagents-disable-next-line picasso/unknown-key\nbogus: 1\n',
+    ]) {
+      assert.deepStrictEqual(whole(text).directives, [], text);
+      assert.ok(codes(ROLE, text).includes('picasso/unknown-key'), text);
+    }
+    const markdown = '---\nname: triage\ndescription: d\nbogus: 1\n---\n# subagents-disable polytoken/unknown-key\n';
+    assert.ok(codes(POLY, markdown).includes('polytoken/unknown-key'), 'a Markdown heading in the body is not a comment');
+  });
+
+  it('a real comment silences, also after a value and in a flow collection', () => {
+    assert.ok(!codes(ROLE, 'name: x\n# subagents-disable picasso/unknown-key\nbogus: 1\n').includes('picasso/unknown-key'));
+    assert.ok(!codes(ROLE, 'name: x # subagents-disable-next-line picasso/unknown-key\nbogus: 1\n').includes('picasso/unknown-key'));
+    const flow = whole('tools: [a, # subagents-disable-next-line picasso/unknown-tool\n  b]\n');
+    assert.ok(isSuppressed(flow, 'picasso/unknown-tool', 1));
+    const markdown = '---\nname: triage\ndescription: d\n# subagents-disable-next-line polytoken/unknown-key\nbogus: 1\n---\nBody.\n';
+    assert.ok(!codes(POLY, markdown).includes('polytoken/unknown-key'));
+  });
+
+  it('each directive is recorded: kind, range, and every rule id with its range', () => {
+    const text = 'a: 1\n  # subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool # why\nb: 2\n# subagents-disable\n';
+    const s = whole(text);
+    const source = new SourceText(text);
+    const slice = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => text.slice(source.offset(r.start), source.offset(r.end));
+    assert.deepStrictEqual(
+      s.directives.map((d) => [d.kind, slice(d.range), d.rules.map((r) => [r.id, slice(r.range)])]),
+      [
+        ['line', '# subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool', [['picasso/unknown-key', 'picasso/unknown-key'], ['picasso/unknown-tool', 'picasso/unknown-tool']]],
+        ['file', '# subagents-disable', []],
+      ],
+    );
+    assert.ok(isSuppressed(s, 'picasso/unknown-tool', 2));
+    assert.ok(isSuppressed(s, 'anything/at-all', 0), 'a directive without ids silences every rule');
+  });
+
+  it('a comment that only mentions the word is not a directive', () => {
+    assert.deepStrictEqual(whole('a: 1 # see subagents-disable in the docs\n').directives, []);
+    assert.deepStrictEqual(whole('a: 1 # subagents-disabled x\n').directives, []);
+  });
+});
