@@ -8,8 +8,8 @@ import { removeTree } from '../support/tree';
 
 /**
  * `checkPaths` with a cache gives the reports a run without one gives, after any sequence
- * of edits: files added, removed, renamed inside (shadowing), broken (a quick name the
- * parse contradicts), and the configuration changed. FC_SEED=<n> replays a run.
+ * of edits: files added, removed, renamed inside (Polytoken shadowing, Picasso duplicate
+ * roles), broken (a quick name the parse contradicts), and the configuration changed. FC_SEED=<n> replays a run.
  */
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const NAMES = ['triage', 'helper', 'broken'];
@@ -20,7 +20,8 @@ const TEXTS = [
   '---\nname: [unclosed\n---\n',
   '---\nname: helper\npolytoken: { tools: [file_raed] }\n---\n',
 ];
-const PLACES = ['p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor'];
+const role = (name: string) => `name: ${name}\ninvocation: "@${name}"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n`;
+const PLACES = ['p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor', 'p/apps/cli/agents', 'p/.picasso/agents'];
 const CONFIGS = ['polytoken:\n  subagentDirs: [vendor]\n', 'polytoken:\n  subagentDirs: [vendor]\nrules:\n  polytoken/shadowed: warning\n', 'rules: {}\n'];
 
 /** A workspace state: which text each (place, file name) holds, and the configuration. */
@@ -34,7 +35,10 @@ function lay(root: string, s: { files: [string, string, number][]; config: numbe
   fs.writeFileSync(path.join(root, '.subagents.yaml'), CONFIGS[s.config]);
   for (const [place, name, text] of s.files) {
     fs.mkdirSync(path.join(root, place), { recursive: true });
-    fs.writeFileSync(path.join(root, place, `${name}.md`), TEXTS[text]);
+    // Picasso roles: a role named after the file or after another one (duplicate roles of a project).
+    if (place.endsWith('apps/cli/agents')) fs.writeFileSync(path.join(root, place, `${name}.yaml`), role(NAMES[text % NAMES.length]));
+    else if (place.endsWith('.picasso/agents')) fs.writeFileSync(path.join(root, place, `${name}.md`), `---\n${role(NAMES[text % NAMES.length])}---\n`);
+    else fs.writeFileSync(path.join(root, place, `${name}.md`), TEXTS[text]);
   }
 }
 
@@ -59,7 +63,16 @@ describe('hardening: the check cache', function () {
           removeTree(root);
         }
       }),
-      { numRuns: 60, seed },
+      {
+        numRuns: 60,
+        seed,
+        examples: [
+          // A role of the same name appears beside an unchanged one (both become duplicates), then goes.
+          [[{ files: [['p/apps/cli/agents', 'triage', 0]], config: 0 }, { files: [['p/apps/cli/agents', 'triage', 0], ['p/.picasso/agents', 'helper', 0]], config: 0 }, { files: [['p/apps/cli/agents', 'triage', 0]], config: 0 }], false],
+          // A project definition appears with the name of an unchanged vendor one (shadowing).
+          [[{ files: [['vendor', 'helper', 1]], config: 0 }, { files: [['vendor', 'helper', 1], ['p/.polytoken/subagents', 'helper', 1]], config: 0 }], true],
+        ],
+      },
     );
   });
 });
