@@ -4,6 +4,7 @@
  * same-name Polytoken definitions is seen; a broken cache is ignored and rewritten.
  */
 import { strict as assert } from 'assert';
+import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -152,6 +153,21 @@ describe('check --cache', function () {
     assert.equal(blocked.stdout, expected);
     assert.equal(blocked.code, 1);
     assert.match(blocked.stderr, /^subagents: cannot write the cache .*blocker\/cache\.json: .*\n$/);
+  });
+
+  it('a definition replaced by a named pipe is reported as without cache, and nothing hangs', function () {
+    if (process.platform === 'win32') this.skip();
+    // Named on the command line (a walk passes over pipes): first an empty file, then a pipe.
+    const ws = temps.workspace({ ...FILES, 'experts/empty.expert.json': '' });
+    const args = ['check', 'experts', '-f', 'json'];
+    runWatched([...args, '--cache'], ws);
+    fs.rmSync(path.join(ws, 'experts/empty.expert.json'));
+    execFileSync('mkfifo', [path.join(ws, 'experts/empty.expert.json')]);
+    const cached = temps.run([...args, 'experts/empty.expert.json', '--cache'], ws);
+    const plain = temps.run([...args, 'experts/empty.expert.json'], ws);
+    assert.equal(cached.code, 2);
+    assert.match(cached.stderr, /experts\/empty\.expert\.json: is a named pipe/);
+    assert.deepEqual([cached.stdout, cached.stderr], [plain.stdout, plain.stderr]);
   });
 
   it('--cache-location: a file, or a folder to hold .subagentscache; it needs --cache', () => {
