@@ -13,7 +13,8 @@ import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
 
 export { defaultSeverity } from './rules/registry';
 import { SourceText } from './text/source';
-import { findSuppressions, isSuppressed } from './text/suppress';
+import { findSuppressions } from './text/suppress';
+import { DirectiveUse } from './rules/directives';
 import { unreadableReason } from './text/limits';
 import { capPerRule } from './diagnostics-cap';
 import type { Analysis, Dialect, DialectModule, DocumentInput, FileKind, Finding, Resolution, RuleContext, SeverityName } from './types';
@@ -57,9 +58,7 @@ export function analyze(input: DocumentInput): Analysis {
   const source = new SourceText(input.text);
   if (kind === 'config') {
     const loaded = parseConfig(input.text, input.path, input.config.dir);
-    const suppressions = findSuppressions(source, [{ start: 0, end: source.text.length }]);
-    const findings = loaded.findings;
-    return { kind, findings, diagnostics: finalize(findings, input.config.config, (f) => isSuppressed(suppressions, f.rule, f.range.start.line)) };
+    return { kind, ...withDirectives(loaded.findings, input.config.config, source, [{ start: 0, end: source.text.length }]) };
   }
   const unreadable = unreadableReason(input.text);
   if (unreadable) {
@@ -95,9 +94,25 @@ export function analyze(input: DocumentInput): Analysis {
       input.onRuleError?.(rule.ids.join(', '), error);
     }
   }
-  const suppressions = findSuppressions(source, file.yamlRegions);
-  const diagnostics = finalize(findings, input.config.config, (f) => isSuppressed(suppressions, f.rule, f.range.start.line));
-  return { kind, findings, diagnostics, context };
+  return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+}
+
+/**
+ * The diagnostics after the author's display settings (`rules:` overrides, suppression
+ * comments in the YAML regions), and the findings with the directive rules' own added.
+ */
+function withDirectives(found: Finding[], config: SubagentsConfig, source: SourceText, regions: { start: number; end: number }[]): { findings: Finding[]; diagnostics: Diagnostic[] } {
+  const use = new DirectiveUse(findSuppressions(source, regions));
+  const shown = finalize(found, config, (f) => use.silences(f.rule, f.range.start.line));
+  const directives = use.findings();
+  if (!directives.length) return { findings: found, diagnostics: shown };
+  // Directive findings are not silenced by directives (as ESLint's unused-directive reports).
+  const diagnostics = finalize(directives, config, () => false);
+  for (const d of shown) diagnostics.push(d);
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const findings = found.slice();
+  for (const f of directives) findings.push(f);
+  return { findings, diagnostics };
 }
 
 /**

@@ -257,13 +257,15 @@ describe('profy: resolution', () => {
   it('a repeated key: the last value counts, as in Profy\'s reader; the earlier key is recorded, not a syntax error', () => {
     const text = '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["grep"], "tools": ["read"] }] }';
     const { analysis, definitions, diagnostics } = run(text);
-    assert.deepStrictEqual(rules(diagnostics), [], 'the first `tools` would be an unresolved tool: it is not read');
+    // Only profy/duplicate-key: the first `tools` would be an unresolved tool, but it is not read.
+    assert.deepStrictEqual(rules(diagnostics), ['profy/duplicate-key']);
     assert.deepStrictEqual(definitions.map((d) => [d.status, d.tools]), [['loads', ['read']]]);
     const earlier = text.indexOf('"tools": ["grep"]');
-    assert.deepStrictEqual(analysis.context?.file.duplicateKeys, [{ key: 'tools', start: earlier, end: earlier + '"tools"'.length }]);
+    const later = text.indexOf('"tools": ["read"] }');
+    assert.deepStrictEqual(analysis.context?.file.duplicateKeys, [{ key: 'tools', start: earlier, end: earlier + '"tools"'.length, next: later }]);
     // The other way round the later (unresolvable) value is the one checked.
     const swapped = run(text.replace('["grep"], "tools": ["read"]', '["read"], "tools": ["grep"]'));
-    assert.deepStrictEqual(rules(swapped.diagnostics), ['profy/no-tools', 'profy/unresolved-tool']);
+    assert.deepStrictEqual(rules(swapped.diagnostics), ['profy/duplicate-key', 'profy/no-tools', 'profy/unresolved-tool']);
   });
 
   it('broken JSON: definitions from the partial parse are rejected', () => {
@@ -374,7 +376,7 @@ describe('profy: rule pages', () => {
   const DOCS = path.resolve(__dirname, '../../docs/rules');
   const ids = RULES.filter((r) => r.group === 'profy' || r.id === 'syntax/json');
 
-  it('covers all 16 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 16));
+  it('covers all 17 profy rules', () => assert.strictEqual(ids.filter((r) => r.group === 'profy').length, 17));
 
   for (const rule of ids) {
     it(`${rule.id}: title, default severity, examples, fix and how to silence`, () => {

@@ -115,7 +115,7 @@ function unreadableConfig(text: string): string | undefined {
   return undefined;
 }
 
-const RULE_ID = /^(polytoken|profy|picasso|syntax|config)\/[a-z0-9-]+$/;
+const RULE_ID = /^(polytoken|profy|picasso|syntax|config|directive)\/[a-z0-9-]+$/;
 
 /** Well-formed rule ids that no rule has: only a warning, since the setting just has no effect. */
 function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {

@@ -6,6 +6,8 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DIALECT_MODULES } from '../engine';
 import type { Analysis, FixPlan, FixProvider, FixRequest, RuleId } from '../types';
 import { nodeForRange } from './edits';
+import { directiveFixes } from '../rules/directives';
+import { findSuppressions } from '../text/suppress';
 
 const providers = new Map<string, FixProvider<any>>();
 for (const module of Object.values(DIALECT_MODULES)) {
@@ -13,6 +15,7 @@ for (const module of Object.values(DIALECT_MODULES)) {
     for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
   }
 }
+for (const [id, provider] of Object.entries(directiveFixes(findSuppressions))) if (provider) providers.set(id, provider);
 
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {
@@ -42,14 +45,10 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   const source = ctx.file.source;
   const start = source.offset(diagnostic.range.start);
   const end = source.offset(diagnostic.range.end);
-  const request: FixRequest<unknown> = {
-    ctx,
-    diagnostic,
-    data: (diagnostic.data ?? {}) as Record<string, unknown>,
-    start,
-    end,
-    node: nodeForRange(ctx.file.root, start, end),
-  };
+  const node = nodeForRange(ctx.file.root, start, end);
+  // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
+  if (node?.viaAlias) return [];
+  const request: FixRequest<unknown> = { ctx, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
   try {
     return provider(request);
   } catch {

@@ -47,6 +47,7 @@ export const RULES = [
   rule('profy/no-tools', 'error', 'No tool remains after resolution; dropped.'),
   rule('profy/duplicate-name', 'error', 'An earlier subagent or a builtin has the same name; dropped.'),
   rule('profy/self-delegation', 'warning', '`delegationPolicy` names the Expert itself; the runtime always leaves it out.'),
+  rule('profy/duplicate-key', 'warning', 'A JSON key given twice; the runtime keeps the last value.'),
   rule('profy/whitelist-cap', 'warning', '`delegationPolicy` lists more than 10 Experts; the rest are dropped.'),
   rule('profy/missing-delegation-brief', 'information', 'A delegatable Expert without `delegationBrief`.'),
   rule('profy/unknown-key', 'warning', 'A key Profy does not know.'),
@@ -72,6 +73,8 @@ export const RULES = [
   rule('syntax/json', 'error', 'The JSON does not parse.'),
   rule('syntax/frontmatter', 'error', 'The frontmatter block is missing or never closed.'),
   rule('config/invalid', 'error', 'The `.subagents.yaml` configuration is malformed.'),
+  rule('directive/unknown-rule', 'warning', 'A suppression comment names a rule id that does not exist.'),
+  rule('directive/unused', 'information', 'A suppression comment silences nothing.'),
 ] as const;
 
 /** A rule id of the registry: a misspelled id does not compile. */

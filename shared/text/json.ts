@@ -5,8 +5,11 @@ import type { AstNode, AstProperty } from './tree';
 /** A key that a later key of the same object overrides: its key range (quotes included). */
 export interface DuplicateKey {
   key: string;
+  /** The earlier key's span. */
   start: number;
   end: number;
+  /** Where the property after the earlier one starts: removing [start, next) removes it with its comma. */
+  next: number;
 }
 
 export interface JsonParseResult {
@@ -49,6 +52,9 @@ export function parseJson(text: string): JsonParseResult {
       case 'object': {
         const out: AstNode = { kind: 'object', start, end, parent, properties: [] };
         const last = new Map<string, AstProperty>();
+        /** The earlier occurrences of repeated keys, by their place among the properties. */
+        const earlierAt: number[] = [];
+        const placeOf = new Map<AstProperty, number>();
         let repeated = false;
         for (const prop of node.children ?? []) {
           const [k, v] = prop.children ?? [];
@@ -62,12 +68,18 @@ export function parseJson(text: string): JsonParseResult {
           valueAst.property = property;
           const earlier = last.get(property.key);
           if (earlier) {
-            duplicateKeys.push({ key: earlier.key, start: earlier.keyNode.start, end: earlier.keyNode.end });
+            earlierAt.push(placeOf.get(earlier)!);
             overridden.push(earlier.value);
             repeated = true;
           }
           last.set(property.key, property);
+          placeOf.set(property, out.properties!.length);
           out.properties!.push(property);
+        }
+        // An earlier occurrence always has a property after it (the later one): removing up to it takes the comma too.
+        for (const i of earlierAt) {
+          const p = out.properties![i];
+          duplicateKeys.push({ key: p.key, start: p.keyNode.start, end: p.keyNode.end, next: out.properties![i + 1].keyNode.start });
         }
         // The last occurrence wins, at its own place (the properties stay in text order).
         if (repeated) out.properties = out.properties!.filter((p) => last.get(p.key) === p);

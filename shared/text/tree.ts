@@ -20,6 +20,8 @@ export interface AstNode {
   items?: AstNode[];
   /** YAML flow collection (`[a, b]`, `{a: 1}`); false for block style and JSON. */
   flow?: boolean;
+  /** A copy made through a YAML alias: its range is the alias's (`*base`), not text of its own, so no fix edits it. */
+  viaAlias?: boolean;
 }
 
 export interface AstProperty {

@@ -43,6 +43,11 @@ export function parseYaml(text: string, base = 0): YamlParseResult {
   return { root, errors: sink.result() };
 }
 
+/** `<<` written plain (a quoted `"<<"` is an ordinary key). */
+function isMergeKey(key: YamlNode | null): boolean {
+  return isScalar(key) && key.value === '<<' && (key.type === 'PLAIN' || key.type === undefined);
+}
+
 /** The yaml package's own message for a repeated key (its check is turned off: it compares every pair of keys). */
 const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
 
@@ -165,6 +170,12 @@ class Converter {
   constructor(private readonly aliasTargets: ReadonlyMap<Alias, YamlNode>, private readonly base: number) {}
 
   convert(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
+    const out = this.convertNode(node, parent, depth, aliasSpan);
+    if (aliasSpan) out.viaAlias = true;
+    return out;
+  }
+
+  private convertNode(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
     const span = aliasSpan ?? this.span(node);
     if (aliasSpan && ++this.aliasNodes > ALIAS_NODE_BUDGET) {
       this.aliasBudgetExceeded ??= aliasSpan;
@@ -199,12 +210,17 @@ class Converter {
     }
     if (isMap(node)) {
       const out: AstNode = { kind: 'object', start: span[0], end: span[1], parent, properties: [], flow: !!node.flow };
+      const merges: YamlNode[] = [];
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const keyNode = pair.key as YamlNode | null;
+        if (isMergeKey(keyNode) && pair.value) {
+          merges.push(pair.value as YamlNode);
+          continue;
+        }
         const keySpan: [number, number] = aliasSpan ?? (keyNode ? this.span(keyNode) : [span[0], span[0]]);
         const key = isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
-        const keyAst: AstNode = { kind: 'string', value: key, start: keySpan[0], end: keySpan[1], parent: out };
+        const keyAst: AstNode = { kind: 'string', value: key, start: keySpan[0], end: keySpan[1], parent: out, ...(aliasSpan ? { viaAlias: true } : {}) };
         const valueAst: AstNode = pair.value
           ? this.convert(pair.value as YamlNode, out, depth + 1, aliasSpan)
           : { kind: 'null', value: null, start: keySpan[1], end: keySpan[1], parent: out };
@@ -213,9 +229,35 @@ class Converter {
         valueAst.property = property;
         out.properties!.push(property);
       }
+      if (merges.length) this.merge(out, merges, depth, aliasSpan);
       return out;
     }
     return { kind: 'unknown', start: span[0], end: span[1], parent };
+  }
+
+  /**
+   * YAML merge keys (`<<: *base`, `<<: [*a, *b]`, `<<: {k: v}`), as the runtimes' YAML
+   * loaders apply them: the merged mappings' keys are added where the mapping does not
+   * write them itself (its own keys win), the first source winning among several. A merged
+   * value keeps its own place in the text, or the alias's when it comes through one.
+   */
+  private merge(out: AstNode, sources: YamlNode[], depth: number, aliasSpan?: [number, number]): void {
+    const present = new Set(out.properties!.map((p) => p.key));
+    for (const source of sources) {
+      const list = isSeq(source) ? (source.items as YamlNode[]) : [source];
+      for (const item of list) {
+        if (item == null) continue;
+        const merged = this.convert(item, out, depth + 1, aliasSpan);
+        for (const p of merged.properties ?? []) {
+          if (present.has(p.key)) continue;
+          present.add(p.key);
+          p.parent = out;
+          p.keyNode.parent = out;
+          p.value.parent = out;
+          out.properties!.push(p);
+        }
+      }
+    }
   }
 
   private span(node: YamlNode): [number, number] {

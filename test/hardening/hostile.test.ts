@@ -42,7 +42,7 @@ describe('hardening: hostile inputs', function () {
       assert.deepStrictEqual(file.syntax, []);
       assert.deepStrictEqual(toPlain(file.root), { name: 'x', a: 2 });
       assert.strictEqual(file.duplicateKeys?.length, 4999);
-      assert.deepStrictEqual(file.duplicateKeys?.[0], { key: 'a', start: 12, end: 15 });
+      assert.deepStrictEqual(file.duplicateKeys?.[0], { key: 'a', start: 12, end: 15, next: 18 });
       assert.ok(!run(EXPERT, text).diagnostics.some((d) => d.code === 'syntax/json'));
     });
 

@@ -4,6 +4,7 @@ import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
 import { reservedTool, unresolvedTool } from './rules/allowlist';
 import { missingDelegationBrief } from './rules/delegation-brief';
+import { duplicateKey } from './rules/duplicate-key';
 import { duplicateName } from './rules/duplicate-name';
 import { invalidValue } from './rules/invalid-value';
 import { missingField } from './rules/missing-field';
@@ -34,6 +35,7 @@ export const profy: DialectModule<ExpertModel> = {
     duplicateName,
     whitelistCap,
     selfDelegation,
+    duplicateKey,
     missingDelegationBrief,
     unknownKey,
     invalidValue,

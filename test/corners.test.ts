@@ -1,11 +1,6 @@
 /**
  * Corner cases taken from the runtimes' own documents (test/fixtures/corners/CASES.md).
  *
- * Pending: several cases expect rules the engine does not implement yet, so this file is
- * not named `*.test.ts` and the suite does not pick it up. Run it on its own with
- * `npx tsc -p . && npx mocha --config .mocharc.json out/test/corners.pending.js`;
- * rename it to `corners.test.ts` once every case passes.
- *
  * Each case folder `<dialect>/<case>/` is a tiny workspace with inline markers (see
  * test/support/fixtures.ts): the diagnostics must match them exactly. A case may also hold
  * `resolution.json`, `{ "<file>": [{ "name", "status", "tools"?, "silenced"? }] }`: what the
