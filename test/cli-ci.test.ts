@@ -4,11 +4,12 @@
  * colour, --stdin, --max-warnings -1, one-write reports.
  */
 import { strict as assert } from 'assert';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CHECK_OPTIONS } from '../cli/check';
 import { DIFF_OPTIONS } from '../cli/diff';
-import { assertUsageError, ROOT, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
+import { assertUsageError, CLI, ROOT, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -212,6 +213,21 @@ describe('check: colour', function () {
     for (const format of ['json', 'github', 'sarif']) assert.ok(!temps.run(['check', '-f', format], ws, { env: { FORCE_COLOR: '1' } }).stdout.includes(ESC), format);
     temps.run(['check', '-o', 'report.txt'], ws, { env: { FORCE_COLOR: '1' } });
     assert.equal(fs.readFileSync(path.join(ws, 'report.txt'), 'utf8'), plain, 'a report file is never coloured');
+  });
+});
+
+describe('check: colour on a terminal', function () {
+  this.timeout(60000);
+  const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+  it('on a pseudo-terminal (script(1)) the text report is coloured, unless NO_COLOR', function () {
+    if (!hasScript) this.skip(); // util-linux script(1) gives the CLI a terminal
+    const ws = temps.workspace(MIXED);
+    const onTerminal = (env: NodeJS.ProcessEnv) =>
+      spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" check`, '/dev/null'], { cwd: ws, encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: temps.xdg, NO_COLOR: '', FORCE_COLOR: '', ...env } }).stdout;
+    assert.ok(onTerminal({}).includes('\u001b[31merror\u001b[39m'), 'coloured on a terminal');
+    assert.ok(!onTerminal({ NO_COLOR: '1' }).includes('\u001b['), 'NO_COLOR turns it off');
+    assert.ok(!onTerminal({ FORCE_COLOR: '0' }).includes('\u001b['), 'FORCE_COLOR=0 turns it off');
   });
 });
 
