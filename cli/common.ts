@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import { relativeInside, toPosix } from '../shared/files';
-import { checkPaths, MissingPathError, UnmatchedInputError, type CheckOptions, type CheckRun } from '../shared/node/check';
+import { checkPaths, InputError, UnmatchedInputError, type CheckOptions, type CheckRun } from '../shared/node/check';
 import type { ConfigOptions } from '../shared/node/config-loader';
 import { isRegularFile } from '../shared/node/read';
 import { describeError } from '../shared/node/walk';
@@ -54,7 +54,7 @@ export function configOptions(parsed: ParsedArgs, io: Io): ConfigOptions {
   return options;
 }
 
-/** checkPaths with the CLI's error handling: a missing or unmatched input is a usage error. */
+/** checkPaths with the CLI's error handling: a missing, refused or unmatched input is a usage error. */
 export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<CheckOptions>, io: Io): CheckRun {
   try {
     return checkPaths(paths, {
@@ -64,7 +64,7 @@ export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<
       cwd: options.cwd ?? io.cwd,
     });
   } catch (e) {
-    if (e instanceof MissingPathError) throw new UsageError(e.message);
+    if (e instanceof InputError) throw new UsageError(e.message);
     if (e instanceof UnmatchedInputError) throw new UsageError(`${e.message}; pass --no-error-on-unmatched-pattern to allow this`);
     throw e;
   }

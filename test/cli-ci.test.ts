@@ -105,6 +105,10 @@ describe('check: quoted globs are expanded by the checker', function () {
     assert.deepEqual(json(r.stdout).files.map((f) => f.path), ['x[1]/.polytoken/subagents/reviewer.md']);
   });
 
+  it('a pattern with more than three wildcards is refused as configuration globs are (exit 2)', () => {
+    assertUsageError(temps.run(['check', '**/*a*b*c*.md'], ws), /\*\*\/\*a\*b\*c\*\.md: this pattern is refused: it has 5 wildcards/);
+  });
+
   it('a single file is checked on its own, and overlapping inputs list a file once', () => {
     assert.deepEqual(listed(['team-a/.polytoken/subagents/wrong.md']), ['team-a/.polytoken/subagents/wrong.md']);
     assert.deepEqual(listed(['team-a', 'team-a/**/*.md', 'team-a/.polytoken/subagents/wrong.md']), listed(['team-a']));

@@ -17,7 +17,7 @@ import { CheckCache } from './check-cache';
 export { polytokenName } from './check-runner';
 export { QUICK_NAMES, quickPolytokenName } from '../workspace/quick-name';
 export { workerMain, type WorkerInput } from './check-parallel';
-export { MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
+export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 
 export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 

@@ -6,11 +6,15 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import picomatch from 'picomatch';
+import { unsafeGlobReason } from '../config/glob-guard';
 import { toPosix } from '../files';
 import { describeError, walkFiles, type WalkProblem } from './walk';
 
+/** An input that cannot be used: the CLI prints the message and exits 2. */
+export class InputError extends Error {}
+
 /** An input that names nothing: neither an existing path nor a glob. */
-export class MissingPathError extends Error {}
+export class MissingPathError extends InputError {}
 
 export interface ExpandedInput {
   /** What the input was: a file (checked whatever its name), a folder or a glob. */
@@ -45,6 +49,9 @@ export function expandInput(input: string, cwd: string, problems: WalkProblem[],
   }
   const scan = picomatch.scan(pattern);
   if (!scan.isGlob) throw new MissingPathError(`${input}: ${describeError(statError)}`);
+  // The same bound as for the configuration's globs: matching must stay fast on every path.
+  const unsafe = unsafeGlobReason(scan.glob);
+  if (unsafe) throw new InputError(`${input}: this pattern is refused: ${unsafe}`);
   const base = posix.resolve(cwd, scan.base || '.');
   const matches = picomatch(scan.glob, { dot: true });
   let baseStat: fs.Stats | undefined;
