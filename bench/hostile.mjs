@@ -93,6 +93,22 @@ const CASES = {
     },
     expect: (r) => (diag(r, 'glob.expert.json').some((d) => d.rule === 'profy/unresolved-tool') ? undefined : 'the glob that matches nothing is reported'),
   },
+  'Profy: 40,000 tools, one allowlist of 40,000 other names (did-you-mean for each)': {
+    files: {
+      'big.expert.json': JSON.stringify({ name: 'big', description: 'd', delegationBrief: 'b', tools: lines(40_000, (i) => `tool_number_${i}`).split('\n'), subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: lines(40_000, (i) => `other_name_${i}`).split('\n') }] }),
+    },
+    expect: (r) => expectCount(diag(r, 'big.expert.json'), 'profy/unresolved-tool', 1001),
+  },
+  'Profy: 20,000 globs `*x<n>*` against 20,000 tools (past the match budget)': {
+    files: {
+      'globs.expert.json': JSON.stringify({ name: 'globs', description: 'd', delegationBrief: 'b', tools: lines(20_000, (i) => `tool_${i}`).split('\n'), subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: lines(20_000, (i) => `*x${i}*`).split('\n') }] }),
+    },
+    expect: (r) => expectCount(diag(r, 'globs.expert.json'), 'profy/unknown-toolset', 1),
+  },
+  'Polytoken: a 50,000-value status enum': {
+    files: { '.polytoken/subagents/triage.md': `---\nname: triage\ndescription: d\npolytoken:\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [${lines(50_000, (i) => `v${i}`).split('\n').join(', ')}] }\n---\nBody.\n` },
+    expect: (r) => expectCount(diag(r, '.polytoken/subagents/triage.md'), 'polytoken/invalid-exit-schema', 1),
+  },
   ...(linux
     ? {
         'a FIFO and a /dev/zero link in polytoken.subagentDirs': {

@@ -14,6 +14,7 @@ import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
 export { defaultSeverity } from './rules/registry';
 import { SourceText } from './text/source';
 import { findSuppressions } from './text/suppress';
+import { withSuggestionBudget } from './text/nearest';
 import { DirectiveUse } from './rules/directives';
 import { unreadableReason } from './text/limits';
 import { capPerRule } from './diagnostics-cap';
@@ -79,22 +80,31 @@ export function analyze(input: DocumentInput): Analysis {
     model: undefined,
   };
   const findings: Finding[] = file.syntax.slice();
+  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () => runRules(module, context, findings, input.onRuleError));
+  if (!ran) return { kind, findings, diagnostics: finalize(findings, input.config.config, () => false) };
+  return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+}
+
+/** Distance computations "did you mean" may spend on one file (about a tenth of a second). */
+const SUGGESTION_COMPARISONS = 2_000_000;
+
+/** Builds the model, then runs every rule isolated; false when the model cannot be built (no rule can run then). */
+function runRules(module: DialectModule<any>, context: RuleContext<unknown>, findings: Finding[], onRuleError: DocumentInput['onRuleError']): boolean {
   try {
     context.model = module.model(context as RuleContext<undefined>);
   } catch (error) {
     // Without a model no rule can run; the syntax findings still stand.
-    input.onRuleError?.('model', error);
-    const diagnostics = finalize(findings, input.config.config, () => false);
-    return { kind, findings, diagnostics };
+    onRuleError?.('model', error);
+    return false;
   }
   for (const rule of module.rules) {
     try {
       for (const f of rule.check(context)) findings.push(f);
     } catch (error) {
-      input.onRuleError?.(rule.ids.join(', '), error);
+      onRuleError?.(rule.ids.join(', '), error);
     }
   }
-  return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+  return true;
 }
 
 /**

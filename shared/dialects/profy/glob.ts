@@ -81,14 +81,66 @@ export function globMatches(pattern: string, name: string): boolean {
   return matches(compile(pattern), codePoints(name));
 }
 
-/** The code points of each tool of a toolset, made once per toolset (every glob entry is expanded against it; a toolset is not changed once built). */
-const toolsetCodePoints = new WeakMap<readonly string[], CodePoints[]>();
+/** A toolset ready for matching, made once per toolset (every glob entry is expanded against it; a toolset is not changed once built). */
+interface ToolsetIndex {
+  /** Each tool's code points. */
+  names: CodePoints[];
+  /** The tools' indexes in string order, to find those with a given literal prefix by binary search. */
+  sorted: number[];
+}
 
-/** The tools a glob matches, in the toolset's order. */
-export function expandGlob(pattern: string, toolset: readonly string[]): string[] {
+const indexes = new WeakMap<readonly string[], ToolsetIndex>();
+
+function indexOf(toolset: readonly string[]): ToolsetIndex {
+  let index = indexes.get(toolset);
+  if (!index) {
+    const sorted = toolset.map((_, i) => i).sort((a, b) => (toolset[a] < toolset[b] ? -1 : toolset[a] > toolset[b] ? 1 : 0));
+    indexes.set(toolset, (index = { names: toolset.map(codePoints), sorted }));
+  }
+  return index;
+}
+
+/** The pattern's text before its first wildcard. */
+function literalPrefix(glob: CompiledGlob): string {
+  let out = '';
+  for (const ch of glob.head) {
+    if (ch === undefined) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** Match attempts a budget allows; expansion stops (undefined) when it runs out. */
+export interface MatchBudget {
+  left: number;
+}
+
+/**
+ * The tools a glob matches, in the toolset's order; undefined when `budget` runs out first.
+ * A glob with a literal prefix (`mcp__ledger__*`) only looks at the tools that start with it.
+ */
+export function expandGlob(pattern: string, toolset: readonly string[], budget: MatchBudget = { left: Infinity }): string[] | undefined {
   const glob = compile(pattern);
-  let names = toolsetCodePoints.get(toolset);
-  if (!names) toolsetCodePoints.set(toolset, (names = toolset.map(codePoints)));
+  const { names, sorted } = indexOf(toolset);
+  const prefix = literalPrefix(glob);
+  if (prefix) {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (toolset[sorted[mid]] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const candidates: number[] = [];
+    for (let k = lo; k < sorted.length && toolset[sorted[k]].startsWith(prefix); k++) candidates.push(sorted[k]);
+    candidates.sort((a, b) => a - b);
+    if ((budget.left -= candidates.length) < 0) return undefined;
+    const out: string[] = [];
+    for (const i of candidates) if (matches(glob, names[i])) out.push(toolset[i]);
+    return out;
+  }
+  // No literal prefix: every tool is a candidate.
+  if ((budget.left -= toolset.length) < 0) return undefined;
   const out: string[] = [];
   for (let i = 0; i < toolset.length; i++) if (matches(glob, names[i])) out.push(toolset[i]);
   return out;

@@ -6,7 +6,8 @@
 import type { DroppedEntry, RemovedTool, RuleContext } from '../../types';
 import { getProperty, isArray, isObject, isString, type AstNode, type AstProperty } from '../../text/tree';
 import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
-import { allowlistEntry, mainToolset, type AllowlistEntry, type Toolset } from './tools';
+import { allowlistEntry, GLOB_MATCH_BUDGET, mainToolset, type AllowlistEntry, type Toolset } from './tools';
+import type { MatchBudget } from './glob';
 
 export type { AllowlistEntry, Toolset } from './tools';
 
@@ -57,7 +58,8 @@ export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
   const expert = isObject(root) ? root : undefined;
   const toolset = mainToolset(expert, ctx.config.profy?.mainTools);
   const subagentsNode = getProperty(expert, 'subagents')?.value;
-  const subagents = isArray(subagentsNode) ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset)) : [];
+  const budget = { left: GLOB_MATCH_BUDGET };
+  const subagents = isArray(subagentsNode) ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset, budget)) : [];
 
   // First wins; the platform's builtin subagents come before the file's own.
   const builtins = Array.isArray(ctx.config.profy?.builtinSubagents) ? ctx.config.profy.builtinSubagents : [];
@@ -74,7 +76,7 @@ export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
   return { dialect: 'profy', root, expert, toolset, subagentsNode, subagents };
 }
 
-function subagentModel(node: AstNode, index: number, toolset: Toolset): SubagentModel {
+function subagentModel(node: AstNode, index: number, toolset: Toolset, budget: MatchBudget): SubagentModel {
   const s: SubagentModel = {
     index,
     node,
@@ -116,7 +118,7 @@ function subagentModel(node: AstNode, index: number, toolset: Toolset): Subagent
     s.toolsNotArray = true;
     return s;
   }
-  s.entries = isArray(toolsNode) ? toolsNode.items.map((item) => allowlistEntry(item, toolset)) : [];
+  s.entries = isArray(toolsNode) ? toolsNode.items.map((item) => allowlistEntry(item, toolset, budget)) : [];
   resolveEntries(s, toolset);
   return s;
 }
@@ -151,7 +153,7 @@ function resolveEntries(s: SubagentModel, toolset: Toolset): void {
   s.tools = [...granted].sort();
   s.provenance = Object.fromEntries(provenance);
   s.removed = [...removed].map((tool) => ({ tool, by: 'reserved' }));
-  s.noTools = toolset.known ? granted.size === 0 : !s.mayResolve;
+  s.noTools = granted.size === 0 && !s.mayResolve;
 }
 
 function plainOf(node: AstNode): unknown {

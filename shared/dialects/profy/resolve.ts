@@ -38,7 +38,7 @@ function definition(ctx: RuleContext<ExpertModel>, s: SubagentModel, toolset: To
   // Which of the drop rules the author's display settings hide here (the runtime drops the subagent all the same).
   const { silenced } = verdictOf(outcome, range, (rule) => s.dropReasons.includes(rule));
   const notes: string[] = [];
-  const unexpanded = toolset.known ? [] : s.entries.filter((e) => e.unchecked).map((e) => e.text!);
+  const unexpanded = s.entries.filter((e) => e.unchecked).map((e) => e.text!);
   if (!toolset.known && s.isObject && !s.toolsNotArray) {
     notes.push("The main agent's toolset is unknown (no Expert `tools`, no `profy.mainTools`), so which of these entries resolve cannot be told.");
   }

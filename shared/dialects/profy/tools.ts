@@ -6,7 +6,7 @@
  */
 import { getProperty, isArray, isString, stringItems, type AstNode } from '../../text/tree';
 import { RESERVED_NAMES } from './constants';
-import { expandGlob, isGlob } from './glob';
+import { expandGlob, isGlob, type MatchBudget } from './glob';
 
 export { globMatches, isGlob } from './glob';
 
@@ -15,6 +15,8 @@ export interface Toolset {
   known: boolean;
   /** Unique, in the order declared. Empty when unknown. */
   tools: string[];
+  /** The same names, for lookups. */
+  has: ReadonlySet<string>;
   source: 'expert' | 'config' | 'unknown';
 }
 
@@ -22,9 +24,10 @@ export function mainToolset(expert: AstNode | undefined, configured: readonly un
   const own = getProperty(expert, 'tools')?.value;
   // An Expert `tools` that is not a list is an invalid-value problem; the configuration
   // then stands in, as if the key were absent.
-  if (isArray(own)) return { known: true, tools: unique(stringItems(own).map((i) => i.value)), source: 'expert' };
-  if (Array.isArray(configured)) return { known: true, tools: unique(configured.filter((t): t is string => typeof t === 'string')), source: 'config' };
-  return { known: false, tools: [], source: 'unknown' };
+  const known = (tools: string[], source: Toolset['source']): Toolset => ({ known: true, tools, has: new Set(tools), source });
+  if (isArray(own)) return known(unique(stringItems(own).map((i) => i.value)), 'expert');
+  if (Array.isArray(configured)) return known(unique(configured.filter((t): t is string => typeof t === 'string')), 'config');
+  return { known: false, tools: [], has: new Set(), source: 'unknown' };
 }
 
 export type EntryKind = 'reserved' | 'glob' | 'literal' | 'not-a-string';
@@ -40,12 +43,15 @@ export interface AllowlistEntry {
   reservedMatches: string[];
   /** The toolset is known and the entry grants nothing (and is not itself a reserved name). */
   unresolved: boolean;
-  /** The toolset is unknown, so whether this entry resolves cannot be told. */
+  /** The toolset is unknown (or the file's globs are too many to match here), so whether this entry resolves cannot be told. */
   unchecked: boolean;
 }
 
+/** Glob match attempts one Expert file may spend (a glob against each tool is one); past it, globs stay unchecked. */
+export const GLOB_MATCH_BUDGET = 5_000_000;
+
 /** One entry through the three passes. */
-export function allowlistEntry(node: AstNode, toolset: Toolset): AllowlistEntry {
+export function allowlistEntry(node: AstNode, toolset: Toolset, budget?: MatchBudget): AllowlistEntry {
   const entry: AllowlistEntry = { node, kind: 'not-a-string', granted: [], reservedMatches: [], unresolved: false, unchecked: false };
   if (!isString(node)) return entry;
   const text = node.value;
@@ -62,10 +68,14 @@ export function allowlistEntry(node: AstNode, toolset: Toolset): AllowlistEntry 
   }
   if (entry.kind === 'glob') {
     // Pass 2: expand against the main toolset, then drop the reserved names it matched.
-    const matches = expandGlob(text, toolset.tools);
+    const matches = expandGlob(text, toolset.tools, budget);
+    if (!matches) {
+      entry.unchecked = true;
+      return entry;
+    }
     entry.reservedMatches = matches.filter((t) => RESERVED_NAMES.has(t));
     entry.granted = matches.filter((t) => !RESERVED_NAMES.has(t));
-  } else if (toolset.tools.includes(text)) {
+  } else if (toolset.has.has(text)) {
     // Pass 3: exact names found in the main toolset.
     entry.granted = [text];
   }
@@ -90,7 +100,7 @@ export function allowlistCandidates(toolset: Toolset): { text: string; kind: 'li
   const servers = unique(names.map((t) => /^mcp__(.+?)__/.exec(t)?.[1]).filter((s): s is string => !!s));
   for (const server of servers) {
     const glob = `mcp__${server}__*`;
-    out.push({ text: glob, kind: 'glob', granted: expandGlob(glob, names) });
+    out.push({ text: glob, kind: 'glob', granted: expandGlob(glob, names) ?? [] });
   }
   if (names.length) out.push({ text: '*', kind: 'glob', granted: names });
   return out;

@@ -42,12 +42,14 @@ export const nameRules: PicassoRule = {
     if (invocation && name && name.value) {
       const expected = `@${name.value}`;
       if (invocation.value !== expected) {
+        // Say what the fixes will write: with a name that changes too, the handle follows the new name.
+        const advice = targetName && targetName !== name.value ? `rename the role to \`${targetName}\` and write \`"@${targetName}"\`` : `write \`"${expected}"\``;
         out.push(
           findingOn(
             ctx,
             'picasso/invocation-mismatch',
             invocation.node,
-            `\`invocation\` is ${quote(invocation.value)}, but Picasso expects \`@\` followed by the role's name, so the role would be called by the wrong handle; write \`"${expected}"\`.`,
+            `\`invocation\` is ${quote(invocation.value)}, but Picasso expects \`@\` followed by the role's name, so the role would be called by the wrong handle; ${advice}.`,
             { expected },
           ),
         );

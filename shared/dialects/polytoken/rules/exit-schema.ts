@@ -41,6 +41,22 @@ function draftOf(schema: Record<string, unknown>): { draft: Draft; known: boolea
   return { draft: 'draft-07', known: /draft-07/.test(s) };
 }
 
+/** Past this many nodes an exit schema is not compiled (a schema for one payload is a few dozen). */
+const MAX_SCHEMA_NODES = 5_000;
+
+/** The number of nodes under `root`, counting stops past `max`. */
+function nodeCount(root: AstNode, max: number): number {
+  let count = 0;
+  const stack: AstNode[] = [root];
+  while (stack.length && count <= max) {
+    const n = stack.pop()!;
+    count++;
+    for (const p of n.properties ?? []) stack.push(p.value);
+    for (const i of n.items ?? []) stack.push(i);
+  }
+  return count;
+}
+
 /** Compiled verdicts, by the schema's JSON text: typing elsewhere in the file does not recompile. */
 const verdicts = new Map<string, SchemaVerdict>();
 const MAX_CACHED = 256;
@@ -109,6 +125,20 @@ export const exitSchemaRule: PolytokenRule = {
     const model = readable(ctx);
     const node = model && polyProperty(model, 'exit_tool_schema')?.value;
     if (!isObject(node)) return [];
+    const size = nodeCount(node, MAX_SCHEMA_NODES);
+    if (size > MAX_SCHEMA_NODES) {
+      // ajv's meta-schema compares enum values pairwise: a 50,000-value enum takes minutes.
+      return [
+        findingOn(
+          ctx,
+          'polytoken/invalid-exit-schema',
+          node.property?.keyNode ?? node,
+          `\`exit_tool_schema\` holds more than ${MAX_SCHEMA_NODES.toLocaleString('en-US')} values, too many to be checked here; Polytoken still checks it when it loads the definition, so keep it small enough to read.`,
+          { tooLarge: true },
+          'information',
+        ),
+      ];
+    }
     const verdict = checkExitSchema(toPlain(node) as Record<string, unknown>);
     if (verdict.ok) return [];
     let target: AstNode = node;
@@ -185,7 +215,7 @@ export const statusEnumRule: PolytokenRule = {
             ctx,
             'polytoken/unrecognized-status-enum',
             item,
-            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; use a recognized value such as \`${suggestions[0]}\`, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
+            `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; ${family ? `it means \`${STATUS_FAMILIES[family][0]}\`: use that` : 'use a recognized value (keep the detail in another property)'}, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
             { suggestions, replacement: suggestions[0], field, ...(family ? { synonymOf: STATUS_FAMILIES[family][0] } : {}) },
           ),
         );

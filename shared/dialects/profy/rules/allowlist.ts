@@ -48,6 +48,7 @@ export const unresolvedTool: ProfyRule = {
     const model = ctx.model;
     if (!model.toolset.known) return [];
     const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
+    const prefixes = new PrefixCandidates(grantable);
     const out: Finding[] = [];
     for (const s of model.subagents) {
       for (const e of s.entries) {
@@ -59,7 +60,7 @@ export const unresolvedTool: ProfyRule = {
         if (e.kind === 'glob' && e.reservedMatches.length) {
           message = `The glob ${quote(text)} matches only reserved tools (${nameList(e.reservedMatches)}), which are never granted to a subagent, so this entry grants nothing; remove it or name the tools the subagent needs.`;
         } else if (e.kind === 'glob') {
-          suggestion = nearestGlob(text, grantable);
+          suggestion = nearestGlob(text, grantable, prefixes);
           message = `The glob ${quote(text)} matches no tool of the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${quote(suggestion)}?` : 'fix the pattern (only `*` and `?` are special, and case counts) or remove it.'}`;
         } else {
           suggestion = text === '' ? undefined : nearestName(text, grantable);
@@ -79,18 +80,32 @@ export const unresolvedTool: ProfyRule = {
   fixes: { 'profy/unresolved-tool': (req) => standardFixes(req) },
 };
 
+/** The tools' prefixes of each length, made once per length per check (not once per glob). */
+class PrefixCandidates {
+  private readonly byLength = new Map<number, Set<string>>();
+  constructor(private readonly tools: readonly string[]) {}
+
+  /** The prefixes of length `prefix.length - 2` to `+ 2`, without `prefix` itself (lazily: the suggestion budget may stop early). */
+  *around(prefix: string): Generator<string> {
+    for (let len = Math.max(1, prefix.length - 2); len <= prefix.length + 2; len++) {
+      let set = this.byLength.get(len);
+      if (!set) {
+        set = new Set();
+        for (const t of this.tools) if (len <= t.length) set.add(t.slice(0, len));
+        this.byLength.set(len, set);
+      }
+      for (const p of set) if (p !== prefix) yield p;
+    }
+  }
+}
+
 /** A glob whose literal prefix (before the first wildcard) is a near miss of a real tool's prefix. */
-function nearestGlob(pattern: string, tools: readonly string[]): string | undefined {
+function nearestGlob(pattern: string, tools: readonly string[], prefixes: PrefixCandidates): string | undefined {
   const wildcard = pattern.search(/[*?]/);
   const prefix = pattern.slice(0, wildcard);
   if (prefix.length < 3) return undefined;
-  const candidates = new Set<string>();
-  for (const t of tools) {
-    for (let len = prefix.length - 2; len <= prefix.length + 2; len++) if (len > 0 && len <= t.length) candidates.add(t.slice(0, len));
-  }
-  candidates.delete(prefix);
-  const near = nearestName(prefix, candidates);
+  const near = nearestName(prefix, prefixes.around(prefix));
   if (!near) return undefined;
   const fixed = near + pattern.slice(prefix.length);
-  return expandGlob(fixed, tools).length ? fixed : undefined;
+  return expandGlob(fixed, tools)?.length ? fixed : undefined;
 }
