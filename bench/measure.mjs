@@ -33,3 +33,8 @@ export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout
   const childStderr = stderr.replace(/^(Command exited with non-zero status \d+|Command terminated by signal \d+)\n/m, '').replace(/BENCH_TIME .*\n?/, '').replace(/\nSUBAGENTS_BENCH_MAXRSS_KB=\d+\n/, '');
   return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr: childStderr, timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL' };
 }
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};

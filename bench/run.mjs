@@ -36,7 +36,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, server: undefined };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, cache: undefined, server: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -103,6 +103,13 @@ try {
     results.hostile = { error: `hostile inputs benchmark failed (exit ${hostile.status})` };
   }
 
+  const cache = spawnSync(process.execPath, [path.join(here, 'cache.mjs'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 15 * 60_000 });
+  try {
+    results.cache = JSON.parse(cache.stdout.toString().trim().split('\n').pop());
+  } catch {
+    results.cache = { error: `cache benchmark failed (exit ${cache.status})` };
+  }
+
   if (withServer) {
     const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
     try {
@@ -143,6 +150,17 @@ if (results.hostile) {
     lines.push('| hostile input (a workspace, CLI check, whole process) | ms | peak RSS (MiB) | outcome |');
     lines.push('| --- | ---: | ---: | --- |');
     for (const [k, v] of Object.entries(results.hostile)) lines.push(`| ${k} | ${fmt(v.ms)} | ${fmt(v.rssMiB)} | ${v.ok ? 'as expected' : `**${v.note}**`} |`);
+  }
+}
+if (results.cache) {
+  const c = results.cache;
+  lines.push('');
+  if (c.error) lines.push(`cache: ${c.error}`);
+  else {
+    lines.push(`| check --cache, ${c.definitions.toLocaleString('en')} definitions | wall (ms) | CPU (ms) |`);
+    lines.push('| --- | ---: | ---: |');
+    for (const k of ['plain', 'cold', 'warm']) lines.push(`| ${k} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
+    lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
   }
 }
 if (results.server) {

@@ -6,6 +6,8 @@ export interface OptionSpec {
   values: readonly string[];
   /** Options without a value. */
   flags: readonly string[];
+  /** Short spellings: `-f` for `--format`. */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export interface ParsedArgs {
@@ -13,6 +15,8 @@ export interface ParsedArgs {
   values: Record<string, string>;
   flags: Set<string>;
   help: boolean;
+  /** How many positionals came before `--`, when it was given. */
+  dashDash?: number;
 }
 
 /**
@@ -25,6 +29,7 @@ export function parseArgs(args: readonly string[], spec: OptionSpec, command: st
   while (i < args.length) {
     const arg = args[i++];
     if (arg === '--') {
+      parsed.dashDash = parsed.positionals.length;
       for (const rest of args.slice(i)) parsed.positionals.push(rest);
       break;
     }
@@ -37,21 +42,22 @@ export function parseArgs(args: readonly string[], spec: OptionSpec, command: st
       continue;
     }
     const eq = arg.indexOf('=');
-    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
+    const written = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
+    const name = spec.aliases?.[written] ?? written;
     if (spec.values.includes(name)) {
       let value: string | undefined;
-      if (eq > 0 && name !== arg) value = arg.slice(eq + 1);
+      if (eq > 0 && written !== arg) value = arg.slice(eq + 1);
       else if (i < args.length) value = args[i++];
       if (value === undefined || value === '') throw new UsageError(`option ${name} needs a value`);
       parsed.values[name] = value;
       continue;
     }
     if (spec.flags.includes(name)) {
-      if (name !== arg) throw new UsageError(`option ${name} takes no value`);
+      if (written !== arg) throw new UsageError(`option ${name} takes no value`);
       parsed.flags.add(name);
       continue;
     }
-    throw new UsageError(`unknown option ${name} for \`subagents ${command}\`; run \`subagents ${command} --help\``);
+    throw new UsageError(`unknown option ${written} for \`subagents ${command}\`; run \`subagents ${command} --help\``);
   }
   return parsed;
 }

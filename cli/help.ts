@@ -5,15 +5,16 @@ const FILES = `Definition files (by path, relative to the checked folder):
   .subagents.yaml (the project configuration) is checked too.`;
 
 const EXIT = `Exit status: 0 no error (and warnings within --max-warnings), 1 errors or too many
-warnings, 2 usage or I/O error (one line on stderr).`;
+warnings, 2 usage or I/O error, or a PATH without definition files (one line on stderr).`;
 
 export const HELP = {
   main: `subagents: checks Polytoken, Profy and Picasso subagent definition files.
 
 Usage:
-  subagents check [PATH...] [--format text|json|sarif] [--config FILE] [--no-global] [--max-warnings N]
+  subagents check [PATH...] [options]
   subagents resolve FILE [--format text|json] [--config FILE] [--no-global]
   subagents rules [--format text|json|markdown]
+  subagents diff [BASE [HEAD]] [--format text|markdown|json] [--fail-on-grant] [PATH...]
   subagents lsp --stdio
   subagents --help | --version
 
@@ -21,6 +22,7 @@ Commands:
   check     report every problem in the definitions under PATH (default: .)
   resolve   print the tool set each definition in FILE really gets
   rules     list every rule with its default severity, summary and docs page
+  diff      compare the tool sets of every definition between two git revisions
   lsp       start the language server on stdin/stdout
 
 ${FILES}
@@ -29,21 +31,36 @@ ${EXIT}
 Run \`subagents <command> --help\` for a command's options.
 `,
   check: `Usage: subagents check [PATH...] [options]
+       subagents check --stdin --stdin-filename PATH [options]
 
-Checks every definition file under each PATH (files or folders; default: the
-current folder) and prints its diagnostics. node_modules/ and .git/ are skipped.
+Checks every definition file under each PATH and prints its diagnostics. A PATH is
+a file, a folder (node_modules/ and .git/ are skipped) or a quoted glob the checker
+expands itself ('agents/**/*.md'); default: the current folder. A PATH that holds
+no definition file is an error (exit 2).
 
 Options:
-  --format text|json|sarif  output format (default: text)
-                            text:  path:line:col severity message [rule], then a summary
-                            json:  { files: [{ path, dialect, diagnostics }], summary }
-                            sarif: SARIF 2.1.0
+  -f, --format FORMAT       output format (default: text)
+                            text:   path:line:col severity message [rule], then a summary
+                            json:   { files: [{ path, dialect, diagnostics }], summary }
+                            sarif:  SARIF 2.1.0
+                            github: GitHub Actions workflow commands (annotations)
+  -o, --output-file FILE    write the report to FILE instead of standard output
+  --quiet                   report errors only (warnings are neither shown nor counted)
+  --max-warnings N          exit 1 when there are more than N warnings
+                            (-1: no limit, the default)
   --config FILE             use this configuration for every file instead of the
                             nearest .subagents.yaml
   --no-global               do not read Polytoken's global folder
                             ($XDG_CONFIG_HOME/polytoken/subagents)
-  --max-warnings N          exit 1 when there are more than N warnings
+  --no-error-on-unmatched-pattern
+                            a PATH without definition files is not an error
+  --cache                   reuse the results of files unchanged since the last run
+  --cache-location P        the cache file, or a folder for it (default: ./.subagentscache)
+  --stdin                   check standard input instead of files...
+  --stdin-filename PATH     ...as if it were PATH (dialect, configuration, report)
   -h, --help                show this help
+
+Colour (text format, on a terminal only): NO_COLOR turns it off, FORCE_COLOR on.
 
 ${FILES}
 
@@ -66,6 +83,26 @@ Exit status: 0 resolved, 2 when FILE is missing or not a definition file.
   rules: `Usage: subagents rules [--format text|json|markdown]
 
 Lists every rule with its id, default severity, one-line summary and docs page.
+`,
+  diff: `Usage: subagents diff [BASE [HEAD]] [options] [PATH...]
+       subagents diff OLD NEW -- [PATH...]
+
+Compares the resolution of every definition between two git revisions (default:
+HEAD and the working tree) and lists definitions added and removed, status
+changes, and the tools each definition gains (with the key or shorthand that
+grants it) or loses. Unchanged definitions are left out. Leading arguments that
+git knows as revisions are BASE and HEAD; the rest are PATHs (files or folders,
+default: the current folder). Before \`--\`, BASE and HEAD may also be folders.
+
+Options:
+  --format text|markdown|json  output format (default: text); markdown is a
+                               pull-request comment, a table per definition
+  --fail-on-grant              exit 1 when a definition gains a tool or starts to load
+  --config FILE                use this configuration on both sides
+  --no-global                  do not read Polytoken's global folder
+  -h, --help                   show this help
+
+Exit status: 0 compared (1 with --fail-on-grant and a grant), 2 usage, git or I/O error.
 `,
   lsp: `Usage: subagents lsp --stdio
 

@@ -26,6 +26,8 @@ try {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     version: pkg.version,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    readStdin: () => require('fs').readFileSync(0, 'utf8'),
   });
   if (code !== undefined) process.exitCode = code;
 } catch (e) {

@@ -1,3 +1,4 @@
+import { createColors } from 'picocolors';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { severityName } from '../shared/engine';
 import type { FileKind, SeverityName } from '../shared/types';
@@ -67,16 +68,32 @@ export function summaryLine(s: Summary): string {
   return `${plural(s.files, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${s.information} information, ${plural(s.hints, 'hint')}.`;
 }
 
+export type Colors = ReturnType<typeof createColors>;
+const PLAIN = createColors(false);
+
+/**
+ * Colour for the text report: on a terminal only; NO_COLOR turns it off, FORCE_COLOR (not
+ * empty, "0" or "false") on, and wins over NO_COLOR as in Node itself.
+ */
+export function textColors(env: NodeJS.ProcessEnv, isTTY: boolean): Colors {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return createColors(force !== '0' && force !== 'false');
+  return createColors(isTTY && !env.NO_COLOR);
+}
+
 /** `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary. */
-export function formatText(report: JsonReport): string {
+export function formatText(report: JsonReport, c: Colors = PLAIN): string {
+  const severity: Record<SeverityName, (s: string) => string> = { error: c.red, warning: c.yellow, information: c.blue, hint: c.dim };
   const lines: string[] = [];
   for (const f of report.files) {
     for (const d of f.diagnostics) {
       const message = d.message.replace(/\s*[\r\n]+\s*/g, ' ');
-      lines.push(`${f.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${message} [${d.rule}]`);
+      lines.push(`${c.bold(f.path)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity](d.severity)} ${message} ${c.dim(`[${d.rule}]`)}`);
     }
   }
-  lines.push(summaryLine(report.summary));
+  const s = report.summary;
+  const summary = summaryLine(s);
+  lines.push(s.errors ? c.red(c.bold(summary)) : s.warnings ? c.yellow(c.bold(summary)) : c.green(summary));
   return lines.join('\n') + '\n';
 }
 

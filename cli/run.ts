@@ -1,5 +1,7 @@
 import { UsageError } from './args';
-import { commandCheck, commandResolve, commandRules, type Io } from './commands';
+import { commandCheck } from './check';
+import { commandResolve, commandRules } from './commands';
+import type { Io } from './common';
 import { HELP } from './help';
 
 /** Runs one command line; undefined means "keep running" (the language server). */
@@ -24,6 +26,9 @@ export function main(argv: string[], io: Io): number | undefined {
         return commandResolve(rest, io);
       case 'rules':
         return commandRules(rest, io);
+      case 'diff':
+        // Loaded only here, like the server: the other commands do not need it.
+        return (require('./diff') as typeof import('./diff')).commandDiff(rest, io);
       case 'lsp': {
         if (rest.includes('-h') || rest.includes('--help')) {
           io.out(HELP.lsp);

@@ -6,7 +6,7 @@ import { DIALECTS, type Dialect } from './basics';
 
 export { DEFAULT_GLOBS };
 
-export const toPosix = (p: string): string => p.replace(/\\/g, '/');
+export const toPosix = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
 
 type Matcher = (path: string) => boolean;
 const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }>();
@@ -28,8 +28,15 @@ function matchersFor(loaded: LoadedConfig) {
 
 /** `path` relative to `dir` when it is inside it, else undefined. */
 export function relativeInside(dir: string, path: string): string | undefined {
+  // The common case (a normalized absolute path below its folder) without posix.relative.
+  if (dir.charCodeAt(0) === 47 && path.charCodeAt(dir.length) === 47 && path.length > dir.length + 1 && path.startsWith(dir) && isNormal(path)) return path.slice(dir.length + 1);
   const rel = posix.relative(dir, path);
   return rel && !rel.startsWith('../') && rel !== '..' && !posix.isAbsolute(rel) ? rel : undefined;
+}
+
+/** No `.`/`..` segment, no doubled or trailing `/` (which also rules out a folder ending in `/`): slicing gives what posix.relative would. */
+function isNormal(path: string): boolean {
+  return !/\/\.{0,2}(\/|$)/.test(path);
 }
 
 function hasSkippedFolder(path: string): boolean {

@@ -11,6 +11,7 @@ import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { RULES } from '../shared/rules/registry';
 import { DIALECT_MODULES } from '../shared/engine';
+import { assertUsageError, lspSession, VALID_PICASSO } from './support/cli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -83,17 +84,6 @@ function checkJson(args: string[], cwd: string, env?: NodeJS.ProcessEnv): { run:
   return { run: r, report };
 }
 
-/** A usage or I/O error: exit 2, nothing on stdout, exactly one `subagents: …` line on stderr, no stack trace. */
-function assertUsageError(r: Run, mention?: RegExp): void {
-  assert.equal(r.code, 2, `exit status (stderr: ${r.stderr})`);
-  assert.equal(r.stdout, '');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
-  assert.match(lines[0], /^subagents: \S/);
-  assert.doesNotMatch(r.stderr, /\n\s+at /);
-  if (mention) assert.match(lines[0], mention);
-}
-
 /** The official SARIF 2.1.0 schema (draft-04), as Microsoft's SARIF SDK ships it on npm. */
 const schemaPath = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
 
@@ -123,18 +113,6 @@ polytoken:
   undeferred_tools: [file_read]
 ---
 Review {{ change }}.
-`;
-
-const VALID_PICASSO = (name: string) => `name: ${name}
-invocation: "@${name}"
-model: some-model
-tools: [read_file, grep]
-max_steps: 10
-max_depth: 0
-description: Runs the tests.
-when_to_use: After a change.
-output_schema: { type: object }
-system_prompt: Run the tests.
 `;
 
 const VALID_PROFY = JSON.stringify(
@@ -312,8 +290,10 @@ describe('subagents check --format json (README: Command line)', function () {
     const dashedRun = run(['check', '--format', 'json', '--', '-odd'], dashed);
     assert.deepEqual((JSON.parse(dashedRun.stdout) as JsonReport).files.map((f) => f.path), ['-odd/apps/cli/agents/runner.yaml']);
     assertUsageError(run(['check', '-odd'], dashed), /-odd/);
-    // A file that is not a definition is not reported, even when named.
-    const none = checkJson(['notes/readme.md'], ws);
+    // A file that is not a definition is not reported, even when named: naming it is an
+    // error (exit 2), unless --no-error-on-unmatched-pattern.
+    assertUsageError(run(['check', 'notes/readme.md'], ws), /notes\/readme\.md: not a definition file/);
+    const none = checkJson(['notes/readme.md', '--no-error-on-unmatched-pattern'], ws);
     assert.equal(none.run.code, 0);
     assert.deepEqual(none.report.files, []);
     assert.equal(none.report.summary.files, 0);
@@ -525,8 +505,8 @@ describe('configuration: --config, --no-global, the global folder', function () 
     assert.equal(cfg!.path, path.posix.relative(ws, path.join(outside, 'broken.yaml').split(path.sep).join('/')));
     assert.ok(cfg!.diagnostics.length > 0 && cfg!.diagnostics.every((d) => d.rule === 'config/invalid'));
     byPath(report, 'apps/cli/agents/runner.yaml');
-    // Also when no checked file uses it (an empty folder).
-    const empty = checkJson(['--config', path.join(outside, 'broken.yaml')], tempDir());
+    // Also when no checked file uses it (an empty folder, allowed to hold no definition).
+    const empty = checkJson(['--config', path.join(outside, 'broken.yaml'), '--no-error-on-unmatched-pattern'], tempDir());
     assert.equal(empty.run.code, 1);
     assert.deepEqual(empty.report.files.map((f) => f.dialect), ['config']);
   });
@@ -543,8 +523,11 @@ describe('configuration: --config, --no-global, the global folder', function () 
       assert.equal(r.stderr, '');
       assert.equal(report.summary.errors, 0, JSON.stringify(report));
     }
-    // Checking the global folder itself reports nothing either: it is read only for shadowing.
-    const inGlobal = checkJson([path.join(xdg, 'polytoken', 'subagents')], ws, { XDG_CONFIG_HOME: xdg }).report;
+    // Checking the global folder itself reports nothing either: it is read only for shadowing,
+    // so it holds no definition to check (exit 2, unless allowed).
+    const globalDir = path.join(xdg, 'polytoken', 'subagents');
+    assertUsageError(run(['check', globalDir], ws, { XDG_CONFIG_HOME: xdg }), /no definition file in this folder/);
+    const inGlobal = checkJson([globalDir, '--no-error-on-unmatched-pattern'], ws, { XDG_CONFIG_HOME: xdg }).report;
     assert.deepEqual(inGlobal.files, []);
   });
 
@@ -792,49 +775,10 @@ describe('subagents rules', function () {
 describe('subagents lsp --stdio', function () {
   this.timeout(60000);
   it('answers initialize with the server capabilities and exits on shutdown/exit', async () => {
-    const { spawn } = await import('child_process');
-    const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: emptyXdg } });
-    const send = (m: object) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', ...m });
-      child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    };
-    let out = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const response = (id: number) =>
-      new Promise<any>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no response ${id}: ${out} ${stderr}`)), 30000);
-        const look = () => {
-          for (const part of out.split(/Content-Length: \d+\r\n\r\n/)) {
-            try {
-              const msg = JSON.parse(part);
-              if (msg.id === id) {
-                clearTimeout(timer);
-                child.stdout.off('data', onData);
-                return resolve(msg);
-              }
-            } catch {
-              // an incomplete message
-            }
-          }
-        };
-        const onData = (d: Buffer) => {
-          out += d;
-          look();
-        };
-        child.stdout.on('data', onData);
-        look();
-      });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
-    const init = await response(1);
-    assert.ok(init.result?.capabilities, JSON.stringify(init));
-    send({ method: 'initialized', params: {} });
-    send({ id: 2, method: 'shutdown' });
-    await response(2);
-    send({ method: 'exit' });
-    assert.equal(await exited, 0);
-    assert.doesNotMatch(stderr, /\n\s+at /);
+    const session = await lspSession(process.execPath, [CLI, 'lsp', '--stdio'], tempDir(), { ...process.env, XDG_CONFIG_HOME: emptyXdg });
+    assert.ok(session.init.result?.capabilities, JSON.stringify(session.init));
+    assert.equal(session.code, 0);
+    assert.doesNotMatch(session.stderr, /\n\s+at /);
   });
 });
 
@@ -947,7 +891,7 @@ describe('the examples workspace', function () {
     assert.equal(shown.file, real.file);
     assert.equal(shown.dialect, real.dialect);
     for (const key of ['name', 'status', 'tools', 'undeferred', 'unexpanded', 'removed']) assert.deepEqual(shown.definitions[0][key], real.definitions[0][key], key);
-    const check = jsonAfter('- `--format json`: exactly one document.');
+    const check = jsonAfter('The JSON report (`check examples/.polytoken/subagents/triage.md -f json`, shortened):');
     const triage = byPath(checkJson(['examples/.polytoken/subagents/triage.md'], ROOT).report, 'examples/.polytoken/subagents/triage.md');
     const d = triage.diagnostics.find((x) => x.rule === 'polytoken/name-mismatch')!;
     assert.deepEqual(check.files[0].diagnostics[0].range, d.range);

@@ -3,7 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
-import type { CheckOptions, FileReport } from './check-types';
+import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { applyCorrections, buildIndex, namedIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */
@@ -90,13 +90,19 @@ export function runParallel(
   count: number,
   file: string,
   keepFor: (path: string) => boolean,
-): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
-  // Files whose analysis is kept are done on this thread; the rest is shared.
+  preset?: Preset,
+): ItemsRun {
+  // Files whose analysis is kept are done on this thread; the rest is shared. Skipped
+  // items (answered by the cache) come with their names and need neither phase.
   const pinned = items.map((c) => keepFor(c.path));
-  const poly = namedIndexes(items).filter((i) => !pinned[i]);
-  const pinnedPoly = namedIndexes(items).filter((i) => pinned[i]);
-  const other = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && !pinned[i]);
-  const pinnedOther = items.map((_, i) => i).filter((i) => items[i].kind !== 'polytoken' && pinned[i]);
+  const todo = (i: number) => !preset?.skip.has(i);
+  const named = namedIndexes(items);
+  const isNamed = new Set(named);
+  const poly = named.filter((i) => !pinned[i] && todo(i));
+  const pinnedPoly = named.filter((i) => pinned[i] && todo(i));
+  // Named files are analyzed by the thread that named them (phase 1 keeps their text), not again.
+  const other = items.map((_, i) => i).filter((i) => !isNamed.has(i) && !pinned[i] && todo(i));
+  const pinnedOther = items.map((_, i) => i).filter((i) => !isNamed.has(i) && pinned[i] && todo(i));
   const configIds = new Map<LoadedConfig, number>();
   const configs: LoadedConfig[] = [];
   const wire: WireItem[] = items.map((c) => {
@@ -112,7 +118,7 @@ export function runParallel(
   const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const readErrors: ReadError[] = [];
-  const names = new Map<number, string>();
+  const names = new Map<number, string>(preset?.names);
   const redo: { phase: 1 | 2; indexes: number[] }[] = [];
   const corrections: [number, string][] = [];
   let phase1Done = 0;
@@ -184,7 +190,7 @@ export function runParallel(
       worker.on('error', () => undefined); // a failed start leaves its work to the others
       workers.push({ worker, port: port1, slot, active: true, done: false });
     }
-    const runner = new Runner(items, options.onRuleError);
+    const runner = new Runner(items, options.onRuleError, options.contents);
 
     // Phase 1: the shadowing index.
     for (const i of pinnedPoly) {
@@ -235,8 +241,8 @@ export function runParallel(
     waitUntil(() => workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
     drain();
     for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
-    applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
-    return { reports, readErrors };
+    const corrected = applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
+    return { reports, readErrors, names, workspace: corrected ?? workspace };
   } finally {
     if (Atomics.load(ctl, GO) === 0) {
       Atomics.store(ctl, GO, 2);

@@ -43,14 +43,23 @@ export interface ReadError {
 export class Runner {
   private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | { tooLarge: { bytes: number; limit: number } } | undefined>();
 
-  constructor(private readonly items: readonly Item[], private readonly onRuleError?: (rule: string, error: unknown) => void) {}
+  constructor(
+    private readonly items: readonly Item[],
+    private readonly onRuleError?: (rule: string, error: unknown) => void,
+    /** Texts that replace files on disk (standard input). */
+    private readonly contents?: ReadonlyMap<string, string>,
+  ) {}
+
+  private read(path: string): string {
+    return this.contents?.get(path) ?? readRegularFile(path);
+  }
 
   /** Phase 1: the name a Polytoken file or a Picasso role registers under, or why it could not be read. */
   indexEntry(index: number): { name: string } | { error: string } {
     const c = this.items[index];
     let text: string;
     try {
-      text = readRegularFile(c.path);
+      text = this.read(c.path);
     } catch (e) {
       if (e instanceof RefusedFileError && e.tooLarge) {
         this.cache.set(index, { tooLarge: e.tooLarge });
@@ -102,7 +111,7 @@ export class Runner {
       ({ text, parsed, quickName } = cached);
     } else {
       try {
-        text = readRegularFile(c.path);
+        text = this.read(c.path);
       } catch (e) {
         // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with the defaults.
         if (c.kind === 'config') {
@@ -139,7 +148,8 @@ export function namedIndexes(items: readonly Item[]): number[] {
 /**
  * A quick name the parse disagrees with (only in broken files) made the index wrong for
  * that name: fix the index and check again every Polytoken file the change can concern
- * (its own name or its file name is the old or the new name), on this thread.
+ * (its own name or its file name is the old or the new name), on this thread. Returns
+ * the corrected index, or undefined when nothing needed correcting.
  */
 export function applyCorrections(
   items: readonly Item[],
@@ -148,8 +158,8 @@ export function applyCorrections(
   reports: (FileReport | undefined)[],
   options: CheckOptions,
   keep: (index: number) => boolean,
-): void {
-  if (!corrections.length) return;
+): WorkspaceIndex | undefined {
+  if (!corrections.length) return undefined;
   const concerned = new Set<string>();
   for (const [i, name] of corrections) {
     concerned.add(names.get(i)!);
@@ -157,13 +167,14 @@ export function applyCorrections(
     names.set(i, name);
   }
   const workspace = buildIndex(items, names);
-  const runner = new Runner(items, options.onRuleError);
+  const runner = new Runner(items, options.onRuleError, options.contents);
   items.forEach((c, i) => {
     if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
     if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
   });
+  return workspace;
 }
 
 /**

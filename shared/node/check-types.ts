@@ -1,6 +1,6 @@
 /** The options and reports of `checkPaths`, shared by its serial, per-thread and parallel parts. */
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Analysis, FileKind } from '../types';
+import type { Analysis, FileKind, WorkspaceIndex } from '../types';
 import type { ConfigOptions } from './config-loader';
 
 export interface CheckOptions extends ConfigOptions {
@@ -23,6 +23,37 @@ export interface CheckOptions extends ConfigOptions {
   workerStallMs?: number;
   /** The worker entry to run instead of check-worker.js (tests use one that dies mid-run). */
   workerScript?: string;
+  /**
+   * Texts that replace files on disk (standard input checked as a file); such a path need
+   * not exist. Read on the main thread only: give them `keepAnalysis`.
+   */
+  contents?: ReadonlyMap<string, string>;
+  /** Reuse the reports of files unchanged since the last run (`check --cache`); only with `keepAnalysis: false`. */
+  cache?: CacheOptions;
+  /** Throw UnmatchedInputError, before checking anything, when an input holds no definition file. */
+  failOnUnmatched?: boolean;
+}
+
+export interface CacheOptions {
+  /** The cache file (absolute). */
+  file: string;
+  /** The checker's version and build: a cache written by another checker is not used. */
+  checker: string;
+}
+
+/** Items not to analyze (the files the cache answers), with the names the named ones (Polytoken, Picasso) register under. */
+export interface Preset {
+  skip: ReadonlySet<number>;
+  names: ReadonlyMap<number, string>;
+}
+
+/** What the serial or parallel run of a list of items gives back. */
+export interface ItemsRun {
+  reports: (FileReport | undefined)[];
+  readErrors: { index: number; path: string; message: string }[];
+  /** The name each named item registers under, and the index of names, corrections applied. */
+  names: Map<number, string>;
+  workspace: WorkspaceIndex;
 }
 
 export interface FileReport {

@@ -3,29 +3,36 @@ import * as os from 'os';
 import * as path from 'path';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { kindOf, type Analysis } from '../engine';
+import { kindOf } from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { isInGlobalDir, toPosix } from '../files';
 import type { FileKind } from '../types';
 import { ConfigResolver } from './config-loader';
-import type { CheckOptions, FileReport } from './check-types';
+import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
-import { describeError, walkFiles } from './walk';
+import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
+import { CheckCache } from './check-cache';
 
 export { polytokenName } from './check-runner';
 export { QUICK_NAMES, quickPolytokenName } from '../workspace/quick-name';
 export { workerMain, type WorkerInput } from './check-parallel';
+export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 
-export type { CheckOptions, FileReport } from './check-types';
+export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 
 export interface CheckRun {
   files: FileReport[];
   /** Paths that could not be read: an I/O error for the CLI's exit status. */
   ioErrors: { path: string; message: string }[];
+  /**
+   * Inputs, as given, that hold no definition file: a folder or glob without one, or a
+   * file that is neither a definition nor a configuration.
+   */
+  unmatched: UnmatchedInput[];
+  /** Why the cache could not be written (the check itself went on). */
+  cacheProblem?: string;
 }
-
-export class MissingPathError extends Error {}
 
 interface Candidate {
   path: string;
@@ -37,43 +44,46 @@ interface Candidate {
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
-  const resolver = new ConfigResolver(options);
+  const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
+  const resolver = new ConfigResolver(cache ? { ...options, parse: cache.parseConfig } : options);
   const ioErrors: CheckRun['ioErrors'] = [];
   const candidates: Candidate[] = [];
-  const seen = new Set<string>();
+  const virtual = options.contents ? new Set(options.contents.keys()) : undefined;
+  const unmatched: UnmatchedInput[] = [];
+  /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
+  const kinds = new Map<string, FileKind | undefined>();
   for (const input of inputs.length ? inputs : ['.']) {
-    const abs = posix.resolve(cwd, toPosix(input));
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(abs);
-    } catch (e) {
-      throw new MissingPathError(`${input}: ${describeError(e)}`);
-    }
-    const root = stat.isDirectory() ? abs : posix.dirname(abs);
-    const files = stat.isDirectory() ? walkFiles(abs, ioErrors) : [abs];
+    const { form, root, files } = expandInput(input, cwd, ioErrors, virtual);
+    let matched = false;
     for (const path of files) {
-      if (seen.has(path)) continue;
-      seen.add(path);
-      const config = resolver.forFile(path);
-      // The dialect comes from the path alone, also for a file named on the command line
-      // or a folder below the workspace root (`check .polytoken`): the default globs start
-      // with `**/`, so the whole path is tried when the part below `root` does not match.
-      const kind = kindOf({ path, config, root }) ?? kindOf({ path, config });
-      if (!kind || isInGlobalDir(path, config)) continue;
-      candidates.push({ path, kind, config, root });
+      let kind = kinds.get(path);
+      if (!kinds.has(path)) {
+        const config = resolver.forFile(path);
+        // The dialect comes from the path alone, also for a file named on the command line
+        // or a folder below the workspace root (`check .polytoken`): the default globs start
+        // with `**/`, so the whole path is tried when the part below `root` does not match.
+        kind = kindOf({ path, config, root }) ?? kindOf({ path, config });
+        if (kind && isInGlobalDir(path, config)) kind = undefined;
+        kinds.set(path, kind);
+        if (kind) candidates.push({ path, kind, config, root });
+      }
+      // A configuration counts as a match only when named itself.
+      if (kind && (kind !== 'config' || form === 'file')) matched = true;
     }
+    if (!matched) unmatched.push({ input, form });
   }
+  if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
   // A broken configuration in force is listed too, also one above the checked paths and an
   // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.
   const inForce = new Set(candidates.map((c) => c.config));
   if (options.configFile) inForce.add(resolver.forDir(cwd));
   for (const loaded of inForce) {
-    if (!loaded.path || !loaded.findings.length || seen.has(loaded.path)) continue;
-    seen.add(loaded.path);
+    if (!loaded.path || !loaded.findings.length || kinds.has(loaded.path)) continue;
+    kinds.set(loaded.path, 'config');
     candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
   }
-  return runCandidates(candidates, ioErrors, options);
+  return { ...runCandidates(candidates, ioErrors, options, cache), unmatched };
 }
 
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
@@ -92,35 +102,41 @@ function workerFile(): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions): CheckRun {
+function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
   const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
-  const count = keep === true ? 0 : workerCount(items.length, options);
-  const file = count > 0 ? options.workerScript ?? workerFile() : undefined;
-  const { reports, readErrors } = file ? runParallelOrSerial(items, options, count, file, keepFor) : runSerial(items, options, keepFor);
+  const runItems = (preset?: Preset, opts: CheckOptions = options) => {
+    const todo = items.length - (preset?.skip.size ?? 0);
+    const count = keep === true ? 0 : workerCount(todo, opts);
+    const file = count > 0 ? opts.workerScript ?? workerFile() : undefined;
+    return file ? runParallelOrSerial(items, opts, count, file, keepFor, preset) : runSerial(items, opts, keepFor, preset);
+  };
+  const cached = cache?.run(items, options, runItems);
+  const { reports, readErrors } = cached ?? runItems();
   readErrors.sort((a, b) => a.index - b.index);
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
   const files = reports.filter((r): r is FileReport => !!r);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, ioErrors };
+  return { files, ioErrors, ...(cached?.problem ? { cacheProblem: cached.problem } : {}) };
 }
 
 /** A worker that dies or hangs mid-run must not hang the check: it starts again on one thread. */
-function runParallelOrSerial(items: Item[], options: CheckOptions, count: number, file: string, keepFor: (path: string) => boolean) {
+function runParallelOrSerial(items: Item[], options: CheckOptions, count: number, file: string, keepFor: (path: string) => boolean, preset?: Preset): ItemsRun {
   try {
-    return runParallel(items, options, count, file, keepFor);
+    return runParallel(items, options, count, file, keepFor, preset);
   } catch (error) {
     if (!(error instanceof WorkerStalledError)) throw error;
-    return runSerial(items, options, keepFor);
+    return runSerial(items, options, keepFor, preset);
   }
 }
 
-function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string) => boolean): { reports: (FileReport | undefined)[]; readErrors: ReadError[] } {
-  const runner = new Runner(items, options.onRuleError);
-  const names = new Map<number, string>();
+function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string) => boolean, preset?: Preset): ItemsRun {
+  const runner = new Runner(items, options.onRuleError, options.contents);
+  const names = new Map<number, string>(preset?.names);
   const readErrors: ReadError[] = [];
   for (const i of namedIndexes(items)) {
+    if (preset?.skip.has(i)) continue;
     const r = runner.indexEntry(i);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else names.set(i, r.name);
@@ -129,6 +145,7 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const corrections: [number, string][] = [];
   for (let i = 0; i < items.length; i++) {
+    if (preset?.skip.has(i)) continue;
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else if ('analysis' in r) {
@@ -136,6 +153,6 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
       if (r.corrected !== undefined) corrections.push([i, r.corrected]);
     }
   }
-  applyCorrections(items, names, corrections, reports, options, (i) => keepFor(items[i].path));
-  return { reports, readErrors };
+  const corrected = applyCorrections(items, names, corrections, reports, options, (i) => keepFor(items[i].path));
+  return { reports, readErrors, names, workspace: corrected ?? workspace };
 }

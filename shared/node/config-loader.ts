@@ -18,6 +18,8 @@ export interface ConfigOptions {
   globalDirSetting?: string;
   /** The editor's text of a file open in it (unsaved edits included); undefined when it is not open. Wins over the disk. */
   openText?: (path: string) => string | undefined;
+  /** Parses a configuration's text (default: parseConfig; `check --cache` answers unchanged ones itself). */
+  parse?: typeof parseConfig;
 }
 
 /** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
@@ -58,7 +60,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
     loaded.globalDir = resolveGlobalDir(undefined, options, dir);
     return loaded;
   }
-  const loaded = parseConfig(text, path, dir);
+  const loaded = (options.parse ?? parseConfig)(text, path, dir);
   loaded.globalDir = resolveGlobalDir(loaded.config.polytoken.globalDir, options, dir);
   return loaded;
 }

@@ -54,7 +54,8 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
 /** True for a regular file (following symbolic links); false for anything else or a missing path. */
 export function isRegularFile(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    // Most folders have no configuration: no exception for a missing file (thousands per workspace).
+    return fs.statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -19,7 +19,8 @@ export interface WalkProblem {
  */
 export function walkFiles(root: string, problems: WalkProblem[] = []): string[] {
   const files: string[] = [];
-  const stack = [toPosix(root)];
+  const top = posix.normalize(toPosix(root));
+  const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
   while (stack.length) {
     const dir = stack.pop()!;
     let entries: fs.Dirent[];
@@ -31,7 +32,7 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
     }
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
-      const full = posix.join(dir, entry.name);
+      const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
       if (entry.isDirectory()) stack.push(full);
       else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
     }

@@ -10,13 +10,15 @@ export interface SchemaProblem {
   params: Record<string, unknown>;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// Made on first use: a run that validates nothing (the CLI's cached files) does not pay for it.
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** Validates a tree against a JSON Schema and maps every error back to its node. */
 export function validateNode(schema: object, root: AstNode): SchemaProblem[] {
   let validate = compiled.get(schema);
   if (!validate) {
+    ajv ??= new Ajv({ allErrors: true, strict: false });
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }

@@ -1,0 +1,124 @@
+/** `subagents check`: report every problem in the definitions under the given paths. */
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import { posix } from 'path';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { toPosix } from '../shared/files';
+import { describeUnmatched, type CheckRun, type FileReport } from '../shared/node/check';
+import { writeAtomically } from '../shared/node/atomic-write';
+import type { CacheOptions } from '../shared/node/check-types';
+import type { ConfigOptions } from '../shared/node/config-loader';
+import { describeError } from '../shared/node/walk';
+import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
+import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
+import { formatGithub } from './github';
+import { HELP } from './help';
+import { buildReport, formatJson, formatText, textColors } from './report';
+import { formatSarif } from './sarif';
+
+const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+
+/** The cache file when `--cache-location` is not given, in the current folder. */
+export const DEFAULT_CACHE_FILE = '.subagentscache';
+
+export const CHECK_OPTIONS = {
+  values: ['--format', '--config', '--max-warnings', '--output-file', '--cache-location', '--stdin-filename'],
+  flags: ['--no-global', '--quiet', '--no-error-on-unmatched-pattern', '--cache', '--stdin'],
+  aliases: { '-f': '--format', '-o': '--output-file' },
+};
+
+export function commandCheck(args: string[], io: Io): number {
+  const parsed = parseArgs(args, CHECK_OPTIONS, 'check');
+  if (parsed.help) {
+    io.out(HELP.check);
+    return 0;
+  }
+  const format = formatOption(parsed, FORMATS, 'text');
+  const maxWarnings = maxWarningsOption(parsed);
+  const quiet = parsed.flags.has('--quiet');
+  const allowUnmatched = parsed.flags.has('--no-error-on-unmatched-pattern');
+  const options = configOptions(parsed, io);
+  const run = parsed.flags.has('--stdin') ? checkStdin(parsed, options, io, allowUnmatched) : checkFiles(parsed, options, io, allowUnmatched);
+  if (run.cacheProblem) io.err(`subagents: ${run.cacheProblem}\n`);
+
+  const files = run.files.map((f) => ({ path: relativePath(io.cwd, f.path), kind: f.kind, diagnostics: quiet ? errorsOnly(f) : f.diagnostics }));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const report = buildReport(files);
+  const ioErrors = run.ioErrors.map((e) => ({ path: relativePath(io.cwd, e.path), message: e.message }));
+  for (const e of ioErrors) io.err(`subagents: ${e.path}: ${e.message}\n`);
+  const tooManyWarnings = maxWarnings !== undefined && report.summary.warnings > maxWarnings;
+  const warningsLine = tooManyWarnings ? `Too many warnings: ${report.summary.warnings}, the maximum is ${maxWarnings} (--max-warnings).\n` : '';
+
+  const outputFile = parsed.values['--output-file'];
+  let text: string;
+  if (format === 'json') text = formatJson(report);
+  else if (format === 'sarif') text = formatSarif(report, { version: io.version, cwd: toPosix(io.cwd), ioErrors });
+  else if (format === 'github') text = formatGithub(report) + warningsLine;
+  else text = formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
+  // The whole report in one write: an interrupted run never leaves half a document.
+  if (outputFile === undefined) io.out(text);
+  else {
+    const problem = writeAtomically(absolutePath(io.cwd, outputFile), text);
+    if (problem) throw new UsageError(`cannot write the report to ${outputFile}: ${problem}`);
+  }
+  if (ioErrors.length) return 2;
+  if (report.summary.errors > 0 || tooManyWarnings) return 1;
+  return 0;
+}
+
+/** `--quiet`: errors only, as ESLint; warnings are then neither shown nor counted. */
+function errorsOnly(f: FileReport) {
+  return f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error);
+}
+
+function checkFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
+  if (parsed.values['--stdin-filename'] !== undefined) throw new UsageError('--stdin-filename is only used with --stdin');
+  if (parsed.values['--cache-location'] !== undefined && !parsed.flags.has('--cache')) throw new UsageError('--cache-location needs --cache');
+  const cache = parsed.flags.has('--cache') ? cacheOptions(parsed, io) : undefined;
+  return runCheckPaths(parsed.positionals, { ...options, cache, failOnUnmatched: !allowUnmatched }, io);
+}
+
+/** `--stdin --stdin-filename PATH`: standard input checked as if it were PATH (which need not exist). */
+function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
+  const name = parsed.values['--stdin-filename'];
+  if (name === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the path decides the dialect and the configuration');
+  if (parsed.positionals.length) throw new UsageError(`--stdin checks standard input only; drop "${parsed.positionals[0]}"`);
+  if (parsed.flags.has('--cache') || parsed.values['--cache-location'] !== undefined) throw new UsageError('--cache is not used with --stdin');
+  if (!io.readStdin) throw new UsageError('standard input cannot be read here');
+  let text: string;
+  try {
+    text = io.readStdin();
+  } catch (e) {
+    throw new UsageError(`cannot read standard input: ${describeError(e)}`);
+  }
+  const abs = absolutePath(io.cwd, name);
+  const run = runCheckPaths([abs, ...siblingsForShadowing(abs)], { ...options, contents: new Map([[abs, text]]), keepAnalysis: (p) => p === abs }, io);
+  const own = run.files.filter((f) => f.path === abs);
+  if (!own.length && !allowUnmatched) throw new UsageError(`${describeUnmatched({ input: name, form: 'file' })}; pass --no-error-on-unmatched-pattern to allow this`);
+  return { files: own, ioErrors: run.ioErrors.filter((e) => e.path === abs), unmatched: [] };
+}
+
+/** `--cache [--cache-location P]`: P is the file, or a folder to hold `.subagentscache`. */
+function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions {
+  const given = parsed.values['--cache-location'];
+  let file = absolutePath(io.cwd, given ?? DEFAULT_CACHE_FILE);
+  if (given !== undefined && (/[\\/]$/.test(given) || isFolder(file))) file = posix.join(file, DEFAULT_CACHE_FILE);
+  return { file, checker: checkerIdentity(io.version) };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The version and a digest of the running bundle: a rebuilt checker never trusts an older cache. */
+function checkerIdentity(version: string): string {
+  try {
+    return `${version} ${createHash('sha256').update(fs.readFileSync(__filename)).digest('base64')}`;
+  } catch {
+    return `${version} ${Date.now()}`; // cannot tell the build: do not reuse anything
+  }
+}

@@ -1,0 +1,74 @@
+/** The few git plumbing commands `subagents diff` needs, run with the real `git`. */
+import { spawnSync } from 'child_process';
+
+/** git is missing, or refused: the CLI prints the reason and exits 2. */
+export class GitError extends Error {}
+
+function git(args: string[], cwd: string, input?: Buffer | string): { ok: boolean; stdout: Buffer; stderr: string } {
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 2 ** 31 - 1, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  if (r.error) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    throw new GitError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `git ${args[0]}: ${r.error.message.split('\n')[0]}`);
+  }
+  return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr.toString().trim().split('\n')[0] ?? '' };
+}
+
+function gitOrThrow(args: string[], cwd: string, input?: Buffer | string): Buffer {
+  const r = git(args, cwd, input);
+  if (!r.ok) throw new GitError(`git ${args[0]}: ${r.stderr || 'failed'}`);
+  return r.stdout;
+}
+
+/** The repository's top folder, or undefined outside a repository (or without git). */
+export function topLevel(cwd: string): string | undefined {
+  try {
+    const r = git(['rev-parse', '--show-toplevel'], cwd);
+    return r.ok ? r.stdout.toString().trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit a revision names, or undefined when it names none. */
+export function resolveCommit(top: string, revision: string): string | undefined {
+  const r = git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], top);
+  return r.ok ? r.stdout.toString().trim() : undefined;
+}
+
+export interface TreeFile {
+  /** Relative to the repository's top, `/` separators. */
+  path: string;
+  oid: string;
+}
+
+/** Every regular file of a commit (no links, no submodules). */
+export function listFiles(top: string, commit: string): TreeFile[] {
+  const out = gitOrThrow(['ls-tree', '-r', '-z', '--full-tree', commit], top).toString('utf8');
+  const files: TreeFile[] = [];
+  for (const record of out.split('\0')) {
+    // <mode> SP <type> SP <oid> TAB <path>
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, oid] = record.slice(0, tab).split(' ');
+    if (type === 'blob' && (mode === '100644' || mode === '100755')) files.push({ path: record.slice(tab + 1), oid });
+  }
+  return files;
+}
+
+/** The contents of blobs, in order, through one `git cat-file --batch`. */
+export function readBlobs(top: string, oids: readonly string[]): Buffer[] {
+  if (!oids.length) return [];
+  const out = gitOrThrow(['cat-file', '--batch'], top, oids.join('\n') + '\n');
+  const blobs: Buffer[] = [];
+  let at = 0;
+  for (const oid of oids) {
+    // <oid> SP <type> SP <size> LF <contents> LF
+    const eol = out.indexOf(10, at);
+    const header = out.subarray(at, eol).toString('utf8').split(' ');
+    if (eol < 0 || header[0] !== oid || header[1] !== 'blob') throw new GitError(`git cat-file: unexpected answer for ${oid}`);
+    const size = Number(header[2]);
+    blobs.push(out.subarray(eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
+  return blobs;
+}

@@ -1,0 +1,243 @@
+/**
+ * `check --cache`: a file's report is reused when its content (sha256), the configuration
+ * in force for it, the checker and, for Polytoken and Picasso, the paths of the definitions
+ * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are read and hashed but
+ * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
+ * A cache that is missing, corrupt (its digest does not match) or from another checker is
+ * ignored and written anew.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { parseConfig, type LoadedConfig } from '../config/config';
+import type { FileKind, WorkspaceIndex } from '../types';
+import { MAX_FILE_BYTES } from '../text/limits';
+import { writeAtomically } from './atomic-write';
+import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
+import { Runner, type Item } from './check-runner';
+
+/** Bumped when the layout of the file changes. */
+const FORMAT = 4;
+
+/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken and Picasso the name it registers under. */
+type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
+
+/** A configuration file: sha256 of its text and what parseConfig made of it. */
+type ConfigEntry = [hash: string, parsed: LoadedConfig];
+
+interface CacheFile {
+  format: number;
+  checker: string;
+  /** Dialect and configuration identities, referred to by index. */
+  contexts: string[];
+  /** Per `<kind> <name>`: the paths of the Polytoken definitions or Picasso roles registered under it, sorted, one a line. */
+  groups: Record<string, string>;
+  configs: Record<string, ConfigEntry>;
+  files: Record<string, Entry>;
+}
+
+const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
+
+const empty = (checker: string): CacheFile => ({ format: FORMAT, checker, contexts: [], groups: {}, configs: {}, files: {} });
+
+const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/**
+ * The cache file is a digest line, then the JSON it is the digest of: a file that was cut
+ * short, damaged or edited by hand does not match and is not used.
+ */
+function load(options: CacheOptions): CacheFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(options.file, 'utf8');
+  } catch {
+    return empty(options.checker);
+  }
+  const eol = text.indexOf('\n');
+  if (eol < 0 || digest(text.slice(eol + 1)) !== text.slice(0, eol)) return empty(options.checker);
+  try {
+    const parsed = JSON.parse(text.slice(eol + 1)) as CacheFile;
+    const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
+    return usable ? parsed : empty(options.checker);
+  } catch {
+    return empty(options.checker);
+  }
+}
+
+const isPosition = (p: unknown) => {
+  const q = p as { line?: unknown; character?: unknown } | null;
+  return !!q && Number.isInteger(q.line) && Number.isInteger(q.character) && (q.line as number) >= 0 && (q.character as number) >= 0;
+};
+
+/** An entry as this checker writes it: one written by other means is a miss, never a crash. */
+function isEntry(e: unknown): e is Entry {
+  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
+  return (e[2] as unknown[]).every((d) => {
+    const diagnostic = d as Partial<Diagnostic> | null;
+    return (
+      !!diagnostic &&
+      typeof diagnostic.message === 'string' &&
+      typeof diagnostic.code === 'string' &&
+      [1, 2, 3, 4].includes(diagnostic.severity as number) &&
+      isPosition(diagnostic.range?.start) &&
+      isPosition(diagnostic.range?.end)
+    );
+  });
+}
+
+const configIds = new WeakMap<LoadedConfig, string>();
+
+/** What the checker's verdict on a file depends on besides its text: dialect and configuration in force. */
+function contextOf(item: Item): string {
+  let id = configIds.get(item.config);
+  if (id === undefined) {
+    const { path, dir, globalDir, config } = item.config;
+    id = digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]));
+    configIds.set(item.config, id);
+  }
+  return `${item.kind} ${id}`;
+}
+
+const chunk = Buffer.allocUnsafe(1 << 16);
+// As readRegularFile: a FIFO must not block the open, and only regular files are read.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * sha256 of a regular file's bytes, read through one reused buffer; undefined for anything
+ * else or a file above the size limit (the run then reports it as it would without cache).
+ */
+function hashFile(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(path, OPEN_FLAGS);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    let n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n < chunk.length) return digest(chunk.subarray(0, n));
+    const hash = crypto.createHash('sha256');
+    for (let total = 0; n > 0 && total <= MAX_FILE_BYTES; total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
+    return n > 0 ? undefined : hash.digest('base64'); // grew past the limit meanwhile
+  } catch {
+    return undefined; // the run reads it again and reports why it cannot
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
+const isNamed = (kind: FileKind) => kind === 'polytoken' || kind === 'picasso';
+
+/** The paths registered under a kind and name, sorted, one a line: what those rules look at. */
+function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => string {
+  const groups = new Map<string, string>();
+  return (kind, name) => {
+    const key = `${kind} ${name}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      const all = kind === 'picasso' ? workspace.picasso ?? [] : workspace.polytoken;
+      const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
+      group = (byName?.get(name) ?? all.filter((e) => e.name === name))
+        .map((e) => e.path)
+        .sort()
+        .join('\n');
+      groups.set(key, group);
+    }
+    return group;
+  };
+}
+
+/** One run's cache: the previous run's file, and what this run records for the next. */
+export class CheckCache {
+  private readonly previous: CacheFile;
+  private readonly next: CacheFile;
+  private configsParsed = 0;
+
+  constructor(private readonly options: CacheOptions) {
+    this.previous = load(options);
+    this.next = empty(options.checker);
+  }
+
+  /** parseConfig, answered from the cache when the text is the same. */
+  readonly parseConfig = (text: string, path: string, dir: string): LoadedConfig => {
+    const hash = digest(text);
+    const entry = own(this.previous.configs, path);
+    let parsed: LoadedConfig;
+    if (Array.isArray(entry) && entry[0] === hash && typeof entry[1]?.config === 'object') parsed = entry[1];
+    else {
+      parsed = parseConfig(text, path, dir);
+      this.configsParsed++;
+    }
+    this.next.configs[path] = [hash, parsed];
+    return structuredClone(parsed); // the caller completes it (globalDir)
+  };
+
+  /**
+   * Runs the check: `run` analyzes every file the cache cannot answer, then a reused
+   * Polytoken report whose same-name definitions changed is checked again.
+   */
+  run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
+    const { previous, next } = this;
+    const hashes = items.map((item) => hashFile(item.path));
+    const contexts = items.map(contextOf);
+    const skip = new Set<number>();
+    const names = new Map<number, string>();
+    const reused: (Entry | undefined)[] = new Array(items.length);
+    items.forEach((item, i) => {
+      const entry = own(previous.files, item.path);
+      if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
+      if (isNamed(item.kind)) {
+        if (entry[3] === undefined) return;
+        names.set(i, entry[3]);
+      }
+      skip.add(i);
+      reused[i] = entry;
+    });
+
+    // A rule that threw left its file's report incomplete: nothing of such a run is kept.
+    let ruleFailed = false;
+    const result = run({ skip, names }, {
+      ...options,
+      onRuleError: (rule, error) => {
+        ruleFailed = true;
+        options.onRuleError?.(rule, error);
+      },
+    });
+    // A reused Polytoken or Picasso report holds while the same paths are registered under its name.
+    const groupOf = groupsOf(result.workspace);
+    const stale: number[] = [];
+    for (const i of skip) {
+      const entry = reused[i]!;
+      const name = entry[3];
+      if (name !== undefined && own(previous.groups, `${items[i].kind} ${name}`) !== groupOf(items[i].kind, name)) stale.push(i);
+      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
+    }
+    if (stale.length) {
+      const runner = new Runner(items, options.onRuleError);
+      for (const i of stale) {
+        const r = runner.analyzeOne(i, result.workspace);
+        if ('error' in r) result.readErrors.push({ index: i, path: items[i].path, message: r.error });
+        else if ('analysis' in r) result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
+      }
+    }
+
+    const contextIndex = new Map<string, number>();
+    let count = 0;
+    items.forEach((item, i) => {
+      const report = result.reports[i];
+      const hash = hashes[i];
+      if (!report || hash === undefined) return;
+      let context = contextIndex.get(contexts[i]);
+      if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
+      const name = isNamed(item.kind) ? result.names.get(i) : undefined;
+      next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
+      if (name !== undefined) next.groups[`${item.kind} ${name}`] = groupOf(item.kind, name);
+      count++;
+    });
+    const unchanged =
+      skip.size === items.length && !stale.length && !this.configsParsed && Object.keys(previous.files).length === count && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    if (unchanged || ruleFailed) return result;
+    const json = JSON.stringify(next);
+    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
+    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
+  }
+}

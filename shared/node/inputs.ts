@@ -1,0 +1,98 @@
+/**
+ * What `checkPaths` makes of each command-line input: a file, a folder (walked), or a
+ * quoted glob the shell did not expand (`'agents/**\/*.md'`), expanded here with the
+ * walker's rules.
+ */
+import * as fs from 'fs';
+import { posix } from 'path';
+import picomatch from 'picomatch';
+import { unsafeGlobReason } from '../config/glob-guard';
+import { toPosix } from '../files';
+import { describeError, walkFiles, type WalkProblem } from './walk';
+
+/** An input that cannot be used: the CLI prints the message and exits 2. */
+export class InputError extends Error {}
+
+/** An input that names nothing: neither an existing path nor a glob. */
+export class MissingPathError extends InputError {}
+
+export interface ExpandedInput {
+  /** What the input was: a file (checked whatever its name), a folder or a glob. */
+  form: 'file' | 'folder' | 'glob';
+  /** The folder the default globs are tried relative to. */
+  root: string;
+  /** Absolute posix paths, sorted. */
+  files: string[];
+}
+
+/**
+ * Expands one input. An existing path is taken literally, also when it holds glob
+ * characters; otherwise a glob is walked from its static base (node_modules and .git
+ * are never searched). A file matches when its path below the base, or one of its
+ * folders, matches the glob: `'projects/*'` selects every file of every project.
+ * `virtual` paths (standard input checked as a file) need not exist.
+ */
+export function expandInput(input: string, cwd: string, problems: WalkProblem[], virtual?: ReadonlySet<string>): ExpandedInput {
+  const pattern = toPosix(input);
+  const abs = posix.resolve(cwd, pattern);
+  if (virtual?.has(abs)) return { form: 'file', root: posix.dirname(abs), files: [abs] };
+  let stat: fs.Stats | undefined;
+  let statError: unknown;
+  try {
+    stat = fs.statSync(abs);
+  } catch (e) {
+    statError = e;
+  }
+  if (stat) {
+    if (stat.isDirectory()) return { form: 'folder', root: abs, files: walkFiles(abs, problems) };
+    return { form: 'file', root: posix.dirname(abs), files: [abs] };
+  }
+  const scan = picomatch.scan(pattern);
+  if (!scan.isGlob) throw new MissingPathError(`${input}: ${describeError(statError)}`);
+  // The same bound as for the configuration's globs: matching must stay fast on every path.
+  const unsafe = unsafeGlobReason(scan.glob);
+  if (unsafe) throw new InputError(`${input}: this pattern is refused: ${unsafe}`);
+  const base = posix.resolve(cwd, scan.base || '.');
+  const matches = picomatch(scan.glob, { dot: true });
+  let baseStat: fs.Stats | undefined;
+  try {
+    baseStat = fs.statSync(base);
+  } catch {
+    // A glob below a folder that does not exist matches nothing.
+  }
+  const files = baseStat?.isDirectory() ? walkFiles(base, problems).filter((file) => matchesSelfOrFolder(matches, posix.relative(base, file))) : [];
+  return { form: 'glob', root: base, files };
+}
+
+function matchesSelfOrFolder(matches: (path: string) => boolean, rel: string): boolean {
+  if (matches(rel)) return true;
+  for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) {
+    if (matches(rel.slice(0, slash))) return true;
+  }
+  return false;
+}
+
+export interface UnmatchedInput {
+  input: string;
+  form: ExpandedInput['form'];
+}
+
+/** The one-line reason an input holds no definition file. */
+export function describeUnmatched(u: UnmatchedInput): string {
+  switch (u.form) {
+    case 'file':
+      return `${u.input}: not a definition file (see the file patterns in \`subagents --help\`)`;
+    case 'folder':
+      return `${u.input}: no definition file in this folder (see the file patterns in \`subagents --help\`)`;
+    default:
+      return `${u.input}: no definition file matches this pattern`;
+  }
+}
+
+/** `checkPaths` with `failOnUnmatched`: some input holds no definition file; nothing was checked. */
+export class UnmatchedInputError extends Error {
+  constructor(readonly unmatched: UnmatchedInput[]) {
+    const more = unmatched.length > 1 ? ` (and ${unmatched.length - 1} more input${unmatched.length > 2 ? 's' : ''})` : '';
+    super(`${describeUnmatched(unmatched[0])}${more}`);
+  }
+}

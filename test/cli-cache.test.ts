@@ -1,0 +1,189 @@
+/**
+ * `subagents check --cache`: the second run on an unchanged workspace prints the same
+ * bytes without analyzing anything again; a change of content, configuration or
+ * same-name Polytoken definitions is seen; a broken cache is ignored and rewritten.
+ */
+import { strict as assert } from 'assert';
+import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
+
+const temps = new Temps();
+after(() => temps.remove());
+
+const FILES = {
+  '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor/agents]\n',
+  '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer'),
+  '.polytoken/subagents/wrong.md': VALID_POLYTOKEN('other'),
+  '.polytoken/subagents/typo.md': VALID_POLYTOKEN('typo', '[file_raed]'),
+  'vendor/agents/helper.md': VALID_POLYTOKEN('helper'),
+  'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+  'experts/bad.expert.json': '{ "name": "bad", ',
+};
+
+/**
+ * Runs the CLI with every opening of a file for reading counted. Without cache a definition
+ * is opened once (read and analyzed); with a cache, once to hash it, and once more only
+ * when it is analyzed.
+ */
+function runWatched(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const dir = temps.dir('subagents-watch-');
+  const log = path.join(dir, 'opens.log');
+  const hook = path.join(dir, 'watch-opens.js');
+  fs.writeFileSync(
+    hook,
+    `const fs = require('fs'); const open = fs.openSync;
+fs.openSync = function (file, flags) {
+  const reading = flags === undefined || flags === 'r' || (typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY);
+  if (reading && typeof file === 'string') fs.appendFileSync(${JSON.stringify(log)}, file + '\\n');
+  return open.apply(this, arguments);
+};
+`,
+  );
+  const r = temps.run(args, cwd, { env, nodeArgs: ['--require', hook] });
+  const opens = new Map<string, number>();
+  for (const line of fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) {
+    const rel = path.relative(cwd, line).split(path.sep).join('/');
+    opens.set(rel, (opens.get(rel) ?? 0) + 1);
+  }
+  const isDefinition = (p: string) => /(\.md|\.json|agents\/[^/]+\.yaml)$/.test(p);
+  const analyzed = [...opens].filter(([p, n]) => isDefinition(p) && n >= 2).map(([p]) => p);
+  const hashed = [...opens.keys()];
+  return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
+}
+
+const DEFINITIONS = Object.keys(FILES).filter((f) => f !== '.subagents.yaml').sort();
+/** Every checked file: the definitions and the configuration found on the way. */
+const CHECKED = Object.keys(FILES).sort();
+
+describe('check --cache', function () {
+  this.timeout(120000);
+
+  it('a second run on an unchanged workspace prints the same bytes, reads and hashes every file, analyzes none', () => {
+    const ws = temps.workspace(FILES);
+    for (const format of ['text', 'json', 'sarif', 'github']) {
+      const plain = temps.run(['check', '-f', format], ws);
+      fs.rmSync(path.join(ws, '.subagentscache'), { force: true });
+      const cold = runWatched(['check', '--cache', '-f', format], ws);
+      assert.deepEqual(cold.analyzed, DEFINITIONS, 'the first run analyzes everything');
+      const warm = runWatched(['check', '--cache', '-f', format], ws);
+      for (const r of [cold, warm]) {
+        assert.equal(r.stdout, plain.stdout, format);
+        assert.equal(r.code, plain.code);
+        assert.equal(r.stderr, plain.stderr);
+      }
+      assert.deepEqual(warm.analyzed, [], `nothing analyzed on the second run (${format})`);
+      assert.deepEqual(warm.hashed.filter((f) => f !== '.subagentscache' && !f.endsWith('dist/cli.js')), CHECKED, 'every file is still read');
+    }
+    assert.ok(fs.statSync(path.join(ws, '.subagentscache')).isFile());
+  });
+
+  it('a changed file is analyzed again, and only it', () => {
+    const ws = temps.workspace(FILES);
+    runWatched(['check', '--cache'], ws);
+    fs.writeFileSync(path.join(ws, '.polytoken/subagents/wrong.md'), VALID_POLYTOKEN('wrong'));
+    const r = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(r.analyzed, ['.polytoken/subagents/wrong.md']);
+    assert.equal(r.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+  });
+
+  it('a changed configuration, or another --config, makes every file it covers be analyzed again', () => {
+    const ws = temps.workspace(FILES);
+    runWatched(['check', '--cache'], ws);
+    fs.appendFileSync(path.join(ws, '.subagents.yaml'), 'rules:\n  polytoken/unknown-tool: off\n');
+    const r = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(r.analyzed, DEFINITIONS);
+    assert.equal(r.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    fs.writeFileSync(path.join(ws, 'other.yaml'), 'rules:\n  polytoken/name-mismatch: warning\n');
+    const other = runWatched(['check', '--cache', '--config', 'other.yaml', '-f', 'json'], ws);
+    const expected = temps.run(['check', '--config', 'other.yaml', '-f', 'json'], ws).stdout;
+    // Without subagentDirs, vendor/agents/helper.md is no definition.
+    assert.deepEqual(other.analyzed, DEFINITIONS.filter((f) => !f.startsWith('vendor/')));
+    assert.equal(other.stdout, expected);
+  });
+
+  it('an unchanged file is checked again when a same-name Polytoken definition appears or goes', () => {
+    const ws = temps.workspace(FILES);
+    const first = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.doesNotMatch(first.stdout, /polytoken\/shadowed/);
+    // A project definition named `helper` now shadows the unchanged vendor/agents/helper.md.
+    fs.writeFileSync(path.join(ws, '.polytoken/subagents/helper.md'), VALID_POLYTOKEN('helper'));
+    const added = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(added.analyzed, ['.polytoken/subagents/helper.md', 'vendor/agents/helper.md']);
+    assert.match(added.stdout, /polytoken\/shadowed/);
+    assert.equal(added.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    // Renamed inside (same path, other name): the vendor file is no longer shadowed.
+    fs.writeFileSync(path.join(ws, '.polytoken/subagents/helper.md'), VALID_POLYTOKEN('renamed'));
+    const renamed = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(renamed.analyzed, ['.polytoken/subagents/helper.md', 'vendor/agents/helper.md']);
+    assert.doesNotMatch(renamed.stdout, /polytoken\/shadowed/);
+    assert.equal(renamed.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+  });
+
+  it('a corrupt, truncated, foreign or hand-edited cache is ignored and written anew', () => {
+    const ws = temps.workspace(FILES);
+    const expected = temps.run(['check', '-f', 'json'], ws).stdout;
+    const cacheFile = path.join(ws, '.subagentscache');
+    runWatched(['check', '--cache'], ws);
+    // The file is a digest line, then the JSON.
+    const good = fs.readFileSync(cacheFile, 'utf8');
+    const json = good.slice(good.indexOf('\n') + 1);
+    const withDigest = (doc: unknown) => `${createHash('sha256').update(JSON.stringify(doc)).digest('base64')}\n${JSON.stringify(doc)}`;
+    assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
+    const edited = JSON.parse(json);
+    for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
+    const foreign = { ...JSON.parse(json), checker: 'some other build' };
+    const damaged = good.replace(/"severity":1/, '"severity":2');
+    assert.notEqual(damaged, good);
+    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001'];
+    for (const variant of variants) {
+      fs.writeFileSync(cacheFile, variant);
+      const r = runWatched(['check', '--cache', '-f', 'json'], ws);
+      assert.equal(r.stderr, '', variant.slice(0, 40));
+      assert.equal(r.stdout, expected, variant.slice(0, 40));
+      assert.deepEqual(r.analyzed, DEFINITIONS, `nothing reused from ${variant.slice(0, 40)}`);
+      const rewritten = fs.readFileSync(cacheFile, 'utf8');
+      assert.deepEqual(Object.keys(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1)).files).length, CHECKED.length, 'rewritten');
+    }
+    // A file where the cache's folder should be: one warning line, the check itself unchanged.
+    fs.writeFileSync(path.join(ws, 'blocker'), '');
+    const blocked = temps.run(['check', '--cache', '--cache-location', 'blocker/cache.json', '-f', 'json'], ws);
+    assert.equal(blocked.stdout, expected);
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, /^subagents: cannot write the cache .*blocker\/cache\.json: .*\n$/);
+  });
+
+  it('a definition replaced by a named pipe is reported as without cache, and nothing hangs', function () {
+    if (process.platform === 'win32') this.skip();
+    // Named on the command line (a walk passes over pipes): first an empty file, then a pipe.
+    const ws = temps.workspace({ ...FILES, 'experts/empty.expert.json': '' });
+    const args = ['check', 'experts', '-f', 'json'];
+    runWatched([...args, '--cache'], ws);
+    fs.rmSync(path.join(ws, 'experts/empty.expert.json'));
+    execFileSync('mkfifo', [path.join(ws, 'experts/empty.expert.json')]);
+    const cached = temps.run([...args, 'experts/empty.expert.json', '--cache'], ws);
+    const plain = temps.run([...args, 'experts/empty.expert.json'], ws);
+    assert.equal(cached.code, 2);
+    assert.match(cached.stderr, /experts\/empty\.expert\.json: is a named pipe/);
+    assert.deepEqual([cached.stdout, cached.stderr], [plain.stdout, plain.stderr]);
+  });
+
+  it('--cache-location: a file, or a folder to hold .subagentscache; it needs --cache', () => {
+    const ws = temps.workspace(FILES);
+    fs.mkdirSync(path.join(ws, 'cache-dir'));
+    temps.run(['check', '--cache', '--cache-location', 'cache-dir'], ws);
+    assert.ok(fs.statSync(path.join(ws, 'cache-dir', '.subagentscache')).isFile());
+    temps.run(['check', '--cache', '--cache-location', 'my.cache'], ws);
+    assert.ok(fs.statSync(path.join(ws, 'my.cache')).isFile());
+    temps.run(['check', '--cache', '--cache-location', '.cache/subagents/'], ws);
+    assert.ok(fs.statSync(path.join(ws, '.cache', 'subagents', '.subagentscache')).isFile(), 'missing folders are made');
+    assert.ok(!fs.existsSync(path.join(ws, '.subagentscache')));
+    const warm = runWatched(['check', '--cache', '--cache-location', 'my.cache'], ws);
+    assert.deepEqual(warm.analyzed, []);
+    const r = temps.run(['check', '--cache-location', 'my.cache'], ws);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--cache-location needs --cache/);
+  });
+});

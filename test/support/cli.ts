@@ -1,0 +1,147 @@
+/** Running the built `subagents` CLI (dist/cli.js) as a process on throw-away workspaces. */
+import { strict as assert } from 'assert';
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Temporary folders of one test file; `removeTemps` in its `after`. */
+export class Temps {
+  private readonly dirs: string[] = [];
+  /** An empty folder used as XDG_CONFIG_HOME, so the machine's own global folder never leaks in. */
+  readonly xdg = this.dir('subagents-xdg-');
+
+  dir(prefix = 'subagents-cli-'): string {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** A workspace from a map of relative path → content. */
+  workspace(files: Record<string, string | Buffer>, into = this.dir()): string {
+    for (const [rel, content] of Object.entries(files)) {
+      const abs = path.join(into, rel);
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      fs.writeFileSync(abs, content);
+    }
+    return into;
+  }
+
+  /** Runs `node dist/cli.js ...args` in `cwd`. */
+  run(args: string[], cwd: string, options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {}): Run {
+    const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+      cwd,
+      env: { ...process.env, XDG_CONFIG_HOME: this.xdg, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
+      input: options.input,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (r.error) throw r.error;
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  remove(): void {
+    for (const dir of this.dirs.splice(0)) {
+      try {
+        fs.chmodSync(dir, 0o700);
+      } catch {
+        // already gone
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A usage or I/O error: exit 2, nothing on stdout, exactly one `subagents: …` line on stderr, no stack trace. */
+export function assertUsageError(r: Run, mention?: RegExp): void {
+  assert.equal(r.code, 2, `exit status (stderr: ${r.stderr})`);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
+  assert.match(lines[0], /^subagents: \S/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  if (mention) assert.match(lines[0], mention);
+}
+
+/** A Polytoken definition with no error and no warning. */
+export const VALID_POLYTOKEN = (name: string, tools = '[file_read, grep]') => `---
+name: ${name}
+description: Reviews a change.
+polytoken:
+  tools: ${tools}
+---
+Review {{ change }}.
+`;
+
+/** A Picasso role with no error and no warning. */
+export const VALID_PICASSO = (name: string) => `name: ${name}
+invocation: "@${name}"
+model: some-model
+tools: [read_file, grep]
+max_steps: 10
+max_depth: 0
+description: Runs the tests.
+when_to_use: After a change.
+output_schema: { type: object }
+system_prompt: Run the tests.
+`;
+
+/**
+ * Starts a language server over stdio (`command ...args`), sends initialize, initialized,
+ * shutdown and exit; returns the initialize result, the exit status and stderr.
+ */
+export async function lspSession(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ init: any; code: number | null; stderr: string }> {
+  const child = spawn(command, args, { cwd, env });
+  const send = (m: object) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', ...m });
+    child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  let out = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const response = (id: number) =>
+    new Promise<any>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no response ${id}: ${out} ${stderr}`)), 30000);
+      const look = () => {
+        for (const part of out.split(/Content-Length: \d+\r\n\r\n/)) {
+          try {
+            const msg = JSON.parse(part);
+            if (msg.id === id) {
+              clearTimeout(timer);
+              child.stdout.off('data', onData);
+              return resolve(msg);
+            }
+          } catch {
+            // an incomplete message
+          }
+        }
+      };
+      const onData = (d: Buffer) => {
+        out += d;
+        look();
+      };
+      child.stdout.on('data', onData);
+      look();
+    });
+  try {
+    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    const init = await response(1);
+    send({ method: 'initialized', params: {} });
+    send({ id: 2, method: 'shutdown' });
+    await response(2);
+    send({ method: 'exit' });
+    return { init, code: await exited, stderr };
+  } finally {
+    child.kill();
+  }
+}
