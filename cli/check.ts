@@ -11,6 +11,7 @@ import type { ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
 import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
+import { fixReports, unifiedDiff, writeFixed } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
 import { buildReport, formatJson, formatText, textColors } from './report';
@@ -23,7 +24,7 @@ export const DEFAULT_CACHE_FILE = '.subagentscache';
 
 export const CHECK_OPTIONS = {
   values: ['--format', '--config', '--max-warnings', '--output-file', '--cache-location', '--stdin-filename'],
-  flags: ['--no-global', '--quiet', '--no-error-on-unmatched-pattern', '--cache', '--stdin'],
+  flags: ['--no-global', '--quiet', '--no-error-on-unmatched-pattern', '--cache', '--stdin', '--fix', '--fix-dry-run'],
   aliases: { '-f': '--format', '-o': '--output-file' },
 };
 
@@ -38,6 +39,9 @@ export function commandCheck(args: string[], io: Io): number {
   const quiet = parsed.flags.has('--quiet');
   const allowUnmatched = parsed.flags.has('--no-error-on-unmatched-pattern');
   const options = configOptions(parsed, io);
+  const fix = fixMode(parsed);
+  if (fix === 'dry-run') return fixDryRun(parsed, options, io, allowUnmatched);
+  if (fix === 'write') applyFixes(parsed, options, io, allowUnmatched);
   const run = parsed.flags.has('--stdin') ? checkStdin(parsed, options, io, allowUnmatched) : checkFiles(parsed, options, io, allowUnmatched);
   if (run.cacheProblem) io.err(`subagents: ${run.cacheProblem}\n`);
 
@@ -64,6 +68,48 @@ export function commandCheck(args: string[], io: Io): number {
   if (ioErrors.length) return 2;
   if (report.summary.errors > 0 || tooManyWarnings) return 1;
   return 0;
+}
+
+function fixMode(parsed: ParsedArgs): 'write' | 'dry-run' | undefined {
+  const write = parsed.flags.has('--fix');
+  const dry = parsed.flags.has('--fix-dry-run');
+  if (write && dry) throw new UsageError('--fix and --fix-dry-run exclude each other');
+  if ((write || dry) && parsed.flags.has('--stdin')) throw new UsageError('--fix and --fix-dry-run work on files, not on --stdin');
+  return write ? 'write' : dry ? 'dry-run' : undefined;
+}
+
+/** The checked files with their analyses (the fixes need them), with no cache. */
+function analyzedFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
+  return runCheckPaths(parsed.positionals, { ...options, keepAnalysis: true, failOnUnmatched: !allowUnmatched }, io);
+}
+
+/** `--fix`: writes every file the preferred fixes change; the check that follows reports what is left. */
+function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): void {
+  const { fixed, problems } = fixReports(analyzedFiles(parsed, options, io, allowUnmatched).files);
+  for (const p of [...problems, ...writeFixed(fixed)]) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
+  const count = fixed.reduce((n, f) => n + f.rules.length, 0);
+  if (fixed.length) io.err(`subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${fixed.length} file${fixed.length === 1 ? '' : 's'}\n`);
+}
+
+/**
+ * `--fix-dry-run`: the changes as a unified diff, nothing written; the exit status is the one
+ * the check would give once the fixes are applied.
+ */
+function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): number {
+  const run = analyzedFiles(parsed, options, io, allowUnmatched);
+  const { fixed, problems } = fixReports(run.files);
+  for (const p of problems) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
+  const diff = unifiedDiff(fixed, (path) => relativePath(io.cwd, path));
+  const outputFile = parsed.values['--output-file'];
+  if (outputFile === undefined) io.out(diff);
+  else {
+    const problem = writeAtomically(absolutePath(io.cwd, outputFile), diff);
+    if (problem) throw new UsageError(`cannot write the diff to ${outputFile}: ${problem}`);
+  }
+  const after = runCheckPaths(parsed.positionals, { ...options, contents: new Map(fixed.map((f) => [f.path, f.after])), failOnUnmatched: !allowUnmatched }, io);
+  const errors = after.files.reduce((n, f) => n + f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error).length, 0);
+  if (run.ioErrors.length || problems.length) return 2;
+  return errors > 0 ? 1 : 0;
 }
 
 /** `--quiet`: errors only, as ESLint; warnings are then neither shown nor counted. */

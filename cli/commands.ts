@@ -34,6 +34,8 @@ export function commandResolve(args: string[], io: Io): number {
   if (report.kind === 'config') throw new UsageError(`${file}: is the project configuration, not a definition file`);
   const resolution = report.analysis ? resolveAnalysis(report.analysis, relativePath(io.cwd, abs)) : undefined;
   if (!resolution) throw new UsageError(`${file}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
+  // Paths in every output are relative to the current folder.
+  for (const d of resolution.definitions) if (d.shadowedBy) d.shadowedBy = relativePath(io.cwd, d.shadowedBy);
   io.out(format === 'json' ? JSON.stringify(resolution, null, 2) + '\n' : formatResolution(resolution));
   return 0;
 }
@@ -44,6 +46,8 @@ export function formatResolution(r: Resolution): string {
   const lines = [`${r.file} (${r.dialect}): ${r.definitions.length} definition${r.definitions.length === 1 ? '' : 's'}`];
   for (const d of r.definitions) {
     lines.push('', `${d.name || '(unnamed)'}: ${d.status}${d.reasons?.length ? ` (${d.reasons.join(', ')})` : ''}`);
+    if (d.silenced?.length) lines.push(`  silenced:   ${list(d.silenced)} (hidden or downgraded by your settings; the runtime still applies them)`);
+    if (d.shadowedBy) lines.push(`  shadowed:   never runs, ${d.shadowedBy} replaces it`);
     lines.push(`  tools:      ${list(d.tools)}`);
     if (d.undeferred) lines.push(`  undeferred: ${list(d.undeferred)}`);
     lines.push(`  removed:    ${list(d.removed.map((x) => `${x.tool} (by ${x.by})`))}`);

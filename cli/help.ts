@@ -56,6 +56,10 @@ Options:
                             a PATH without definition files is not an error
   --cache                   reuse the results of files unchanged since the last run
   --cache-location P        the cache file, or a folder for it (default: ./.subagentscache)
+  --fix                     apply every safe fix (the preferred quick fix of each problem,
+                            edits inside the file only, never a rename), repeatedly
+                            until nothing changes, then report what is left
+  --fix-dry-run             print those changes as a unified diff; write nothing
   --stdin                   check standard input instead of files...
   --stdin-filename PATH     ...as if it were PATH (dialect, configuration, report)
   -h, --help                show this help

@@ -15,6 +15,7 @@
  */
 import { posix } from 'path';
 import {
+  CodeActionKind,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
@@ -24,6 +25,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { CONFIG_FILE_NAME } from '../shared/config/config';
+import { FIX_ALL_KIND } from '../shared/features/code-actions';
 import type { InitializationOptions } from '../shared/protocol';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
@@ -131,7 +133,7 @@ export function startServer(raw: Connection): void {
         // right after '-' would not be a list item; clients complete identifiers by themselves.
         completionProvider: { triggerCharacters: ['[', ',', '"', '@', '!', '_'], resolveProvider: false },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: ['quickfix'] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         documentSymbolProvider: true,
         workspaceSymbolProvider: true,
         foldingRangeProvider: true,

@@ -140,7 +140,9 @@ function finalize(findings: readonly Finding[], config: SubagentsConfig, suppres
   const out: Diagnostic[] = [];
   for (const f of findings) {
     const override = config.rules[f.rule];
-    if (override === 'off' || suppressed(f)) continue;
+    // Asked first, also for a rule turned off: a comment that covers a finding is in use, whatever the display settings.
+    const silenced = suppressed(f);
+    if (override === 'off' || silenced) continue;
     const meta = ruleMeta(f.rule);
     const severity = override ?? defaultSeverity(f);
     const tags = [...(f.tags ?? []), ...(meta?.deprecated ? [DiagnosticTag.Deprecated] : [])];

@@ -16,6 +16,7 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   out.push(`${multiple ? '###' : '##'} ${d.name ? code(d.name) : '(unnamed)'}: ${STATUS_LABEL[d.status] ?? d.status}`, '');
   if (d.reasons?.length) out.push(`Because of: ${d.reasons.map(code).join(', ')}`, '');
   if (d.silenced?.length) out.push(`Silenced in your settings or by a suppression comment, but the runtime still applies it: ${d.silenced.map(code).join(', ')}`, '');
+  if (d.shadowedBy) out.push(`**Shadowed:** it never runs, because a later definition of the same name replaces it: ${code(d.shadowedBy)}`, '');
 
   out.push(`**Effective tools (${d.tools.length})**`, '');
   if (d.tools.length) {

@@ -84,7 +84,8 @@ export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOpt
 
 /** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only). */
 function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
-  if (file.ctx.file.format !== 'yaml') return undefined;
+  // Directives do not silence the directive rules.
+  if (file.ctx.file.format !== 'yaml' || rule.startsWith('directive/')) return undefined;
   const text = file.text;
   const source = file.ctx.file.source;
   const lineStart = source.offset({ line: d.range.start.line, character: 0 });

@@ -66,3 +66,30 @@ function unquoteJson(value: string): string {
   }
   return value;
 }
+
+/** The same fixes, none preferred: offered in the editor, never applied by "Fix all" or `--fix`. */
+export function offered(fixes: FixPlan[]): FixPlan[] {
+  return fixes.map((f) => ({ ...f, preferred: false }));
+}
+
+/**
+ * A "did you mean" for a tool name: offered, never preferred (the entry may be a tool the
+ * runtime has and the catalog does not list, and a preferred fix never grants a tool the
+ * author did not write). When the suggested name is already in the same list, removing the
+ * entry is offered first, since the rename would list it twice.
+ */
+export function toolSuggestionFixes(req: FixRequest<unknown>): FixPlan[] {
+  const replacement = dataString(req, 'replacement');
+  const siblings = req.node?.parent?.items ?? [];
+  const unquoted = replacement !== undefined && /^".*"$/s.test(replacement) ? unquoteJson(replacement) : replacement;
+  const listed = unquoted !== undefined && siblings.some((n) => n !== req.node && n.kind === 'string' && n.value === unquoted);
+  const fixes = standardFixes(listed ? { ...req, data: { ...req.data, replacement: undefined, removable: true } } : req);
+  return offered(fixes);
+}
+
+/** An unknown key's rename, preferred unless the key it becomes grants tools (then offered only). */
+export function keyRenameFixes(req: FixRequest<unknown>, grantingKeys: readonly string[]): FixPlan[] {
+  const target = dataString(req, 'replacement');
+  const fixes = standardFixes(req);
+  return target !== undefined && grantingKeys.includes(unquoteJson(target)) ? offered(fixes) : fixes;
+}

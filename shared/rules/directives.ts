@@ -60,11 +60,13 @@ export class DirectiveUse {
       for (const r of d.rules) {
         if (!isRuleId(r.id)) {
           const near = nearestName(r.id, RULES.map((x) => x.id), 4);
+          // A slip of a letter or two is a typo; a farther id may be another rule the author meant, or one of a newer version.
+          const typo = near !== undefined && nearestName(r.id, [near], 2) === near;
           out.push({
             rule: 'directive/unknown-rule',
             range: r.range,
             message: `\`${r.id}\` is not a rule id, so this directive silences nothing for it; ${near ? `did you mean \`${near}\`?` : 'run `subagents rules` to list them.'}`,
-            data: near ? { replacement: near } : { ...removal(d, r) },
+            data: near ? { replacement: near, typo } : { ...removal(d, r), keep: true },
           });
         } else if (!used?.has(r.id)) {
           out.push(unused(d, r.range, `No \`${r.id}\` diagnostic ${d.kind === 'file' ? 'in this file' : 'on the next line'} is silenced by this directive`, removal(d, r)));
@@ -128,8 +130,9 @@ export function directiveFixes(suppressionsOf: (source: SourceText, regions: { s
   return {
     'directive/unknown-rule': (req) => {
       const replacement = typeof req.data.replacement === 'string' ? req.data.replacement : undefined;
-      if (replacement) return [{ title: `Change to \`${replacement}\``, edits: [{ range: req.diagnostic.range, newText: replacement }], preferred: true }];
-      return remove(req);
+      if (replacement) return [{ title: `Change to \`${replacement}\``, edits: [{ range: req.diagnostic.range, newText: replacement }], preferred: req.data.typo === true }];
+      // An id no rule has may be one of a newer version: removing it is offered, not preferred.
+      return remove(req).map((f) => ({ ...f, preferred: false }));
     },
     'directive/unused': remove,
   };

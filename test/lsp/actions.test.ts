@@ -48,6 +48,32 @@ describe('LSP quick fixes', function () {
 
   const has = (ds: Diagnostic[], rule: string) => ds.some((d) => d.code === rule);
 
+  it('answers only the requested range and kinds; "Fix all" is a source.fixAll action the server advertises', async () => {
+    const text = poly('  tools: [file_read, exit_tool]\n  tools_deny: [job_status]\n');
+    const uri = await client.open(polyFile(), text);
+    try {
+      const all = await client.diagnosticsFor(uri, (d) => d.length >= 2);
+      const line = (n: number) => ({ start: { line: n, character: 0 }, end: { line: n, character: 80 } });
+      const ask = (range: ReturnType<typeof line>, only?: string[]) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: all, ...(only ? { only } : {}) } });
+      // Line 4 holds exit_tool, line 5 job_status: each range gets its own diagnostic's fixes only.
+      const onTools = await ask(line(4));
+      assert.ok(onTools.length > 0 && onTools.every((a) => a.diagnostics?.every((d) => d.range.start.line === 4)), JSON.stringify(onTools.map((a) => a.title)));
+      const onDeny = await ask(line(5));
+      assert.ok(onDeny.some((a) => /job_status/.test(a.title)) && onDeny.every((a) => a.diagnostics?.every((d) => d.range.start.line === 5)));
+      // `only`: quick fixes without "Fix all", or "Fix all" alone.
+      assert.ok((await ask(line(4), ['quickfix'])).every((a) => a.kind === 'quickfix'));
+      const fixAll = await ask(line(4), ['source.fixAll']);
+      assert.deepStrictEqual(fixAll.map((a) => [a.kind, a.title]), [['source.fixAll.subagents', 'Fix all subagent problems']]);
+      const fixed = applyEdits(text, editsFor(fixAll[0].edit, uri));
+      assert.match(fixed, /tools: \[file_read\]\n  tools_deny: \[\]\n/);
+      assert.deepStrictEqual(await ask(line(4), ['refactor']), []);
+    } finally {
+      await client.close(uri);
+    }
+    const kinds = (client.initializeResult?.capabilities.codeActionProvider as { codeActionKinds?: string[] } | undefined)?.codeActionKinds;
+    assert.deepStrictEqual(kinds, ['quickfix', 'source.fixAll.subagents']);
+  });
+
   it('name mismatch: set the name to the file name (preferred), or rename the file', async () => {
     const r = await fix(polyFile(), poly('  tools: [grep]\n', 'triaj'), 'polytoken/name-mismatch', /^Set name to `triage`/);
     assert.ok(r.action.isPreferred);
@@ -169,9 +195,14 @@ describe('LSP quick fixes', function () {
 
   it('Profy: replace an unresolved tool, remove a broken entry with its comma; no disable action in JSON', async () => {
     const expert = (sub: string) => `{\n  "name": "book",\n  "description": "d",\n  "delegationBrief": "b",\n  "tools": ["read", "grep"],\n  "subagents": [\n    ${sub}\n  ]\n}\n`;
-    const good = '{ "name": "scan", "description": "d", "system_prompt": "p", "tools": ["read", "rea"] }';
-    const a = await fix(profyFile(), expert(good), 'profy/unresolved-tool', /`"read"`|read/);
+    const good = '{ "name": "scan", "description": "d", "system_prompt": "p", "tools": ["grep", "rea"] }';
+    const a = await fix(profyFile(), expert(good), 'profy/unresolved-tool', /Change to `read`/);
+    // Offered, not preferred: "Fix all" never turns an entry into a tool the author did not write.
+    assert.ok(!a.action.isPreferred);
     assert.ok(a.after.every((d) => d.code !== 'profy/unresolved-tool'));
+    // When the suggested tool is listed already, the entry is removed instead of listed twice.
+    const twice = await fix(profyFile(), expert(good.replace('"grep"', '"read"')), 'profy/unresolved-tool', /Remove `rea` from `tools`/);
+    assert.match(twice.text, /"tools": \["read"\] \}/);
     assert.ok(!a.actions.some((x) => /Disable/.test(x.title)));
     const c = await fix(profyFile(), expert('{ "name": "scan", "description": "d", "tools": ["read"] }'), 'profy/missing-field', /Add `system_prompt`/);
     assert.match(c.text, /"tools": \["read"\], "system_prompt": "[^"]+" \}/);

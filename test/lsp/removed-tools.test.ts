@@ -71,16 +71,16 @@ describe('LSP removed tools, faded where granted', function () {
   });
 
   it('quick fixes and "Fix all" ignore them', async () => {
-    const text = POLY.replace('file_read', 'file_raed');
+    const text = POLY.replace('tag!ALL]', 'tag!ALL, exit_tool]');
     const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), text);
-    const all = await client.diagnosticsFor(uri, (ds) => faded(ds).length > 0 && ds.some((x) => x.code === 'polytoken/unknown-tool'));
+    const all = await client.diagnosticsFor(uri, (ds) => faded(ds).length > 0 && ds.some((x) => x.code === 'polytoken/exit-tool-listed'));
     const [d] = faded(all);
     const quick = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
     assert.deepStrictEqual(quick, [], 'no quick fix, no "disable" comment for a faded tool');
     const fixAll = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: all, only: ['source.fixAll'] } });
     await client.close(uri);
     assert.deepStrictEqual(fixAll.map((a) => a.title), ['Fix all subagent problems']);
-    // It fixes the typo and leaves the granted-then-denied `grep` alone.
+    // It removes the listed exit_tool and leaves the granted-then-denied `grep` alone.
     const fixed = applyEdits(text, editsFor(fixAll[0].edit, uri));
     assert.match(fixed, /tools: \[grep, file_read, tag!ALL\]/);
   });

@@ -2,7 +2,7 @@ import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { findingOn, quote } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { offered, standardFixes } from '../../../fixes/plans';
 import { HOOKS_SCALARS } from '../constants';
 import { kindName, type PicassoRule } from '../util';
 
@@ -21,11 +21,12 @@ export const invalidHooks: PicassoRule = {
     if (node.kind === 'string') {
       const value = String(node.value);
       if ((HOOKS_SCALARS as readonly string[]).includes(value)) return [];
-      const replacement = (HOOKS_SCALARS as readonly string[]).includes(value.trim().toLowerCase()) ? value.trim().toLowerCase() : nearestName(value.toLowerCase(), HOOKS_SCALARS, 2);
+      const normalized = (HOOKS_SCALARS as readonly string[]).includes(value.trim().toLowerCase());
+      const replacement = normalized ? value.trim().toLowerCase() : nearestName(value.toLowerCase(), HOOKS_SCALARS, 2);
       report(
         node,
         `\`hooks\` is ${quote(value)}, but Picasso reads only ${SHAPE}, so the role's hook opt-outs cannot be applied; ${replacement ? `did you mean \`${replacement}\`?` : 'use one of those forms.'}`,
-        replacement ? { replacement } : undefined,
+        replacement ? { replacement, normalized } : undefined,
       );
       return out;
     }
@@ -64,5 +65,6 @@ export const invalidHooks: PicassoRule = {
     }
     return out;
   },
-  fixes: { 'picasso/invalid-hooks': (req) => standardFixes(req) },
+  // Only a change of case or spacing is preferred: `some` is not `none` for certain.
+  fixes: { 'picasso/invalid-hooks': (req) => (req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req)) },
 };

@@ -1,15 +1,19 @@
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { findingOn, quote } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { offered, standardFixes } from '../../../fixes/plans';
 import { MEMORY_SCOPES } from '../constants';
 import { kindName, type PicassoRule } from '../util';
 
+/** The scope written with other case or separators (`Read_Only`), when it is one. */
+export function sameScope(value: string): string | undefined {
+  const lower = value.trim().toLowerCase();
+  return MEMORY_SCOPES.find((s) => s === lower || s.replace('-', '') === lower.replace(/[-_ ]/g, ''));
+}
+
 /** The scope an author most likely meant, for the quick fix. */
 export function nearestScope(value: string): string | undefined {
-  const lower = value.trim().toLowerCase();
-  const exact = MEMORY_SCOPES.find((s) => s === lower || s.replace('-', '') === lower.replace(/[-_ ]/g, ''));
-  return exact ?? nearestName(lower, MEMORY_SCOPES, 3);
+  return sameScope(value) ?? nearestName(value.trim().toLowerCase(), MEMORY_SCOPES, 3);
 }
 
 /** picasso/invalid-memory: `memory` is not one of the three scopes. */
@@ -29,9 +33,10 @@ export const invalidMemory: PicassoRule = {
         'picasso/invalid-memory',
         node,
         `\`memory\` is ${what}, but Picasso only knows the scopes \`none\`, \`read-only\` and \`session\`, so it cannot scope the role's memory; ${replacement ? `did you mean \`${replacement}\`?` : 'use one of them.'}`,
-        replacement ? { replacement, allowed: [...MEMORY_SCOPES] } : { allowed: [...MEMORY_SCOPES] },
+        replacement ? { replacement, normalized: sameScope(String(node.value)) !== undefined, allowed: [...MEMORY_SCOPES] } : { allowed: [...MEMORY_SCOPES] },
       ),
     ];
   },
-  fixes: { 'picasso/invalid-memory': (req) => standardFixes(req) },
+  // Only the same scope written differently is preferred: `one` is not `none` for certain, and a scope decides which tools the role keeps.
+  fixes: { 'picasso/invalid-memory': (req) => (req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req)) },
 };

@@ -1,6 +1,6 @@
 import type { Finding, FixPlan, SeverityName } from '../../../types';
 import { findingOn, nearOrHint, quote } from '../../common';
-import { removeFix, standardFixes } from '../../../fixes/plans';
+import { removeFix, toolSuggestionFixes } from '../../../fixes/plans';
 import { replaceValueEdit } from '../../../fixes/edits';
 import { scopesAllowing } from '../tools';
 import type { PicassoToolEntry } from '../model';
@@ -112,5 +112,5 @@ export const unknownTool: PicassoRule = {
     }
     return out;
   },
-  fixes: { 'picasso/unknown-tool': (req) => standardFixes(req) },
+  fixes: { 'picasso/unknown-tool': (req) => toolSuggestionFixes(req) },
 };

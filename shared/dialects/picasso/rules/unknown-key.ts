@@ -1,6 +1,6 @@
 import { nearestName } from '../../../catalog/catalog';
 import { findingOn, keyRenameData, quote, unknownKeyFindings } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { keyRenameFixes } from '../../../fixes/plans';
 import { ALL_KEYS } from '../constants';
 import type { PicassoRule } from '../util';
 import type { AstNode, AstProperty } from '../../../text/tree';
@@ -59,5 +59,5 @@ export const unknownKey: PicassoRule = {
       ),
     );
   },
-  fixes: { 'picasso/unknown-key': (req) => standardFixes(req) },
+  fixes: { 'picasso/unknown-key': (req) => keyRenameFixes(req, ['tools']) },
 };

@@ -177,7 +177,11 @@ function synonymFamily(value: string): keyof typeof STATUS_FAMILIES | undefined 
   return Object.prototype.hasOwnProperty.call(SYNONYMS, v) ? SYNONYMS[v] : undefined;
 }
 
-const stringsOf = (list: AstNode): string[] => (list.items ?? []).filter(isString).map((n) => n.value);
+/** The recognized word a known synonym stands for (`passed` → `success`). */
+function synonymCanonical(value: string): string | undefined {
+  const family = synonymFamily(value);
+  return family && STATUS_FAMILIES[family][0];
+}
 
 /** Recognized values, the closest first (a synonym's family leads). */
 export function statusSuggestions(value: string): string[] {
@@ -228,7 +232,10 @@ export const statusEnumRule: PolytokenRule = {
     'polytoken/unrecognized-status-enum': (req) => {
       const synonym = typeof req.data.synonymOf === 'string' ? req.data.synonymOf : undefined;
       const node = req.node;
-      const taken = synonym !== undefined && !!node?.parent && stringsOf(node.parent).includes(synonym);
+      // The family's word is there already, or an earlier synonym of it will become it: removing keeps the enum unique.
+      const siblings = node?.parent ? (node.parent.items ?? []).filter(isString) : [];
+      const firstOfFamily = siblings.find((n) => n.value === synonym || synonymCanonical(n.value) === synonym);
+      const taken = synonym !== undefined && !!firstOfFamily && firstOfFamily !== node;
       const fixes = standardFixes({ ...req, data: { ...req.data, suggestions: (req.data.suggestions as string[] | undefined) ?? [] } }).map((f) => ({ ...f, preferred: false }));
       if (synonym === undefined) return fixes;
       const preferred = taken ? removeFix(req, node, true) : { ...replaceFix(req, synonym), preferred: true };

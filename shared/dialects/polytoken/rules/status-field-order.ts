@@ -49,9 +49,12 @@ export const statusFieldOrderRule: PolytokenRule = {
       if (!nonString && !freeForm) return;
       const isRequired = required.includes(field);
       const when = isRequired ? 'it is required, so every exit carries it' : 'whenever an exit carries it';
+      const freeText = `the runtime classifies the exit by this free-form value and refuses (then retries) any exit whose value is outside the success, failure and cancelled families, whatever \`${later}\` says`;
       const effect = nonString
         ? `it is declared as ${types.join(' or ')}, not a string: ${when}, the runtime stops there, never reads the \`${later}\` enum and counts the exit as a successful return`
-        : `it is a string without an \`enum\`: ${when}, the runtime classifies the exit by this free-form value and refuses (then retries) any exit whose value is outside the success, failure and cancelled families, whatever \`${later}\` says`;
+        : types.length
+          ? `it is a string without an \`enum\`: ${when}, ${freeText}`
+          : `it declares no type and no \`enum\`: ${when}, a value that is not a string stops the runtime there (the \`${later}\` enum is never read), and a string is free text: ${freeText}`;
       out.push(
         findingOn(
           ctx,

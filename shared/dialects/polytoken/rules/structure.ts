@@ -6,7 +6,7 @@ import { nearestName } from '../../../catalog/catalog';
 import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
 import { findingOn, findingOnFirstLine, keyRenameData, unknownKeyFindings, visibleNode } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { keyRenameFixes } from '../../../fixes/plans';
 import { afterColonEdit, indentOf, lineStartOf, rangeOf, replaceValueEdit } from '../../../fixes/edits';
 import { KIND_WORDS, readable, yamlString, type PolytokenContext, type PolytokenFix, type PolytokenRule } from '../util';
 
@@ -172,5 +172,6 @@ export const unknownKeyRule: PolytokenRule = {
       );
     return [...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level', false), ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`', true)];
   },
-  fixes: { 'polytoken/unknown-key': (req) => standardFixes(req) },
+  // `tool` → `tools` or `inherit_tool` → `inherit_tools` would grant tools: offered, not preferred.
+  fixes: { 'polytoken/unknown-key': (req) => keyRenameFixes(req, ['tools', 'inherit_tools', 'allow_subagent_spawn']) },
 };

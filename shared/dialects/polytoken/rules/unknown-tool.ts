@@ -1,6 +1,6 @@
 import type { Finding, SeverityName } from '../../../types';
 import { findingOn, nearOrHint } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { toolSuggestionFixes } from '../../../fixes/plans';
 import type { PolytokenToolEntry } from '../model';
 import { readable, type PolytokenContext, type PolytokenRule } from '../util';
 
@@ -22,7 +22,7 @@ export const unknownToolRule: PolytokenRule = {
     }
     return out;
   },
-  fixes: { 'polytoken/unknown-tool': (req) => standardFixes(req) },
+  fixes: { 'polytoken/unknown-tool': (req) => toolSuggestionFixes(req) },
 };
 
 function report(ctx: PolytokenContext, e: PolytokenToolEntry): Finding {

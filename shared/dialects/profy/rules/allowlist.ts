@@ -1,6 +1,6 @@
 import type { ProfyRule } from '../util';
 
-import { standardFixes } from '../../../fixes/plans';
+import { standardFixes, toolSuggestionFixes } from '../../../fixes/plans';
 import { findingOn, quote } from '../../common';
 import { nearestName } from '../../../catalog/catalog';
 import type { Finding } from '../../../types';
@@ -77,7 +77,7 @@ export const unresolvedTool: ProfyRule = {
     }
     return out;
   },
-  fixes: { 'profy/unresolved-tool': (req) => standardFixes(req) },
+  fixes: { 'profy/unresolved-tool': (req) => toolSuggestionFixes(req) },
 };
 
 /** The tools' prefixes of each length, made once per length per check (not once per glob). */

@@ -73,7 +73,7 @@ export const nameNotIdentifier: ProfyRule = {
           ctx,
           'profy/name-not-identifier',
           s.nameNode!,
-          `The name ${quote(s.name!)} loads, but it is not identifier-like (letters, digits and \`_\`, not starting with a digit), and the main agent passes it as an argument when it dispatches; ${usable ? `consider ${quote(fixed)}` : 'consider letters, digits and `_` only'}.`,
+          `The name ${quote(s.name!)} is not identifier-like (letters, digits and \`_\`, not starting with a digit), and the main agent passes it as an argument when it dispatches; ${usable ? `consider ${quote(fixed)}` : 'consider letters, digits and `_` only'}.`,
           usable ? { replacement: JSON.stringify(fixed) } : undefined,
         );
       });

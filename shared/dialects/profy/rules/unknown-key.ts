@@ -1,6 +1,6 @@
 import type { ProfyContext, ProfyRule } from '../util';
 import { findingOn, keyRenameData, quote, unknownKeyFindings } from '../../common';
-import { standardFixes } from '../../../fixes/plans';
+import { keyRenameFixes } from '../../../fixes/plans';
 import { nearestName } from '../../../catalog/catalog';
 import type { AstNode } from '../../../text/tree';
 import type { Finding } from '../../../types';
@@ -25,7 +25,7 @@ export const unknownKey: ProfyRule = {
     }
     return out;
   },
-  fixes: { 'profy/unknown-key': (req) => standardFixes(req) },
+  fixes: { 'profy/unknown-key': (req) => keyRenameFixes(req, ['tools']) },
 };
 
 function unknownKeys(ctx: ProfyContext, node: AstNode, what: string, known: readonly string[], elsewhere: readonly string[], elsewhereName: string): Finding[] {

@@ -1,0 +1,62 @@
+/**
+ * `check --fix` and `--fix-dry-run`: every preferred fix of every checked definition, applied
+ * round after round until nothing changes (at most 10 rounds; shared/fixes/apply.ts). Only
+ * edits inside files: a fix that would rename a file is left for the author, whose check then
+ * says so. `--fix` writes each changed file atomically; `--fix-dry-run` writes nothing and
+ * shows the changes as a unified diff.
+ */
+import { createTwoFilesPatch } from 'diff';
+import { fixAll } from '../shared/fixes/apply';
+import type { FileReport } from '../shared/node/check-types';
+import { writeAtomically } from '../shared/node/atomic-write';
+import { readRegularFile } from '../shared/node/read';
+import { describeError } from '../shared/node/walk';
+
+export interface FixedFile {
+  /** Absolute, posix. */
+  path: string;
+  before: string;
+  after: string;
+  /** The fixes applied, by rule, in order. */
+  rules: string[];
+}
+
+/** The fixed text of every definition a fix changes (reports with their analysis kept). */
+export function fixReports(reports: readonly FileReport[]): { fixed: FixedFile[]; problems: { path: string; message: string }[] } {
+  const fixed: FixedFile[] = [];
+  const problems: { path: string; message: string }[] = [];
+  for (const report of reports) {
+    const ctx = report.analysis?.context;
+    if (report.kind === 'config' || !ctx) continue;
+    let before: string;
+    try {
+      before = readRegularFile(report.path);
+    } catch (e) {
+      problems.push({ path: report.path, message: describeError(e) });
+      continue;
+    }
+    const result = fixAll({ text: before, path: report.path, config: ctx.loaded, kind: report.kind });
+    if (result.text !== before) fixed.push({ path: report.path, before, after: result.text, rules: result.applied.map((a) => a.rule) });
+  }
+  return { fixed, problems };
+}
+
+/** Writes each fixed file (to a temporary file renamed into place); returns the files that could not be written. */
+export function writeFixed(fixed: readonly FixedFile[]): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  for (const f of fixed) {
+    const problem = writeAtomically(f.path, f.after);
+    if (problem) problems.push({ path: f.path, message: problem });
+  }
+  return problems;
+}
+
+/** The changes as one unified diff, paths relative to the current folder (`a/…`, `b/…`). */
+export function unifiedDiff(fixed: readonly FixedFile[], relative: (path: string) => string): string {
+  return fixed
+    .map((f) => {
+      const rel = relative(f.path);
+      return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, f.before, f.after, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
+    })
+    .join('');
+}
