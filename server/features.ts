@@ -28,8 +28,11 @@ export function resolveOpen(documents: OpenDocuments, uri: string): Resolution |
   return a ? resolveWithProvenance(a.analysis, uri) : undefined;
 }
 
-/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
+/**
+ * `lensCommand`: the command id the code lenses carry (see commands.ts). `resolveClosed`: the
+ * resolution of a definition that is not open (the workspace view expands any definition).
+ */
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND, resolveClosed: (uri: string) => Resolution | undefined = () => undefined): void {
   const safe =
     <P, R>(empty: R, handler: (params: P) => R) =>
     (params: P): R => {
@@ -99,7 +102,7 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
 
   connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
     const uri = params?.uri;
-    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? null : null;
+    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? resolveClosed(uri) ?? null : null;
   }));
 }
 

@@ -10,6 +10,7 @@
  * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
  * - watch.ts           file watching on the server, for clients that cannot register watchers
  * - guard.ts           malformed notifications are logged and dropped at the boundary
+ * - workspace-view.ts  `subagents/workspace`: every definition's verdict, cached per file, and its change notification
  */
 import { posix } from 'path';
 import {
@@ -30,6 +31,7 @@ import { uriToPath } from './uri';
 import { FolderWatcher } from './watch';
 import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
+import { WorkspaceView } from './workspace-view';
 
 export { capDiagnostics } from './documents';
 
@@ -46,11 +48,16 @@ export function startServer(raw: Connection): void {
     capabilities: () => capabilities,
     configuration,
     isOpen: (path) => documents.isOpen(path),
-    onRebuilt: () => documents.invalidateAll(),
+    onRebuilt: () => {
+      documents.invalidateAll();
+      view.indexRebuilt();
+    },
   });
   const documents = new OpenDocuments(connection, configuration, index);
+  const view = new WorkspaceView({ connection, configuration, index, isOpen: (path) => documents.isOpen(path) });
+  documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   let lensCommand = lensCommandFor(undefined);
-  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
+  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri) ?? view.resolveClosed(uri), folderOf: (p) => configuration.folderOf(p) });
   /** Started after initialize when the client cannot register file watchers. */
   let watcher: FolderWatcher | undefined;
 
@@ -58,6 +65,7 @@ export function startServer(raw: Connection): void {
   const configurationChanged = () => {
     configuration.reset();
     documents.invalidateAll();
+    view.configurationChanged();
     watcher?.refresh(); // the discovery folders may have changed
   };
 
@@ -78,6 +86,7 @@ export function startServer(raw: Connection): void {
   });
   documents.text.onDidClose((e) => {
     documents.closed(e.document.uri);
+    view.documentClosed(e.document.uri);
     watcher?.refresh();
   });
 
@@ -165,6 +174,7 @@ export function startServer(raw: Connection): void {
   /** File changes, from the client's watchers or from the server's own (watch.ts). */
   function watchedFilesChanged(params: DidChangeWatchedFilesParams): void {
     const { configChanged, touched } = index.filesChanged(params.changes);
+    view.filesChanged(params.changes);
     if (configChanged) configurationFileChanged();
     else if (changesOutsideFolders(params)) void index.rebuild();
     else documents.scheduleNames(touched);
@@ -181,12 +191,14 @@ export function startServer(raw: Connection): void {
   }
   connection.onDidChangeWatchedFiles(watchedFilesChanged);
 
-  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand);
+  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand, (uri) => view.resolveClosed(uri));
   commands.register();
+  view.register();
 
   connection.onShutdown(() => {
     index.shutdown();
     documents.shutdown();
+    view.shutdown();
     watcher?.dispose();
     commands.dispose();
   });

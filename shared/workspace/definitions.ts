@@ -95,6 +95,8 @@ export class DefinitionIndex {
   /** The Polytoken definitions by registered name, each group by path (in insertion order). */
   private readonly byName = new Map<string, Map<string, NamedDefinition>>();
   private readonly revisions = new Map<string, number>();
+  /** Told of the names whose revision moved, after each change (the workspace view re-summarizes their files). */
+  onNamesChanged: ((names: readonly string[]) => void) | undefined;
 
   get(path: string): IndexEntry | undefined {
     return this.entries.get(path);
@@ -123,6 +125,7 @@ export class DefinitionIndex {
       touched.push(newName);
     }
     for (const name of touched) this.revisions.set(name, (this.revisions.get(name) ?? 0) + 1);
+    if (touched.length) this.onNamesChanged?.(touched);
     return touched;
   }
 
@@ -137,6 +140,11 @@ export class DefinitionIndex {
   /** Bumped whenever the definitions named `name` change: an analysis of a definition of that name is then stale. */
   revisionOf(name: string): number {
     return this.revisions.get(name) ?? 0;
+  }
+
+  /** The paths of the Polytoken definitions registered under `name`. */
+  pathsNamed(name: string): string[] {
+    return [...(this.byName.get(name)?.keys() ?? [])];
   }
 
   /** The engine's view for `polytoken/shadowed`: the groups, kept current entry by entry. */
