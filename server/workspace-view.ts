@@ -27,6 +27,12 @@ import { uriToPath } from './uri';
 
 /** Background work per turn of the event loop: requests wait at most about this long. */
 const SLICE_MS = 10;
+/**
+ * After an answer, the work goes in small steps for a while: a large answer leaves through the
+ * pipe a buffer at a time, one per turn of the event loop, and long slices would hold each back.
+ */
+const AFTER_ANSWER_MS = 250;
+const SLICE_AFTER_ANSWER_MS = 1;
 /** Changes are told after this quiet time, and at least this often while they keep coming. */
 const QUIET_MS = 100;
 const MAX_WAIT_MS = 1000;
@@ -44,8 +50,6 @@ export interface WorkspaceViewHost {
 interface FileSummary {
   uri: string;
   definitions: WorkspaceDefinition[];
-  /** For change detection: the definitions as JSON. */
-  key: string;
 }
 
 /** Where the first or a new full pass stands: `complete` is true only when it is `done`. */
@@ -68,6 +72,7 @@ export class WorkspaceView {
   private maxWaitTimer: NodeJS.Timeout | undefined;
   private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
+  private answeredAt = -Infinity;
 
   constructor(private readonly host: WorkspaceViewHost) {}
 
@@ -89,6 +94,7 @@ export class WorkspaceView {
     } else {
       for (const s of this.summaries.values()) for (const d of s.definitions) definitions.push(d);
     }
+    this.answeredAt = performance.now();
     return { definitions, complete: this.pass === 'done' };
   }
 
@@ -164,7 +170,8 @@ export class WorkspaceView {
 
   private work(): void {
     this.worker = undefined;
-    const deadline = performance.now() + SLICE_MS;
+    const now = performance.now();
+    const deadline = now + (now - this.answeredAt < AFTER_ANSWER_MS ? SLICE_AFTER_ANSWER_MS : SLICE_MS);
     for (const path of this.queue) {
       this.queue.delete(path);
       this.summarizeFromDisk(path);
@@ -195,11 +202,11 @@ export class WorkspaceView {
     const place: SummaryPlace = { folder: configuration.folderOf(path), multiRoot: configuration.folders.length > 1 };
     const definitions = summarizeFile(analysis, uri, place);
     if (!definitions.length) return this.remove(path);
-    const key = JSON.stringify(definitions);
     const old = this.summaries.get(path);
-    this.summaries.set(path, { uri, definitions, key });
+    this.summaries.set(path, { uri, definitions });
     if (old && old.uri !== uri) this.changed(old.uri);
-    if (!old || old.key !== key) this.changed(uri);
+    // Compared as JSON: a few small objects per file, and no second copy kept for it.
+    if (!old || JSON.stringify(old.definitions) !== JSON.stringify(definitions)) this.changed(uri);
   }
 
   private remove(path: string): void {

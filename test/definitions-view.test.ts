@@ -1,0 +1,48 @@
+/** The Subagents view's wording (client/definitions-model.ts), from real summaries and resolutions of the engine. */
+import * as assert from 'assert';
+import { analyze } from '../shared/engine';
+import { defaultLoadedConfig } from '../shared/config/config';
+import { summarizeFile } from '../shared/features/workspace-summary';
+import { resolveWithProvenance } from '../shared/features/resolve';
+import { definitionDescription, hasProblems, statusLine, toolRows } from '../client/definitions-model';
+
+const ROOT = '/ws';
+function summaries(rel: string, text: string) {
+  const path = `${ROOT}/${rel}`;
+  const analysis = analyze({ text, path, config: defaultLoadedConfig(ROOT), root: ROOT });
+  return { defs: summarizeFile(analysis, `file://${path}`, { folder: ROOT }), resolution: resolveWithProvenance(analysis, `file://${path}`)! };
+}
+
+describe('the Subagents view', () => {
+  it('describes a definition by its tools and shown problems, and filters on status or problems', () => {
+    const { defs } = summaries('.polytoken/subagents/reviewer.md', '---\nname: reviewer\ndescription: Reviews.\npolytoken:\n  tools: [file_read, file_raed, grep]\n---\nReview.\n');
+    const [d] = defs;
+    assert.strictEqual(d.status, 'loads');
+    assert.strictEqual(d.group, 'ws');
+    assert.strictEqual(definitionDescription(d), '4 tools · 1 warning');
+    assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
+    assert.strictEqual(hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }), false, 'hints are not');
+    assert.strictEqual(hasProblems({ ...d, status: 'shadowed', problems: { errors: 0, warnings: 0, information: 0, hints: 0 } }), true);
+    assert.strictEqual(definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }), '1 tool · 2 errors 1 warning 1 info');
+    assert.match(statusLine(d), /^\*\*Loads\*\*: the runtime grants it 4 tools\.$/);
+    assert.match(statusLine({ ...d, status: 'shadowed', shadowedBy: 'a/.polytoken/subagents/reviewer.md' }), /replaces it \(a\/\.polytoken\/subagents\/reviewer\.md\)/);
+  });
+
+  it('lists granted tools with their source, then the removed ones with what removed them', () => {
+    const { resolution } = summaries('.polytoken/subagents/triage.md', '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, tag!ALL]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n');
+    const rows = toolRows(resolution.definitions[0]);
+    const fileRead = rows.find((r) => r.label === 'file_read');
+    assert.deepStrictEqual(fileRead && { kind: fileRead.kind, description: fileRead.description }, { kind: 'granted', description: 'tools, tools: tag!ALL · undeferred' });
+    const grep = rows.find((r) => r.label === 'grep');
+    assert.deepStrictEqual(grep, { kind: 'removed', label: 'grep', description: 'removed by tools_deny', tooltip: 'grep — removed by tools_deny' });
+    assert.ok(rows.findIndex((r) => r.kind === 'removed') > rows.findIndex((r) => r.label === 'exit_tool'), 'removed rows come after the granted ones');
+  });
+
+  it('lists a Profy subagent under its Expert, with its dropped entries', () => {
+    const expert = { name: 'ledger', description: 'Books.', delegationBrief: 'Posts.', tools: ['read'], subagents: [{ name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['read', 'write'] }] };
+    const { defs, resolution } = summaries('experts/ledger.expert.json', JSON.stringify(expert, null, 2));
+    assert.deepStrictEqual(defs.map((d) => [d.group, d.name, d.status, d.tools]), [['ledger', 'poster', 'loads', 1]]);
+    assert.deepStrictEqual(toolRows(resolution.definitions[0]).map((r) => `${r.kind} ${r.label}`), ['granted read', 'dropped write']);
+    assert.deepStrictEqual(toolRows({ ...resolution.definitions[0], tools: [], dropped: [] }), [{ kind: 'note', label: 'No tools' }]);
+  });
+});
