@@ -31,7 +31,7 @@ describe('the resolve preview: tool-set chips', () => {
 
   it('shows granted tools as chips after their source, the undeferred one marked', () => {
     const { md, html } = rendered('.polytoken/subagents/triage.md', POLY);
-    assert.ok(md.includes('- ✅ **Granted (3)**: always registered → `exit_tool` · tools → `file_read` ⚡ `glob`'), md);
+    assert.ok(md.includes('- ✓ **Granted (3)**: always registered → `exit_tool` · tools → `file_read` ⚡ `glob`'), md);
     const granted = item(html, 'Granted (3)');
     assert.match(granted, /always registered → <code>exit_tool<\/code> · tools → <code>file_read<\/code> ⚡ <code>glob<\/code>/);
     assert.match(item(html, 'Undeferred (1)'), /<code>file_read<\/code>/);
@@ -54,6 +54,6 @@ describe('the resolve preview: tool-set chips', () => {
   it('still lists every tool with all its sources in the table below', () => {
     const { md } = rendered('.polytoken/subagents/triage.md', POLY);
     assert.ok(md.includes('| `file_read` (undeferred) | tools |'), md);
-    assert.ok(md.indexOf('✅ **Granted') < md.indexOf('**Effective tools'), 'the chips come first');
+    assert.ok(md.indexOf('✓ **Granted') < md.indexOf('**Effective tools'), 'the chips come first');
   });
 });

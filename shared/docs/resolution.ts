@@ -37,11 +37,11 @@ function toolSetChips(d: ResolvedDefinition): string[] {
   const undeferred = new Set(d.undeferred ?? []);
   const granted = bySource(d.tools, (t) => d.provenance?.[t]?.[0] ?? '');
   const out: string[] = [];
-  out.push(`- ✅ **Granted (${d.tools.length})**: ${d.tools.length ? chips(granted, (t) => `${code(t)}${undeferred.has(t) ? ' ⚡' : ''}`) : '_none_'}`);
-  if (d.removed.length) out.push(`- ⛔ **Removed (${d.removed.length})**: ${chips(bySource(d.removed.map((r) => r.tool), (t) => d.removed.find((r) => r.tool === t)!.by), (t) => `~~${code(t)}~~`)}`);
+  out.push(`- ✓ **Granted (${d.tools.length})**: ${d.tools.length ? chips(granted, (t) => `${code(t)}${undeferred.has(t) ? ' ⚡' : ''}`) : '_none_'}`);
+  if (d.removed.length) out.push(`- ⊘ **Removed (${d.removed.length})**: ${chips(bySource(d.removed.map((r) => r.tool), (t) => d.removed.find((r) => r.tool === t)!.by), (t) => `~~${code(t)}~~`)}`);
   if (undeferred.size) out.push(`- ⚡ **Undeferred (${undeferred.size})**: ${[...undeferred].map(code).join(' ')}`);
-  if (d.dropped?.length) out.push(`- 🗑️ **Dropped entries (${d.dropped.length})**: ${d.dropped.map((e) => `~~${code(e.entry)}~~ (${text(e.reason)})`).join(' · ')}`);
-  if (d.unexpanded?.length) out.push(`- ❔ **Not expanded (${d.unexpanded.length})**: ${d.unexpanded.map(code).join(' ')}`);
+  if (d.dropped?.length) out.push(`- ✗ **Dropped entries (${d.dropped.length})**: ${d.dropped.map((e) => `~~${code(e.entry)}~~ (${text(e.reason)})`).join(' · ')}`);
+  if (d.unexpanded?.length) out.push(`- ? **Not expanded (${d.unexpanded.length})**: ${d.unexpanded.map(code).join(' ')}`);
   return out;
 }
 

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { codeOf, extensionApi, fileUri, ours, positionOf, replace, revert, show, waitFor, waitForCodes } from './helpers';
+import { VIEW_SCENES } from './view-scenes';
 
 export interface SceneSpec {
   /** CSS selector the driver waits for (visible) before the screenshot. */
@@ -134,7 +135,7 @@ function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
 export async function runScenes(dir: string, log: (line: string) => void): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await vscode.commands.executeCommand('notifications.clearAll');
-  for (const scene of scenes) {
+  for (const scene of [...scenes, ...VIEW_SCENES]) {
     const { name, setup, ...spec } = scene;
     try {
       await setup();
