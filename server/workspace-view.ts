@@ -33,6 +33,12 @@ const SLICE_MS = 10;
  */
 const AFTER_ANSWER_MS = 250;
 const SLICE_AFTER_ANSWER_MS = 1;
+/**
+ * An open document is summarized after its edits pause this long (at the latest this long after
+ * the first): a large definition is not resolved again on every keystroke.
+ */
+const LIVE_QUIET_MS = 50;
+const LIVE_MAX_WAIT_MS = 500;
 /** Changes are told after this quiet time, and at least this often while they keep coming. */
 const QUIET_MS = 100;
 const MAX_WAIT_MS = 1000;
@@ -70,6 +76,10 @@ export class WorkspaceView {
   private everythingChanged = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private maxWaitTimer: NodeJS.Timeout | undefined;
+  /** Open documents' latest analyses, waiting for a pause in their edits. */
+  private readonly live = new Map<string, { uri: string; analysis: Analysis }>();
+  private liveTimer: NodeJS.Timeout | undefined;
+  private liveSince = 0;
   private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
   private answeredAt = -Infinity;
@@ -134,18 +144,22 @@ export class WorkspaceView {
     this.kick();
   }
 
-  /** An open document was analysed and published: its live analysis is its summary. */
+  /** An open document was analysed and published: its live analysis is its summary, once its edits pause. */
   documentAnalyzed(uri: string, path: string, analysis: Analysis): void {
     if (this.shuttingDown) return;
     this.queue.delete(path);
-    if (!this.host.index.names.get(path) || this.isGlobal(path)) this.remove(path);
-    else this.store(path, uri, analysis);
+    if (!this.live.size) this.liveSince = performance.now();
+    this.live.set(path, { uri, analysis });
+    clearTimeout(this.liveTimer);
+    const wait = Math.max(0, Math.min(LIVE_QUIET_MS, this.liveSince + LIVE_MAX_WAIT_MS - performance.now()));
+    this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
   }
 
   /** A document was closed: back to the disk's text (or gone, when it is no definition there). */
   documentClosed(uri: string): void {
     const path = uriToPath(uri);
     if (!path) return;
+    this.live.delete(path);
     this.queue.add(path);
     this.kick();
   }
@@ -153,6 +167,7 @@ export class WorkspaceView {
   shutdown(): void {
     this.shuttingDown = true;
     if (this.worker) clearImmediate(this.worker);
+    clearTimeout(this.liveTimer);
     clearTimeout(this.quietTimer);
     clearTimeout(this.maxWaitTimer);
   }
@@ -182,6 +197,15 @@ export class WorkspaceView {
       this.pass = 'done';
       this.changed(undefined);
     }
+  }
+
+  private summarizeLive(): void {
+    this.liveTimer = undefined;
+    for (const [path, { uri, analysis }] of this.live) {
+      if (!this.host.index.names.get(path) || this.isGlobal(path)) this.remove(path);
+      else this.store(path, uri, analysis);
+    }
+    this.live.clear();
   }
 
   private summarizeFromDisk(path: string): void {
