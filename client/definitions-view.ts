@@ -16,46 +16,19 @@ import {
   type ResolveParams,
   type ResolveResult,
   type WorkspaceChangedParams,
-  type WorkspaceDefinition,
   type WorkspaceParams,
   type WorkspaceResult,
 } from '../shared/protocol';
 import type { ResolvedDefinition } from '../shared/results';
-import { definitionDescription, hasProblems, RUNTIMES, statusLine, toolRows, type Runtime, type ToolRow } from './definitions-model';
+import { definitionDescription, hasProblems, RUNTIMES, statusLine, toolRows, type ToolRow } from './definitions-model';
+import { DefinitionsStore, type DefinitionNode, type DefinitionsNode, type DetailNode, type GroupNode, type RuntimeNode } from './definitions-store';
+
+export type { DefinitionsNode } from './definitions-store';
 
 export const DEFINITIONS_VIEW_ID = 'subagents.definitions';
 /** Context keys the view's menus and welcome content read. */
 const ONLY_PROBLEMS_KEY = 'subagents.definitions.onlyProblems';
 const LOADING_KEY = 'subagents.definitions.loading';
-
-export type DefinitionsNode = RuntimeNode | GroupNode | DefinitionNode | DetailNode;
-
-interface RuntimeNode {
-  kind: 'runtime';
-  id: string;
-  runtime: Runtime;
-}
-interface GroupNode {
-  kind: 'group';
-  id: string;
-  runtime: Runtime;
-  group: string;
-  parent: RuntimeNode;
-}
-export interface DefinitionNode {
-  kind: 'definition';
-  id: string;
-  /** The file (the Resolve Subagent command reads `uri` from its argument). */
-  uri: string;
-  definition: WorkspaceDefinition;
-  parent: GroupNode;
-}
-interface DetailNode {
-  kind: 'detail';
-  id: string;
-  row: ToolRow;
-  parent: DefinitionNode;
-}
 
 const STATUS_ICON: Record<DefinitionStatus, vscode.ThemeIcon> = {
   loads: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
@@ -71,25 +44,15 @@ const ROW_ICON: Record<ToolRow['kind'], vscode.ThemeIcon> = {
   note: new vscode.ThemeIcon('info'),
 };
 
-const byName = (a: DefinitionNode, b: DefinitionNode) => a.definition.name.localeCompare(b.definition.name) || a.uri.localeCompare(b.uri) || a.definition.index - b.definition.index;
-
 export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>, vscode.Disposable {
   readonly treeView: vscode.TreeView<DefinitionsNode>;
   private readonly changed = new vscode.EventEmitter<DefinitionsNode | DefinitionsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** The server's answer, by file. */
-  private readonly files = new Map<string, WorkspaceDefinition[]>();
+  private readonly store = new DefinitionsStore();
   private complete = false;
   private loaded = false;
-  /** Stable node objects (VS Code finds elements by identity), by id. */
-  private readonly runtimes = new Map<Runtime, RuntimeNode>();
-  private readonly groups = new Map<string, GroupNode>();
-  private readonly definitions = new Map<string, DefinitionNode>();
-  /** Each group's definitions, and the same sorted (made when asked, dropped when the group changes). */
-  private readonly members = new Map<string, Set<DefinitionNode>>();
-  private readonly sorted = new Map<string, DefinitionNode[]>();
   /** A file's resolution, fetched when one of its definitions is expanded; dropped when the file changes. */
   private readonly resolutions = new Map<string, Promise<ResolveResult>>();
   private onlyProblems: boolean;
@@ -194,11 +157,11 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   async getChildren(node?: DefinitionsNode): Promise<DefinitionsNode[]> {
     if (!node) {
       if (!this.loaded) await this.fetch();
-      return RUNTIMES_ORDER.map((r) => this.runtimes.get(r)).filter((n): n is RuntimeNode => !!n && this.visibleIn(n).length > 0);
+      return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
     }
     switch (node.kind) {
       case 'runtime':
-        return [...this.groups.values()].filter((g) => g.parent === node && this.visibleMembers(g).length > 0).sort((a, b) => a.group.localeCompare(b.group));
+        return this.store.groupsOf(node).filter((g) => this.visibleMembers(g).length > 0);
       case 'group':
         return this.visibleMembers(node);
       case 'definition':
@@ -214,7 +177,7 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
 
   /** The node of a file's definition (tests and reveal). */
   nodeFor(uri: string, name: string): DefinitionNode | undefined {
-    return [...this.definitions.values()].find((n) => n.uri === uri && n.definition.name === name);
+    return this.store.nodeFor(uri, name);
   }
 
   // ----- data
@@ -260,122 +223,36 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     this.loaded = true;
     this.complete = result.complete;
     void vscode.commands.executeCommand('setContext', LOADING_KEY, !result.complete && !result.definitions.length);
-    const byUri = new Map<string, WorkspaceDefinition[]>();
-    for (const d of result.definitions) {
-      const list = byUri.get(d.uri);
-      if (list) list.push(d);
-      else byUri.set(d.uri, [d]);
-    }
-    const uris = wanted === 'all' ? new Set([...this.files.keys(), ...byUri.keys()]) : wanted;
-    const refresh = new Set<DefinitionsNode>();
-    let structure = false;
-    for (const uri of uris) {
-      const outcome = this.replaceFile(uri, byUri.get(uri) ?? []);
-      for (const n of outcome.refresh) refresh.add(n);
-      structure ||= outcome.structure;
-    }
+    const { refresh, structure } = this.store.apply(wanted, result.definitions);
     this.updateMessage();
     if (firstLoad || wanted === 'all' || structure) this.changed.fire(undefined);
     else if (refresh.size) this.changed.fire([...refresh]);
   }
 
-  /** Replaces one file's definitions; says which nodes show something new, and whether a runtime or group came or went. */
-  private replaceFile(uri: string, next: WorkspaceDefinition[]): { refresh: DefinitionsNode[]; structure: boolean } {
-    const refresh: DefinitionsNode[] = [];
-    let structure = false;
-    const before = this.files.get(uri) ?? [];
-    if (next.length) this.files.set(uri, next);
-    else this.files.delete(uri);
-    /** Groups whose members or counts changed. */
-    const touched = new Set<GroupNode>();
-    const keep = new Set<string>();
-    for (const d of next) {
-      const id = `${d.uri}#${d.index}`;
-      keep.add(id);
-      const { node: group, created } = this.groupNode(d);
-      structure ||= created;
-      const existing = this.definitions.get(id);
-      if (existing && existing.parent === group) {
-        const old = existing.definition;
-        if (JSON.stringify(old) === JSON.stringify(d)) continue;
-        existing.definition = d;
-        refresh.push(existing);
-        // The counts above it, its place in the sorted list, or its visibility under the filter.
-        if (old.status !== d.status || old.name !== d.name || hasProblems(old) !== hasProblems(d)) touched.add(group);
-        continue;
-      }
-      if (existing) this.removeNode(existing, touched);
-      const node: DefinitionNode = { kind: 'definition', id, uri: d.uri, definition: d, parent: group };
-      this.definitions.set(id, node);
-      this.members.get(group.id)!.add(node);
-      touched.add(group);
-    }
-    for (const d of before) {
-      const node = this.definitions.get(`${d.uri}#${d.index}`);
-      if (node && !keep.has(node.id)) this.removeNode(node, touched);
-    }
-    for (const group of touched) {
-      this.sorted.delete(group.id);
-      if (!this.members.get(group.id)?.size) {
-        this.members.delete(group.id);
-        this.groups.delete(group.id);
-        structure = true;
-      }
-      refresh.push(group, group.parent);
-    }
-    return { refresh, structure };
-  }
-
-  private removeNode(node: DefinitionNode, touched: Set<GroupNode>): void {
-    this.definitions.delete(node.id);
-    this.members.get(node.parent.id)?.delete(node);
-    touched.add(node.parent);
-  }
-
-  private groupNode(d: WorkspaceDefinition): { node: GroupNode; created: boolean } {
-    const runtime = d.dialect;
-    let created = false;
-    let parent = this.runtimes.get(runtime);
-    if (!parent) {
-      parent = { kind: 'runtime', id: `runtime:${runtime}`, runtime };
-      this.runtimes.set(runtime, parent);
-      created = true;
-    }
-    const id = `group:${runtime}:${d.group}`;
-    let node = this.groups.get(id);
-    if (!node) {
-      node = { kind: 'group', id, runtime, group: d.group, parent };
-      this.groups.set(id, node);
-      this.members.set(id, new Set());
-      created = true;
-    }
-    return { node, created };
-  }
-
   private visibleMembers(group: GroupNode): DefinitionNode[] {
-    let all = this.sorted.get(group.id);
-    if (!all) this.sorted.set(group.id, (all = [...(this.members.get(group.id) ?? [])].sort(byName)));
+    const all = this.store.membersOf(group);
     return this.onlyProblems ? all.filter((n) => hasProblems(n.definition)) : all;
   }
 
   private visibleIn(runtime: RuntimeNode): DefinitionNode[] {
     const out: DefinitionNode[] = [];
-    for (const g of this.groups.values()) if (g.parent === runtime) for (const n of this.visibleMembers(g)) out.push(n);
+    for (const g of this.store.groupsOf(runtime)) for (const n of this.visibleMembers(g)) out.push(n);
     return out;
   }
 
   private updateMessage(): void {
-    const all = this.definitions.size;
+    const all = this.store.size;
     const parts: string[] = [];
     if (!this.complete) parts.push(`Indexing the workspace… ${all} definition${all === 1 ? '' : 's'} so far.`);
     if (this.onlyProblems && all) {
-      const shown = [...this.definitions.values()].filter((n) => hasProblems(n.definition)).length;
+      let shown = 0;
+      for (const n of this.store.all()) if (hasProblems(n.definition)) shown++;
       parts.push(`Only problems: ${shown} of ${all} definitions.`);
     }
     this.treeView.message = parts.length ? parts.join(' ') : undefined;
   }
 
-  private tooltip(d: WorkspaceDefinition): vscode.MarkdownString {
+  private tooltip(d: DefinitionNode['definition']): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(d.name || '(unnamed)')}** (${RUNTIMES[d.dialect].label})\n\n`);
     md.appendMarkdown(`${statusLine(d)}\n\n`);
@@ -411,8 +288,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     return { kind: 'detail', id: `${parent.id}/${i}:${row.kind}:${row.label}`, row, parent };
   }
 }
-
-const RUNTIMES_ORDER: Runtime[] = ['polytoken', 'picasso', 'profy'];
 
 function countLine(defs: DefinitionNode[]): string {
   const failing = defs.filter((n) => n.definition.status === 'rejected' || n.definition.status === 'dropped').length;

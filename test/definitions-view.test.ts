@@ -1,10 +1,15 @@
-/** The Subagents view's wording (client/definitions-model.ts), from real summaries and resolutions of the engine. */
+/**
+ * The Subagents view's wording (client/definitions-model.ts), from real summaries and resolutions
+ * of the engine, and its data store (client/definitions-store.ts): which nodes an answer refreshes.
+ */
 import * as assert from 'assert';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { summarizeFile } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { definitionDescription, hasProblems, statusLine, toolRows } from '../client/definitions-model';
+import { DefinitionsStore } from '../client/definitions-store';
+import type { WorkspaceDefinition } from '../shared/protocol';
 
 const ROOT = '/ws';
 function summaries(rel: string, text: string) {
@@ -44,5 +49,71 @@ describe('the Subagents view', () => {
     assert.deepStrictEqual(defs.map((d) => [d.group, d.name, d.status, d.tools]), [['ledger', 'poster', 'loads', 1]]);
     assert.deepStrictEqual(toolRows(resolution.definitions[0]).map((r) => `${r.kind} ${r.label}`), ['granted read', 'dropped write']);
     assert.deepStrictEqual(toolRows({ ...resolution.definitions[0], tools: [], dropped: [] }), [{ kind: 'note', label: 'No tools' }]);
+  });
+});
+
+describe('the Subagents view: its data store', () => {
+  const def = (uri: string, name: string, over: Partial<WorkspaceDefinition> = {}): WorkspaceDefinition => ({
+    uri,
+    name,
+    dialect: 'polytoken',
+    group: 'api',
+    status: 'loads',
+    tools: 2,
+    problems: { errors: 0, warnings: 0, information: 0, hints: 0 },
+    range: { start: { line: 1, character: 6 }, end: { line: 1, character: 6 + name.length } },
+    index: 0,
+    ...over,
+  });
+  const A = 'file:///ws/api/.polytoken/subagents/a.md';
+  const B = 'file:///ws/api/.polytoken/subagents/b.md';
+  const E = 'file:///ws/experts/ledger.expert.json';
+  const initial = [def(B, 'b'), def(A, 'a'), def(E, 'poster', { dialect: 'profy', group: 'ledger' }), def(E, 'task', { dialect: 'profy', group: 'ledger', status: 'dropped', index: 1 })];
+  const names = (nodes: { definition: WorkspaceDefinition }[]) => nodes.map((n) => n.definition.name);
+  const ids = (nodes: Iterable<{ id: string }>) => [...nodes].map((n) => n.id).sort();
+
+  it('groups by runtime (in a fixed order) and group, definitions by name', () => {
+    const store = new DefinitionsStore();
+    assert.strictEqual(store.apply('all', initial).structure, true);
+    assert.deepStrictEqual(store.runtimeNodes().map((r) => r.runtime), ['polytoken', 'profy']);
+    const [polytoken, profy] = store.runtimeNodes();
+    assert.deepStrictEqual(names(store.membersOf(store.groupsOf(polytoken)[0])), ['a', 'b']);
+    assert.deepStrictEqual(names(store.membersOf(store.groupsOf(profy)[0])), ['poster', 'task']);
+  });
+
+  it('says which nodes a changed file touches: the definition alone, or its group and runtime when counts change', () => {
+    const store = new DefinitionsStore();
+    store.apply('all', initial);
+    const a = store.nodeFor(A, 'a')!;
+    // More tools: only the definition shows something new; the node object is the same.
+    let change = store.apply(new Set([A]), [def(A, 'a', { tools: 3 })]);
+    assert.deepStrictEqual(ids(change.refresh), [a.id]);
+    assert.strictEqual(change.structure, false);
+    assert.strictEqual(store.nodeFor(A, 'a'), a);
+    assert.strictEqual(a.definition.tools, 3);
+    // Rejected now: the counts above it change too.
+    change = store.apply(new Set([A]), [def(A, 'a', { tools: 3, status: 'rejected' })]);
+    assert.deepStrictEqual(ids(change.refresh), [a.id, a.parent.id, a.parent.parent.id].sort());
+    // Nothing new: nothing to refresh.
+    assert.strictEqual(store.apply(new Set([A]), [def(A, 'a', { tools: 3, status: 'rejected' })]).refresh.size, 0);
+  });
+
+  it('adds and removes definitions; a group that empties or appears changes the structure', () => {
+    const store = new DefinitionsStore();
+    store.apply('all', initial);
+    const task = store.nodeFor(E, 'task')!;
+    let change = store.apply(new Set([E]), [def(E, 'poster', { dialect: 'profy', group: 'ledger' })]);
+    assert.strictEqual(change.structure, false);
+    assert.deepStrictEqual(ids(change.refresh), [task.parent.id, task.parent.parent.id].sort());
+    assert.strictEqual(store.nodeFor(E, 'task'), undefined);
+    // The file is gone: the Expert's group empties.
+    change = store.apply(new Set([E]), []);
+    assert.strictEqual(change.structure, true);
+    assert.deepStrictEqual(store.runtimeNodes().map((r) => r.runtime), ['polytoken', 'profy'], 'an empty runtime stays, the view hides it');
+    assert.deepStrictEqual(store.groupsOf(store.runtimeNodes()[1]), []);
+    // A new project.
+    change = store.apply(new Set(['file:///ws/web/.polytoken/subagents/c.md']), [def('file:///ws/web/.polytoken/subagents/c.md', 'c', { group: 'web' })]);
+    assert.strictEqual(change.structure, true);
+    assert.strictEqual(store.size, 3);
   });
 });
