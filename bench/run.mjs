@@ -1,8 +1,9 @@
 // `npm run bench`: times `node dist/cli.js check <ws> --format json` on generated workspaces
 // of 1,000, 10,000 and 50,000 definitions next to the FLOOR (bench/floor.mjs: one process
 // that only finds, reads and parses the same files with the same parsers), and the language
-// server (bench/server.mjs), then pathological files (bench/limits.mjs) and hostile
-// workspaces (bench/hostile.mjs). Prints the tables and writes bench/results.json.
+// server (bench/server.mjs) and its workspace view (bench/view.mjs), then pathological files
+// (bench/limits.mjs) and hostile workspaces (bench/hostile.mjs). Prints the tables and writes
+// bench/results.json.
 //
 //   node bench/run.mjs [--sizes 1000,10000,50000] [--runs 3] [--no-server] [--keep]
 import { spawnSync } from 'child_process';
@@ -36,7 +37,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, cache: undefined, server: undefined };
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, cache: undefined, server: undefined, view: undefined };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -117,6 +118,12 @@ try {
     } catch {
       results.server = { error: `server benchmark failed (exit ${server.status})` };
     }
+    const view = spawnSync(process.execPath, [path.join(here, 'view.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
+    try {
+      results.view = JSON.parse(view.stdout.toString().trim().split('\n').pop());
+    } catch {
+      results.view = { error: `workspace view benchmark failed (exit ${view.status})` };
+    }
   }
 } finally {
   if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
@@ -163,12 +170,12 @@ if (results.cache) {
     lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
   }
 }
-if (results.server) {
-  const s = results.server;
+for (const [title, s] of [['server', results.server], ['workspace view (subagents/workspace)', results.view]]) {
+  if (!s) continue;
   lines.push('');
-  if (s.error) lines.push(`server: ${s.error}`);
+  if (s.error) lines.push(`${title}: ${s.error}`);
   else {
-    lines.push('| server | value |');
+    lines.push(`| ${title} | value |`);
     lines.push('| --- | ---: |');
     for (const [k, v] of Object.entries(s)) lines.push(`| ${k} | ${typeof v === 'number' ? fmt(v, v < 10 ? 1 : 0) : v} |`);
   }

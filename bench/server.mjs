@@ -3,93 +3,17 @@
 // edit-to-diagnostics latency over 200 edits, completion and hover latency.
 // Prints one JSON line (the last line of stdout). Run by bench/run.mjs, or alone:
 //   node bench/server.mjs [--tmp DIR] [--size 10000]
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createRequire } from 'module';
-import { fileURLToPath, pathToFileURL } from 'url';
 import { generateWorkspace } from './generate.mjs';
+import { Client, median, pct, peakRssMiB, uriOf } from './lsp-client.mjs';
 
-const require = createRequire(import.meta.url);
-const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = require('vscode-jsonrpc/node');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(path.dirname(here), 'dist', 'cli.js');
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const size = Number(opt('--size', '10000'));
 const tmpBase = opt('--tmp', undefined);
 const tmp = fs.mkdtempSync(path.join(tmpBase ?? os.tmpdir(), 'subagents-server-bench-'));
-const uriOf = (p) => pathToFileURL(p).toString();
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const median = (xs) => pct(xs, 50);
-
-function peakRssMiB(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmHWM:\s+(\d+) kB/.exec(status);
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
-class Client {
-  constructor() {
-    this.started = performance.now();
-    this.child = spawn(process.execPath, [cli, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.c = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.listeners = new Set();
-    this.c.onNotification('textDocument/publishDiagnostics', (p) => this.emit({ type: 'diagnostics', ...p, at: performance.now() }));
-    this.c.onNotification('$/progress', (p) => this.emit({ type: 'progress', ...p, at: performance.now() }));
-    this.c.onNotification('window/logMessage', () => {});
-    this.c.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
-    this.c.onRequest('client/registerCapability', () => null);
-    this.c.onRequest('window/workDoneProgress/create', () => null);
-    this.c.listen();
-  }
-  emit(e) {
-    for (const l of [...this.listeners]) l(e);
-  }
-  wait(pred, ms = 300_000) {
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.listeners.delete(l);
-        reject(new Error('timeout'));
-      }, ms);
-      const l = (e) => {
-        if (pred(e)) {
-          clearTimeout(t);
-          this.listeners.delete(l);
-          resolve(e);
-        }
-      };
-      this.listeners.add(l);
-    });
-  }
-  async init(folder) {
-    await this.c.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: uriOf(folder),
-      workspaceFolders: [{ uri: uriOf(folder), name: 'ws' }],
-      capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionItem: { snippetSupport: true } } } },
-    });
-    this.c.sendNotification('initialized', {});
-  }
-  async stop() {
-    try {
-      await Promise.race([this.c.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
-      this.c.sendNotification('exit');
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-    if (this.child.exitCode === null) this.child.kill();
-    this.c.dispose();
-  }
-}
 
 const POLY = (name, extra = '') => `---
 name: ${name}

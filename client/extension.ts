@@ -1,13 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
 import { CLIENT_RESOLVE_COMMAND, RESOLVE_REQUEST, type ResolveParams } from '../shared/protocol';
 import type { Resolution } from '../shared/results';
 import { WATCH_GLOB } from './selector';
 import { DocumentPatterns } from './patterns';
 import type { DocumentPattern } from '../shared/protocol';
+import { DefinitionsView } from './definitions-view';
 
 /**
  * The VS Code extension: starts the language server (dist/server.js) and adds the commands,
@@ -28,6 +29,8 @@ export interface SubagentsApi {
   refreshStatus(): Promise<void>;
   /** The definition patterns beyond the defaults the client selects now, once a pending restart for them is done. */
   documentPatterns(): Promise<DocumentPattern[]>;
+  /** The Subagents view (its data provider and tree view). */
+  definitions: DefinitionsView;
 }
 
 let client: LanguageClient | undefined;
@@ -165,6 +168,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     { dispose: () => timers.forEach((t) => clearTimeout(t)) },
   );
 
+  // ----- the Subagents view in the Explorer (definitions-view.ts); a restarted server is asked again
+  const definitions = new DefinitionsView(lc, context.workspaceState);
+  context.subscriptions.push(definitions, lc.onDidChangeState((e) => e.newState === State.Running && definitions.serverStarted()));
+
   // ----- status bar: dialect, status and tool count of the active definition
   const item = vscode.window.createStatusBarItem('subagents.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Subagents';
@@ -233,6 +240,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     status: () => ({ text: item.text, tooltip: String(item.tooltip ?? ''), visible: statusUri !== undefined, uri: statusUri, command: typeof item.command === 'string' ? item.command : item.command?.command }),
     timings: () => ({ ...timings }),
     previewUri,
+    definitions,
     refreshStatus: async () => {
       clearTimeout(statusTimer);
       pendingStatus = updateStatus();

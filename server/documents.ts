@@ -71,6 +71,8 @@ export class OpenDocuments {
   private readonly nameOf = new Map<string, string>();
   private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
+  /** Told of each published analysis, after the index took it in (the workspace view's live summaries). */
+  onPublished: ((uri: string, path: string, analysis: Analysis) => void) | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -194,6 +196,7 @@ export class OpenDocuments {
       // Its own entry never shadows itself: its analysis stays valid.
       if (result.name !== undefined) result.nameRevision = this.index.names.revisionOf(result.name);
       this.scheduleNames(touched, uri);
+      this.onPublished?.(uri, path, result.analysis);
     }
     // Everything above runs synchronously, so this is the document's current version.
     const findings = result?.analysis.diagnostics ?? [];

@@ -41,8 +41,11 @@ export function requestGuard(connection: Connection) {
     };
 }
 
-/** `lensCommand`: the command id the code lenses carry (see commands.ts). */
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND): void {
+/**
+ * `lensCommand`: the command id the code lenses carry (see commands.ts). `resolveClosed`: the
+ * resolution of a definition that is not open (the workspace view expands any definition).
+ */
+export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND, resolveClosed: (uri: string) => Resolution | undefined = () => undefined): void {
   const safe = requestGuard(connection);
 
   connection.onCompletion(
@@ -103,7 +106,7 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
 
   connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
     const uri = params?.uri;
-    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? null : null;
+    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? resolveClosed(uri) ?? null : null;
   }));
 }
 

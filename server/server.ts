@@ -12,6 +12,7 @@
  * - guard.ts           malformed notifications are logged and dropped at the boundary
  * - hints-and-rename.ts inlay hints and renaming a definition
  * - live-config.ts     unsaved `.subagents.yaml` edits, extra document patterns, watching the global folder
+ * - workspace-view.ts  `subagents/workspace`: every definition's verdict, cached per file, and its change notification
  */
 import { posix } from 'path';
 import {
@@ -37,6 +38,7 @@ import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
 import { LiveConfiguration } from './live-config';
+import { WorkspaceView } from './workspace-view';
 
 export { capDiagnostics } from './documents';
 
@@ -56,6 +58,7 @@ export function startServer(raw: Connection): void {
     onRebuilt: () => {
       documents.invalidateAll();
       live.indexRebuilt();
+      view.indexRebuilt();
     },
   });
   const documents = new OpenDocuments(connection, configuration, index);
@@ -75,8 +78,10 @@ export function startServer(raw: Connection): void {
     const path = uriToPath(uri);
     return path && posix.basename(path) === CONFIG_FILE_NAME ? path : undefined;
   };
+  const view = new WorkspaceView({ connection, configuration, index, isOpen: (path) => documents.isOpen(path) });
+  documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   let lensCommand = lensCommandFor(undefined);
-  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri), folderOf: (p) => configuration.folderOf(p) });
+  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri) ?? view.resolveClosed(uri), folderOf: (p) => configuration.folderOf(p) });
   /** Started after initialize when the client cannot register file watchers. */
   let watcher: FolderWatcher | undefined;
 
@@ -84,6 +89,7 @@ export function startServer(raw: Connection): void {
   const configurationChanged = () => {
     configuration.reset();
     documents.invalidateAll();
+    view.configurationChanged();
     watcher?.refresh(); // the discovery folders may have changed
     refreshInlayHints(connection, capabilities); // the catalog may have changed
   };
@@ -115,6 +121,7 @@ export function startServer(raw: Connection): void {
     // Closed without saving: the disk's text applies again.
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);
+    view.documentClosed(e.document.uri);
     watcher?.refresh();
   });
 
@@ -204,6 +211,7 @@ export function startServer(raw: Connection): void {
   /** File changes, from the client's watchers or from the server's own (watch.ts). */
   function watchedFilesChanged(params: DidChangeWatchedFilesParams): void {
     const { configChanged, touched } = index.filesChanged(params.changes);
+    view.filesChanged(params.changes);
     if (configChanged) configurationFileChanged();
     else if (changesOutsideFolders(params)) void index.rebuild();
     else documents.scheduleNames(touched);
@@ -220,13 +228,15 @@ export function startServer(raw: Connection): void {
   }
   connection.onDidChangeWatchedFiles(watchedFilesChanged);
 
-  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand);
+  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand, (uri) => view.resolveClosed(uri));
   commands.register();
   registerHintsAndRename({ connection, documents, index, configuration, capabilities: () => capabilities });
+  view.register();
 
   connection.onShutdown(() => {
     index.shutdown();
     documents.shutdown();
+    view.shutdown();
     watcher?.dispose();
     commands.dispose();
     live.dispose();

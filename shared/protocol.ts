@@ -50,7 +50,10 @@ export interface DocumentPatternsParams {
  * per file; `complete` is false while the first indexing is still running.
  */
 export const WORKSPACE_REQUEST = 'subagents/workspace';
-export type WorkspaceParams = Record<string, never>;
+export interface WorkspaceParams {
+  /** Optional: only the definitions of these files (what a `subagents/workspaceChanged` named); a file without any answers none. */
+  uris?: string[];
+}
 
 /** The runtime's verdict, plus `shadowed`: a Polytoken definition a later one of the same name replaces. */
 export type DefinitionStatus = 'loads' | 'rejected' | 'dropped' | 'shadowed';
@@ -78,6 +81,12 @@ export interface WorkspaceDefinition {
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
   /** Its index among the file's definitions (Profy: the `subagents` entry), to pick it from `subagents/resolve`. */
   index: number;
+  /** Optional: the rules behind a status other than `loads` (rule ids, as in the resolution's `reasons`). */
+  reasons?: string[];
+  /** Optional: those of `reasons` the display settings hide or downgrade (the runtime applies them all the same). */
+  silenced?: string[];
+  /** Optional, `shadowed` only: the definition that replaces it (workspace-relative path, or absolute outside the folder). */
+  shadowedBy?: string;
 }
 
 export interface WorkspaceResult {

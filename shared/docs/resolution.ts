@@ -10,6 +10,40 @@ const STATUS_LABEL: Record<string, string> = {
 
 const code = (s: string): string => '`' + s.replace(/`/g, 'ˋ') + '`';
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** Plain text in Markdown (`mcp__ledger__*` shows as written: only an underscore that starts a word could open emphasis). */
+const text = (s: string): string => s.replace(/[\\`*[\]<>|~]|(?<!\w)_/g, '\\$&').replace(/\r?\n/g, ' ');
+
+/** Tools grouped by where they come from (the first source of each; the table lists them all), in order of first appearance. */
+function bySource(tools: readonly string[], sourceOf: (tool: string) => string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const tool of tools) {
+    const source = sourceOf(tool);
+    const list = out.get(source);
+    if (list) list.push(tool);
+    else out.set(source, [tool]);
+  }
+  return out;
+}
+
+const chips = (groups: Map<string, string[]>, chip: (tool: string) => string): string =>
+  [...groups].map(([source, tools]) => `${source ? `${text(source)} → ` : ''}${tools.map(chip).join(' ')}`).join(' · ');
+
+/**
+ * The tool set at a glance: one line of chips (code spans) per kind, each chip after the entry
+ * or mechanism it comes from. VS Code's preview draws code spans as chips; as plain text it
+ * still reads as a list.
+ */
+function toolSetChips(d: ResolvedDefinition): string[] {
+  const undeferred = new Set(d.undeferred ?? []);
+  const granted = bySource(d.tools, (t) => d.provenance?.[t]?.[0] ?? '');
+  const out: string[] = [];
+  out.push(`- ✓ **Granted (${d.tools.length})**: ${d.tools.length ? chips(granted, (t) => `${code(t)}${undeferred.has(t) ? ' ⚡' : ''}`) : '_none_'}`);
+  if (d.removed.length) out.push(`- ⊘ **Removed (${d.removed.length})**: ${chips(bySource(d.removed.map((r) => r.tool), (t) => d.removed.find((r) => r.tool === t)!.by), (t) => `~~${code(t)}~~`)}`);
+  if (undeferred.size) out.push(`- ⚡ **Undeferred (${undeferred.size})**: ${[...undeferred].map(code).join(' ')}`);
+  if (d.dropped?.length) out.push(`- ✗ **Dropped entries (${d.dropped.length})**: ${d.dropped.map((e) => `~~${code(e.entry)}~~ (${text(e.reason)})`).join(' · ')}`);
+  if (d.unexpanded?.length) out.push(`- ? **Not expanded (${d.unexpanded.length})**: ${d.unexpanded.map(code).join(' ')}`);
+  return out;
+}
 
 function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   const out: string[] = [];
@@ -17,6 +51,7 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   if (d.reasons?.length) out.push(`Because of: ${d.reasons.map(code).join(', ')}`, '');
   if (d.silenced?.length) out.push(`Silenced in your settings or by a suppression comment, but the runtime still applies it: ${d.silenced.map(code).join(', ')}`, '');
   if (d.shadowedBy) out.push(`**Shadowed:** it never runs, because a later definition of the same name replaces it: ${code(d.shadowedBy)}`, '');
+  out.push(...toolSetChips(d), '');
 
   out.push(`**Effective tools (${d.tools.length})**`, '');
   if (d.tools.length) {

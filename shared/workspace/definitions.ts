@@ -102,6 +102,8 @@ export class DefinitionIndex {
   /** The Polytoken and Picasso definitions by name key, each group by path (in insertion order). */
   private readonly byName = new Map<string, Map<string, NamedDefinition>>();
   private readonly revisions = new Map<string, number>();
+  /** Told of the names whose revision moved, after each change (the workspace view re-summarizes their files). */
+  onNamesChanged: ((names: readonly string[]) => void) | undefined;
 
   get(path: string): IndexEntry | undefined {
     return this.entries.get(path);
@@ -130,6 +132,7 @@ export class DefinitionIndex {
       touched.push(newName);
     }
     for (const name of touched) this.revisions.set(name, (this.revisions.get(name) ?? 0) + 1);
+    if (touched.length) this.onNamesChanged?.(touched);
     return touched;
   }
 
@@ -144,6 +147,11 @@ export class DefinitionIndex {
   /** Bumped whenever the definitions of a name key change: an analysis of a definition of that name is then stale. */
   revisionOf(key: string): number {
     return this.revisions.get(key) ?? 0;
+  }
+
+  /** The paths of the definitions registered under a name key (`polytoken:triage`). */
+  pathsNamed(key: string): string[] {
+    return [...(this.byName.get(key)?.keys() ?? [])];
   }
 
   /** The engine's view for `polytoken/shadowed` and `picasso/duplicate-role`: the groups, kept current entry by entry. */

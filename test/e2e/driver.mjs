@@ -262,6 +262,8 @@ async function screenshots(page) {
     done.add(next);
     const spec = JSON.parse(fs.readFileSync(path.join(dirs.scenes, `${next}.ready`), 'utf8'));
     const problems = [];
+    // A click the API cannot do (e.g. collapsing a pane by its header), before the checks.
+    if (spec.click) await page.locator(spec.click).first().click({ timeout: 20000 }).catch(() => problems.push(`${spec.click} not clickable`));
     if (spec.selector) await page.locator(spec.selector).first().waitFor({ state: 'visible', timeout: 20000 }).catch(() => problems.push(`${spec.selector} not visible`));
     for (const text of spec.text ?? []) {
       await waitUntil(`"${text}"`, async () => (await frameTexts(page)).includes(text), 20000, 250).catch(() => problems.push(`"${text}" not shown`));

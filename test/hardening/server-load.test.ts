@@ -166,10 +166,14 @@ describe('hardening: the language server under load', function () {
         ['textDocument/definition', { textDocument: { uri }, position }],
         ['subagents/resolve', { uri }],
       ] as const) {
+        // A definition of the workspace on disk is resolved from there (the Subagents view expands closed files): below.
+        if (method === 'subagents/resolve' && uri === closed) continue;
         const answer = await client.connection.sendRequest(method, params);
         assert.ok(empty(answer), `${method} for ${uri}: ${JSON.stringify(answer)}`);
       }
     }
+    const fromDisk = await client.connection.sendRequest<{ definitions: { name: string }[] } | null>('subagents/resolve', { uri: closed });
+    assert.deepStrictEqual(fromDisk?.definitions.map((d) => d.name), ['other']);
     // Malformed params are answered (empty or an error), never a crash.
     for (const params of [{}, { textDocument: {} }, null]) {
       await client.connection.sendRequest('textDocument/hover', params).catch(() => undefined);

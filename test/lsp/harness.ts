@@ -132,6 +132,16 @@ export class TestClient {
     this.waiter.wake();
   }
 
+  /** Records every notification of `method` from now on; `until` re-checks on each. */
+  record<T>(method: string): T[] {
+    const got: T[] = [];
+    this.connection.onNotification(method, (p: T) => {
+      got.push(p);
+      this.wake();
+    });
+    return got;
+  }
+
   async start(folders: string[]): Promise<void> {
     this.initializeResult = await this.connection.sendRequest('initialize', {
       processId: process.pid,

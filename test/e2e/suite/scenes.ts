@@ -15,6 +15,8 @@ export interface SceneSpec {
   text?: string[];
   /** When the selector or a text does not show, the run fails (else it is only a warning). */
   required?: boolean;
+  /** Clicked by the driver before it checks and shoots (e.g. a pane header the API cannot collapse). */
+  click?: string;
 }
 
 export interface Scene extends SceneSpec {

@@ -1,0 +1,67 @@
+/**
+ * What the Subagents view says about a definition, as plain data (no `vscode` here, so the
+ * wording is tested without an editor): the description line, the status sentence, whether the
+ * "Only problems" filter keeps it, and the rows under an expanded definition.
+ */
+import type { WorkspaceDefinition } from '../shared/protocol';
+import type { ResolvedDefinition } from '../shared/results';
+
+export type Runtime = WorkspaceDefinition['dialect'];
+
+export const RUNTIMES: Record<Runtime, { label: string; icon: string; tooltip: string }> = {
+  polytoken: { label: 'Polytoken', icon: 'markdown', tooltip: 'Polytoken subagents, by project (or discovery folder)' },
+  picasso: { label: 'Picasso', icon: 'symbol-class', tooltip: 'Picasso roles, by folder' },
+  profy: { label: 'Profy', icon: 'json', tooltip: 'Profy subagents, by Expert' },
+};
+
+const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+
+/** What the "Only problems" filter keeps: anything the runtime does not load, or any problem the editor shows (hints are not problems). */
+export function hasProblems(d: WorkspaceDefinition): boolean {
+  const p = d.problems;
+  return d.status !== 'loads' || p.errors + p.warnings + p.information > 0;
+}
+
+/** "4 tools · 2 errors 1 warning" (counts that are zero are left out). */
+export function definitionDescription(d: WorkspaceDefinition): string {
+  const p = d.problems;
+  const problems = [p.errors ? plural(p.errors, 'error') : '', p.warnings ? plural(p.warnings, 'warning') : '', p.information ? `${p.information} info` : ''].filter(Boolean);
+  return [plural(d.tools, 'tool'), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
+}
+
+/** The status as a sentence (Markdown), for the tooltip. */
+export function statusLine(d: WorkspaceDefinition): string {
+  switch (d.status) {
+    case 'loads':
+      return `**Loads**: the runtime grants it ${plural(d.tools, 'tool')}.`;
+    case 'rejected':
+      return '**Rejected**: the runtime refuses to load it.';
+    case 'dropped':
+      return '**Dropped**: the runtime skips it without any error.';
+    case 'shadowed':
+      return `**Shadowed**: a definition of the same name later in the discovery order replaces it${d.shadowedBy ? ` (${d.shadowedBy})` : ''}.`;
+  }
+}
+
+export interface ToolRow {
+  kind: 'granted' | 'removed' | 'dropped' | 'unexpanded' | 'note';
+  label: string;
+  description?: string;
+  tooltip?: string;
+}
+
+/** Under an expanded definition: each granted tool with where it comes from, then what was removed, dropped or not expanded. */
+export function toolRows(d: ResolvedDefinition): ToolRow[] {
+  const rows: ToolRow[] = [];
+  const undeferred = new Set(d.undeferred ?? []);
+  for (const tool of d.tools) {
+    const from = d.provenance?.[tool]?.join(', ');
+    const description = [from, undeferred.has(tool) ? 'undeferred' : ''].filter(Boolean).join(' · ');
+    rows.push({ kind: 'granted', label: tool, description, tooltip: `${tool}: granted${from ? ` by ${from}` : ''}${undeferred.has(tool) ? ', undeferred (loaded up front)' : ''}` });
+  }
+  for (const r of d.removed) rows.push({ kind: 'removed', label: r.tool, description: `removed by ${r.by}`, tooltip: `${r.tool} — removed by ${r.by}` });
+  for (const r of d.dropped ?? []) rows.push({ kind: 'dropped', label: r.entry, description: `dropped: ${r.reason}`, tooltip: `${r.entry} — dropped: ${r.reason}` });
+  for (const u of d.unexpanded ?? []) rows.push({ kind: 'unexpanded', label: u, description: 'not expanded', tooltip: `${u}: the catalog cannot expand it, so what it grants is not known` });
+  if (!rows.length) rows.push({ kind: 'note', label: 'No tools' });
+  return rows;
+}

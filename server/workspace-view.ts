@@ -1,0 +1,280 @@
+/**
+ * The workspace view's data: `subagents/workspace` answers every definition of the workspace
+ * from a per-file summary cache (shared/features/workspace-summary.ts), and
+ * `subagents/workspaceChanged` tells the client which files' summaries changed.
+ *
+ * Only the summaries are kept, never the analyses (10,000 analyses would hold every parse).
+ * They are filled in the background once the index is built: each closed definition file is
+ * analysed with the workspace index in slices of a few milliseconds, yielding to the event
+ * loop between slices so requests are answered meanwhile; open documents are summarized from
+ * their live analysis when they are published. A file is summarized again when it changes on
+ * disk, when the index's revision of its Polytoken name moves (shadowing depends only on
+ * same-name definitions), and everything after an index rebuild, which follows every
+ * configuration change. Until the first full pass ends, answers say `complete: false`.
+ */
+import { posix } from 'path';
+import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
+import { analyze, type Analysis } from '../shared/engine';
+import { CONFIG_FILE_NAME } from '../shared/config/config';
+import { resolveWithProvenance } from '../shared/features/resolve';
+import { summarizeFile, type SummaryPlace } from '../shared/features/workspace-summary';
+import { nodeWorkspaceHost } from '../shared/node/host';
+import { WORKSPACE_CHANGED_NOTIFICATION, WORKSPACE_REQUEST, type WorkspaceChangedParams, type WorkspaceDefinition, type WorkspaceParams, type WorkspaceResult } from '../shared/protocol';
+import type { Dialect, Resolution } from '../shared/types';
+import type { Configuration } from './configuration';
+import type { DefinitionIndex } from './workspace-index';
+import { uriToPath } from './uri';
+
+/**
+ * Background work per turn of the event loop (at least one file): requests and edits wait about
+ * this long, and a large answer, which leaves through the pipe a buffer per turn, is not held
+ * back. Measured with bench/server.mjs and bench/view.mjs: longer slices made hover and edits
+ * wait without making the pass shorter.
+ */
+const SLICE_MS = 1;
+/**
+ * An open document is summarized after its edits pause this long (at the latest this long after
+ * the first): a large definition is not resolved again on every keystroke.
+ */
+const LIVE_QUIET_MS = 50;
+const LIVE_MAX_WAIT_MS = 500;
+/** Changes are told after this quiet time, and at least this often while they keep coming. */
+const QUIET_MS = 100;
+const MAX_WAIT_MS = 1000;
+/** Past this many changed files, the notification says "everything" (an empty list). */
+const MAX_LISTED_URIS = 500;
+
+export interface WorkspaceViewHost {
+  connection: Connection;
+  configuration: Configuration;
+  index: DefinitionIndex;
+  /** Open documents are summarized from their live analysis (`documentAnalyzed`), not from disk. */
+  isOpen(path: string): boolean;
+}
+
+interface FileSummary {
+  uri: string;
+  definitions: WorkspaceDefinition[];
+}
+
+/** Where the first or a new full pass stands: `complete` is true only when it is `done`. */
+type Pass = 'awaiting-index' | 'running' | 'done';
+
+export class WorkspaceView {
+  /** By path (posix). */
+  private readonly summaries = new Map<string, FileSummary>();
+  /** Paths to summarize from disk, in order. */
+  private readonly queue = new Set<string>();
+  private pass: Pass = 'awaiting-index';
+  private worker: NodeJS.Immediate | undefined;
+  /** The Polytoken global folders of the workspace's configurations: read for shadowing, not listed. */
+  private globalDirs: Set<string> | undefined;
+  /** Notifications start once the client asked `subagents/workspace` (clients without a view hear nothing). */
+  private subscribed = false;
+  private readonly changedUris = new Set<string>();
+  private everythingChanged = false;
+  private quietTimer: NodeJS.Timeout | undefined;
+  private maxWaitTimer: NodeJS.Timeout | undefined;
+  /** Open documents' latest analyses, waiting for a pause in their edits. */
+  private readonly live = new Map<string, { uri: string; analysis: Analysis }>();
+  private liveTimer: NodeJS.Timeout | undefined;
+  private liveSince = 0;
+  private readonly loggedRuleErrors = new Set<string>();
+  private shuttingDown = false;
+
+  constructor(private readonly host: WorkspaceViewHost) {}
+
+  register(): void {
+    this.host.index.names.onNamesChanged = (names) => this.namesChanged(names);
+    this.host.connection.onRequest(WORKSPACE_REQUEST, (params: WorkspaceParams | undefined) => this.answer(params));
+  }
+
+  /** `subagents/workspace`: what there is now; `complete` once the full pass is done. */
+  answer(params: WorkspaceParams | undefined): WorkspaceResult {
+    this.subscribed = true;
+    const definitions: WorkspaceDefinition[] = [];
+    const uris = Array.isArray(params?.uris) ? params.uris.filter((u): u is string => typeof u === 'string') : undefined;
+    if (uris) {
+      for (const uri of uris) {
+        const path = uriToPath(uri);
+        for (const d of (path && this.summaries.get(path)?.definitions) || []) definitions.push(d);
+      }
+    } else {
+      for (const s of this.summaries.values()) for (const d of s.definitions) definitions.push(d);
+    }
+    return { definitions, complete: this.pass === 'done' };
+  }
+
+  /** The resolution of a closed definition file, from the disk's text (the view expands definitions that are not open). */
+  resolveClosed(uri: string): Resolution | undefined {
+    const path = uriToPath(uri);
+    const entry = path && !this.host.isOpen(path) ? this.host.index.names.get(path) : undefined;
+    const text = entry && nodeWorkspaceHost.readFile(entry.path);
+    if (!entry || text === undefined) return undefined;
+    return resolveWithProvenance(this.analyzeText(entry.path, text, entry.kind), uri);
+  }
+
+  /** Configuration changed: every summary is stale until the index rebuild that follows has been summarized. */
+  configurationChanged(): void {
+    this.pass = 'awaiting-index';
+    this.globalDirs = undefined;
+  }
+
+  /** The index was (re)built: summarize every definition again and forget what is gone. */
+  indexRebuilt(): void {
+    this.pass = 'running';
+    this.globalDirs = undefined;
+    const names = this.host.index.names;
+    for (const path of [...this.summaries.keys()]) if (!names.get(path)) this.remove(path);
+    for (const entry of names.all()) this.queue.add(entry.path);
+    this.kick();
+  }
+
+  /** Watched files changed on disk (after the index took them in). */
+  filesChanged(changes: readonly FileEvent[]): void {
+    for (const change of changes) {
+      const path = uriToPath(change.uri);
+      if (!path || posix.basename(path) === CONFIG_FILE_NAME || this.host.isOpen(path)) continue;
+      if (change.type === FileChangeType.Deleted) this.remove(path);
+      else this.queue.add(path);
+    }
+    this.kick();
+  }
+
+  /** An open document was analysed and published: its live analysis is its summary, once its edits pause. */
+  documentAnalyzed(uri: string, path: string, analysis: Analysis): void {
+    if (this.shuttingDown) return;
+    this.queue.delete(path);
+    if (!this.live.size) this.liveSince = performance.now();
+    this.live.set(path, { uri, analysis });
+    clearTimeout(this.liveTimer);
+    const wait = Math.max(0, Math.min(LIVE_QUIET_MS, this.liveSince + LIVE_MAX_WAIT_MS - performance.now()));
+    this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
+  }
+
+  /** A document was closed: back to the disk's text (or gone, when it is no definition there). */
+  documentClosed(uri: string): void {
+    const path = uriToPath(uri);
+    if (!path) return;
+    this.live.delete(path);
+    this.queue.add(path);
+    this.kick();
+  }
+
+  shutdown(): void {
+    this.shuttingDown = true;
+    if (this.worker) clearImmediate(this.worker);
+    clearTimeout(this.liveTimer);
+    clearTimeout(this.quietTimer);
+    clearTimeout(this.maxWaitTimer);
+  }
+
+  /** The name keys (`dialect:name`) whose definitions changed: their files' shadowing or duplicates may have. */
+  private namesChanged(names: readonly string[]): void {
+    for (const name of names) for (const path of this.host.index.names.pathsNamed(name)) this.queue.add(path);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.worker || this.shuttingDown) return;
+    this.worker = setImmediate(() => this.work());
+  }
+
+  private work(): void {
+    this.worker = undefined;
+    const deadline = performance.now() + SLICE_MS;
+    for (const path of this.queue) {
+      this.queue.delete(path);
+      this.summarizeFromDisk(path);
+      if (performance.now() >= deadline) break;
+    }
+    if (this.queue.size) this.kick();
+    else if (this.pass === 'running') {
+      this.pass = 'done';
+      this.changed(undefined);
+    }
+  }
+
+  private summarizeLive(): void {
+    this.liveTimer = undefined;
+    for (const [path, { uri, analysis }] of this.live) {
+      if (!this.host.index.names.get(path) || this.isGlobal(path)) this.remove(path);
+      else this.store(path, uri, analysis);
+    }
+    this.live.clear();
+  }
+
+  private summarizeFromDisk(path: string): void {
+    if (this.host.isOpen(path)) return; // summarized from its live analysis
+    const entry = this.host.index.names.get(path);
+    const text = entry && !this.isGlobal(path) ? nodeWorkspaceHost.readFile(path) : undefined;
+    if (!entry || text === undefined) return this.remove(path);
+    this.store(path, entry.uri, this.analyzeText(path, text, entry.kind));
+  }
+
+  private analyzeText(path: string, text: string, kind: Dialect): Analysis {
+    const { configuration, index } = this.host;
+    return analyze({ text, path, kind, config: configuration.configFor(path), root: configuration.folderOf(path), workspace: index.names.workspaceIndex(), onRuleError: this.onRuleError });
+  }
+
+  private store(path: string, uri: string, analysis: Analysis): void {
+    const { configuration } = this.host;
+    const place: SummaryPlace = { folder: configuration.folderOf(path), multiRoot: configuration.folders.length > 1 };
+    const definitions = summarizeFile(analysis, uri, place);
+    if (!definitions.length) return this.remove(path);
+    const old = this.summaries.get(path);
+    this.summaries.set(path, { uri, definitions });
+    if (old && old.uri !== uri) this.changed(old.uri);
+    // Compared as JSON: a few small objects per file, and no second copy kept for it.
+    if (!old || JSON.stringify(old.definitions) !== JSON.stringify(definitions)) this.changed(uri);
+  }
+
+  private remove(path: string): void {
+    const old = this.summaries.get(path);
+    if (!old) return;
+    this.summaries.delete(path);
+    this.changed(old.uri);
+  }
+
+  private isGlobal(path: string): boolean {
+    if (!this.globalDirs) {
+      const { configuration } = this.host;
+      this.globalDirs = new Set();
+      for (const folder of configuration.folders) {
+        const dir = configuration.configFor(posix.join(folder, '_')).globalDir;
+        if (dir) this.globalDirs.add(dir);
+      }
+    }
+    const dir = posix.dirname(path);
+    return this.globalDirs.has(dir) || this.host.configuration.configFor(path).globalDir === dir;
+  }
+
+  /** A file's definitions changed (undefined: anything may have): tell the client soon, in one batch. */
+  private changed(uri: string | undefined): void {
+    if (!this.subscribed || this.shuttingDown) return;
+    if (uri === undefined || this.changedUris.size >= MAX_LISTED_URIS) {
+      this.everythingChanged = true;
+      this.changedUris.clear();
+    } else if (!this.everythingChanged) this.changedUris.add(uri);
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.flush(), QUIET_MS);
+    this.maxWaitTimer ??= setTimeout(() => this.flush(), MAX_WAIT_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.quietTimer);
+    clearTimeout(this.maxWaitTimer);
+    this.quietTimer = this.maxWaitTimer = undefined;
+    const params: WorkspaceChangedParams = { uris: this.everythingChanged ? [] : [...this.changedUris] };
+    this.changedUris.clear();
+    this.everythingChanged = false;
+    if (!this.shuttingDown) void this.host.connection.sendNotification(WORKSPACE_CHANGED_NOTIFICATION, params);
+  }
+
+  /** A rule that throws is logged once per rule; the other rules still report. */
+  private readonly onRuleError = (rule: string, error: unknown): void => {
+    if (this.loggedRuleErrors.has(rule)) return;
+    this.loggedRuleErrors.add(rule);
+    this.host.connection.console.error(`subagents: rule ${rule} failed and was skipped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The workspace view's line for each definition of a file (`subagents/workspace`): the
+ * runtime's verdict, the tool count, the problems as shown and where the name is. Read from
+ * the resolution, whose status uses the rules' DEFAULT severities: `rules:`, editor settings
+ * and suppression comments change the problem counts, never the status. Pure: the server keeps
+ * these summaries and drops the analysis.
+ */
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { posix } from 'path';
+import type { Analysis } from '../engine';
+import { relativeInside, toPosix } from '../files';
+import type { ProblemCounts, WorkspaceDefinition } from '../protocol';
+import type { ExpertModel } from '../dialects/profy/model';
+import type { Dialect } from '../types';
+import type { SourceText } from '../text/source';
+import type { AstNode } from '../text/tree';
+import { definitionNames } from './symbols';
+import { resolveWithProvenance } from './resolve';
+
+export interface SummaryPlace {
+  /** The workspace folder holding the file (absolute, posix): groups are relative to it. */
+  folder?: string;
+  /** Prefix each group with the folder's name: a workspace of several folders. */
+  multiRoot?: boolean;
+}
+
+const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
+
+/** The problems as the editor shows them (after `rules:` and suppression comments). */
+export function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
+  const counts: ProblemCounts = { errors: 0, warnings: 0, information: 0, hints: 0 };
+  for (const d of diagnostics) {
+    const s = d.severity ?? DiagnosticSeverity.Error;
+    if (s === DiagnosticSeverity.Error) counts.errors++;
+    else if (s === DiagnosticSeverity.Warning) counts.warnings++;
+    else if (s === DiagnosticSeverity.Information) counts.information++;
+    else counts.hints++;
+  }
+  return counts;
+}
+
+/** A path as the view names it: relative to the workspace folder (its name for the folder itself), absolute outside it. */
+function placeLabel(path: string, place: SummaryPlace): string {
+  const folder = place.folder;
+  if (!folder) return path;
+  const name = posix.basename(folder) || folder;
+  if (path === folder) return name;
+  const rel = relativeInside(folder, path);
+  if (rel === undefined) return path;
+  return place.multiRoot ? `${name}/${rel}` : rel;
+}
+
+/**
+ * Where a definition belongs under its runtime: Polytoken, the project holding its
+ * `.polytoken/subagents/` (or the discovery folder it is in); Picasso, its folder; Profy, the Expert.
+ */
+export function groupOf(dialect: Dialect, path: string, expert: string | undefined, place: SummaryPlace): string {
+  if (dialect === 'profy') return expert ?? posix.basename(path);
+  const dir = posix.dirname(path);
+  const project = dialect === 'polytoken' && PROJECT_DIR.test(dir) ? posix.dirname(posix.dirname(dir)) : dir;
+  return placeLabel(project, place);
+}
+
+/** Every definition of an analysed file as the workspace view lists it; none for files that are not definitions. */
+export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPlace = {}): WorkspaceDefinition[] {
+  const ctx = analysis.context;
+  const dialect = analysis.kind;
+  if (!ctx || !dialect || dialect === 'config') return [];
+  const resolution = resolveWithProvenance(analysis, uri);
+  if (!resolution) return [];
+  const path = toPosix(ctx.path);
+  const problems = problemCounts(analysis.diagnostics);
+  const expert = dialect === 'profy' ? definitionNames('profy', ctx.file, path)[0]?.name : undefined;
+  const posixPlace: SummaryPlace = { ...place, folder: place.folder && toPosix(place.folder) };
+  const group = groupOf(dialect, path, expert, posixPlace);
+  const shadowing = dialect === 'polytoken' ? analysis.findings.find((f) => f.rule === 'polytoken/shadowed') : undefined;
+  const subagents = dialect === 'profy' ? (ctx.model as ExpertModel | undefined)?.subagents : undefined;
+  return resolution.definitions.map((d, index) => {
+    // A rejected definition is not loaded at all; shadowing is only news for one that would load.
+    const shadowed = shadowing !== undefined && d.status === 'loads';
+    const out: WorkspaceDefinition = {
+      uri,
+      name: d.name,
+      dialect,
+      group,
+      status: shadowed ? 'shadowed' : d.status,
+      tools: d.tools.length,
+      problems,
+      range: dialect === 'profy' ? profyNameRange(ctx.file.source, subagents?.[index]?.nameNode, d.range) : d.range ?? FIRST_LINE,
+      index,
+    };
+    const reasons = shadowed ? ['polytoken/shadowed'] : d.reasons ?? [];
+    if (reasons.length) out.reasons = [...new Set(reasons)];
+    if (d.silenced?.length) out.silenced = d.silenced;
+    const by = shadowing?.data?.by;
+    if (shadowed && typeof by === 'string') out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
+    return out;
+  });
+}
+
+const FIRST_LINE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** A Profy subagent's `name` value; without one, the start of its entry (the resolver's range is the whole entry). */
+function profyNameRange(source: SourceText, nameNode: AstNode | undefined, entry: Range | undefined): Range {
+  if (nameNode) return source.range(nameNode.start, nameNode.end);
+  return entry ? { start: entry.start, end: entry.start } : FIRST_LINE;
+}

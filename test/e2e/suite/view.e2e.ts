@@ -1,0 +1,121 @@
+/**
+ * The Subagents view in the real VS Code: its tree (through the view's data provider, which is
+ * what the workbench renders), a status icon, a definition expanded to its tools, the click that
+ * opens the name, the "Only problems" filter, and a live update after an unsaved edit.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { DefinitionsNode, DefinitionsView } from '../../../client/definitions-view';
+import { extensionApi, fileUri, replace, revert, show, waitFor } from './helpers';
+
+const TRIAGE = '.polytoken/subagents/triage.md';
+const REVIEWER = '.polytoken/subagents/reviewer.md';
+const PROFY = 'experts/ledger.expert.json';
+
+/** A node's rendered item: label, description, and icon id. */
+function shown(view: DefinitionsView, node: DefinitionsNode): { label: string; description: string; icon?: string } {
+  const item = view.getTreeItem(node);
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  return { label, description: String(item.description ?? ''), icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined };
+}
+
+async function childrenShown(view: DefinitionsView, node?: DefinitionsNode): Promise<string[]> {
+  return (await view.getChildren(node)).map((n) => {
+    const s = shown(view, n);
+    return `${s.label}${s.description ? ` (${s.description})` : ''}`;
+  });
+}
+
+async function nodeOf(view: DefinitionsView, rel: string, name: string) {
+  await view.whenComplete();
+  const node = view.nodeFor(fileUri(rel).toString(), name);
+  assert.ok(node, `${rel} ${name} in the view`);
+  return node;
+}
+
+describe('the Subagents view', function () {
+  this.timeout(90000);
+  let view: DefinitionsView;
+
+  before(async () => {
+    view = (await extensionApi()).definitions;
+    await vscode.commands.executeCommand('subagents.definitions.focus');
+    await view.whenComplete();
+  });
+
+  afterEach(async () => {
+    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+    await view.setOnlyProblems(false);
+  });
+
+  it('lists the definitions by runtime and group, with counts and the runtime verdict as the icon', async () => {
+    assert.deepStrictEqual(await childrenShown(view), ['Polytoken (2 · 1 not loading)', 'Picasso (2 · 1 not loading)', 'Profy (3 · 2 not loading)']);
+    const [polytoken, picasso, profy] = await view.getChildren();
+    assert.deepStrictEqual(await childrenShown(view, picasso), ['.picasso/agents (1)', 'apps/cli/agents (1 · 1 not loading)']);
+    const [ledger] = await view.getChildren(profy);
+    assert.deepStrictEqual(await childrenShown(view, ledger), ['auditor (1 tool · 2 errors)', 'poster (2 tools · 2 errors)', 'task (1 tool · 2 errors)']);
+    const [project] = await view.getChildren(polytoken);
+    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 errors 1 warning)', 'triage (5 tools)']);
+
+    assert.strictEqual(shown(view, await nodeOf(view, TRIAGE, 'triage')).icon, 'pass');
+    assert.strictEqual(shown(view, await nodeOf(view, REVIEWER, 'reviwer')).icon, 'error');
+    assert.strictEqual(shown(view, await nodeOf(view, PROFY, 'task')).icon, 'circle-slash');
+    const tooltip = view.getTreeItem(await nodeOf(view, PROFY, 'task')).tooltip as vscode.MarkdownString;
+    assert.match(tooltip.value, /Dropped/);
+    assert.match(tooltip.value, /profy\/reserved-name/);
+  });
+
+  it('expands a definition to its tools with their source, and the removed ones with what removed them', async () => {
+    const triage = await nodeOf(view, TRIAGE, 'triage');
+    await view.treeView.reveal(triage, { expand: true, select: true, focus: false });
+    assert.deepStrictEqual(await childrenShown(view, triage), [
+      'exit_tool (always registered)',
+      'file_read (tools · undeferred)',
+      'glob (tools)',
+      'mcp__github__create_issue (tools: mcp__github)',
+      'mcp__github__list_issues (tools: mcp__github)',
+      'grep (removed by tools_deny)',
+    ]);
+    // A Profy subagent that is dropped lists what it would get and what was dropped.
+    const task = await nodeOf(view, PROFY, 'task');
+    assert.deepStrictEqual(await childrenShown(view, task), ['read (tools: read)']);
+  });
+
+  it('opens the definition at its name on a click', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const item = view.getTreeItem(await nodeOf(view, PROFY, 'task'));
+    assert.ok(item.command);
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const editor = await waitFor('the Expert to open', () => vscode.window.activeTextEditor?.document.uri.toString() === fileUri(PROFY).toString() && vscode.window.activeTextEditor);
+    assert.strictEqual(editor.document.getText(editor.selection), '"task"');
+  });
+
+  it('"Only problems" hides the definitions that load without problems', async () => {
+    await vscode.commands.executeCommand('subagents.definitions.onlyProblems');
+    const [polytoken] = await view.getChildren();
+    const [project] = await view.getChildren(polytoken);
+    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 errors 1 warning)']);
+    assert.match(view.treeView.message ?? '', /Only problems: 5 of 7 definitions/);
+    await vscode.commands.executeCommand('subagents.definitions.showAll');
+    assert.deepStrictEqual((await childrenShown(view, project)).length, 2);
+  });
+
+  it('follows an unsaved edit, refreshing only the nodes it changed', async () => {
+    const triage = await nodeOf(view, TRIAGE, 'triage');
+    const fired: (DefinitionsNode | DefinitionsNode[] | undefined)[] = [];
+    const sub = view.onDidChangeTreeData((e) => fired.push(e));
+    try {
+      const editor = await show(TRIAGE);
+      // `exit_tool` listed in `tools`: Polytoken rejects the definition.
+      await replace(editor.document, '    - glob\n', '    - glob\n    - exit_tool\n');
+      await waitFor('the view to show triage rejected', () => shown(view, triage).icon === 'error', 30000, () => shown(view, triage));
+      assert.ok(fired.length > 0);
+      assert.ok(fired.every((e) => Array.isArray(e)), `only nodes were refreshed, never the whole tree: ${JSON.stringify(fired.map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)))}`);
+      assert.ok(fired.some((e) => Array.isArray(e) && e.includes(triage)));
+      await revert(fileUri(TRIAGE));
+      await waitFor('the view to show triage loading again', () => shown(view, triage).icon === 'pass', 30000, () => shown(view, triage));
+    } finally {
+      sub.dispose();
+    }
+  });
+});

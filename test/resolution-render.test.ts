@@ -1,0 +1,59 @@
+/**
+ * The resolve preview's tool-set chips (shared/docs/resolution.ts), rendered with markdown-it as
+ * VS Code's Markdown preview does, and read as plain Markdown.
+ */
+import * as assert from 'assert';
+import MarkdownIt from 'markdown-it';
+import { analyze } from '../shared/engine';
+import { defaultLoadedConfig } from '../shared/config/config';
+import { resolveWithProvenance } from '../shared/features/resolve';
+import { renderResolution } from '../shared/docs/resolution';
+
+const markdown = new MarkdownIt({ html: true });
+
+function rendered(rel: string, text: string): { md: string; html: string } {
+  const path = `/ws/${rel}`;
+  const resolution = resolveWithProvenance(analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws' }), `file://${path}`);
+  assert.ok(resolution);
+  const md = renderResolution(resolution, rel);
+  return { md, html: markdown.render(md) };
+}
+
+/** The list item whose text starts with `label` (its inner HTML). */
+function item(html: string, label: string): string {
+  const found = html.split('<li>').find((li) => li.includes(`<strong>${label}`));
+  assert.ok(found, `a list item ${label} in\n${html}`);
+  return found.slice(0, found.indexOf('</li>'));
+}
+
+describe('the resolve preview: tool-set chips', () => {
+  const POLY = '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, glob]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n';
+
+  it('shows granted tools as chips after their source, the undeferred one marked', () => {
+    const { md, html } = rendered('.polytoken/subagents/triage.md', POLY);
+    assert.ok(md.includes('- ✓ **Granted (3)**: always registered → `exit_tool` · tools → `file_read` ⚡ `glob`'), md);
+    const granted = item(html, 'Granted (3)');
+    assert.match(granted, /always registered → <code>exit_tool<\/code> · tools → <code>file_read<\/code> ⚡ <code>glob<\/code>/);
+    assert.match(item(html, 'Undeferred (1)'), /<code>file_read<\/code>/);
+  });
+
+  it('shows removed tools struck through, after what removed them; no removed line when nothing is', () => {
+    const { html } = rendered('.polytoken/subagents/triage.md', POLY);
+    assert.match(item(html, 'Removed (1)'), /tools_deny → <s><code>grep<\/code><\/s>/);
+    const { md } = rendered('.polytoken/subagents/triage.md', POLY.replace('  tools_deny: [grep]\n', ''));
+    assert.doesNotMatch(md, /Removed/);
+  });
+
+  it('keeps a source that looks like Markdown as written (a Profy glob), and shows dropped entries', () => {
+    const expert = { name: 'ledger', description: 'Books.', delegationBrief: 'Posts.', tools: ['read', 'mcp__ledger__post'], subagents: [{ name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['mcp__ledger__*', 'write'] }] };
+    const { html } = rendered('experts/ledger.expert.json', JSON.stringify(expert, null, 2));
+    assert.match(item(html, 'Granted (1)'), /tools: mcp__ledger__\* → <code>mcp__ledger__post<\/code>/);
+    assert.match(item(html, 'Dropped entries (1)'), /<s><code>write<\/code><\/s> \(not in the main toolset\)/);
+  });
+
+  it('still lists every tool with all its sources in the table below', () => {
+    const { md } = rendered('.polytoken/subagents/triage.md', POLY);
+    assert.ok(md.includes('| `file_read` (undeferred) | tools |'), md);
+    assert.ok(md.indexOf('✓ **Granted') < md.indexOf('**Effective tools'), 'the chips come first');
+  });
+});
