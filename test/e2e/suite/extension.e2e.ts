@@ -159,10 +159,11 @@ describe('Subagents extension in VS Code', function () {
     const doc = (await show(POLY_BAD)).document;
     const [unknown] = (await waitForCodes(doc.uri, ['polytoken/unknown-tool'])).filter((d) => codeOf(d) === 'polytoken/unknown-tool');
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, unknown.range, vscode.CodeActionKind.QuickFix.value);
-    const fix = actions.find((a) => /file_read/.test(a.title) && a.edit);
-    assert.ok(fix, `a fix to file_read among: ${actions.map((a) => a.title).join(' | ')}`);
+    // `file_read` is listed already, so the typo's fix removes it rather than list the tool twice.
+    const fix = actions.find((a) => /Remove `file_raed`/.test(a.title) && a.edit);
+    assert.ok(fix, `a fix removing file_raed among: ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit!));
-    assert.match(doc.getText(), /tools: \[file_read, file_read, grep\]/);
+    assert.match(doc.getText(), /tools: \[file_read, grep\]/);
     await waitForCodes(doc.uri, ['polytoken/name-mismatch'], ['polytoken/unknown-tool']);
 
     const mismatch = ours(doc.uri).find((d) => codeOf(d) === 'polytoken/name-mismatch')!;
