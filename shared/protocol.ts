@@ -75,7 +75,7 @@ export interface WorkspaceDefinition {
   status: DefinitionStatus;
   /** How many tools the runtime grants it. */
   tools: number;
-  /** The file's problems as shown (after `rules:` and suppression comments). */
+  /** The definition's problems as shown (after `rules:` and suppression comments): the file's; in a Profy Expert, its entry's plus the Expert's own. */
   problems: ProblemCounts;
   /** The name's range, where a click opens the definition. */
   range: { start: { line: number; character: number }; end: { line: number; character: number } };

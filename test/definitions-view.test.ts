@@ -50,6 +50,32 @@ describe('the Subagents view', () => {
     assert.deepStrictEqual(toolRows(resolution.definitions[0]).map((r) => `${r.kind} ${r.label}`), ['granted read', 'dropped write']);
     assert.deepStrictEqual(toolRows({ ...resolution.definitions[0], tools: [], dropped: [] }), [{ kind: 'note', label: 'No tools' }]);
   });
+
+  it("gives each subagent of an Expert its own problems and the Expert's, not its siblings'", () => {
+    const expert = {
+      name: 'ledger',
+      description: 'Books.',
+      tools: ['read', 'grep'],
+      subagents: [
+        { name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['read'] },
+        { name: 'auditor', description: 'Audits.', tools: ['grep', 'nope'] },
+      ],
+    };
+    const text = JSON.stringify(expert, null, 2);
+    const path = `${ROOT}/experts/ledger.expert.json`;
+    const analysis = analyze({ text, path, config: defaultLoadedConfig(ROOT), root: ROOT });
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length - 1;
+    const inAuditor = analysis.diagnostics.filter((d) => d.range.start.line >= lineOf('"auditor"') - 1).length;
+    const expertOwn = analysis.diagnostics.filter((d) => d.range.start.line < lineOf('"subagents"')).length;
+    assert.ok(inAuditor >= 2, `the auditor entry has its own problems (${inAuditor})`);
+    assert.ok(expertOwn >= 1, 'the Expert has a problem of its own (no delegationBrief)');
+    const defs = summarizeFile(analysis, `file://${path}`, { folder: ROOT });
+    const total = (d: WorkspaceDefinition) => d.problems.errors + d.problems.warnings + d.problems.information + d.problems.hints;
+    const [poster, auditor] = defs;
+    assert.strictEqual(total(poster), expertOwn, "poster: only the Expert's problems");
+    assert.strictEqual(total(auditor), expertOwn + inAuditor, 'auditor: its own and the Expert’s');
+    assert.strictEqual(total(poster) + inAuditor, analysis.diagnostics.length, 'every problem counted somewhere');
+  });
 });
 
 describe('the Subagents view: its data store', () => {

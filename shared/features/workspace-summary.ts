@@ -29,13 +29,7 @@ const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
 /** The problems as the editor shows them (after `rules:` and suppression comments). */
 export function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
   const counts: ProblemCounts = { errors: 0, warnings: 0, information: 0, hints: 0 };
-  for (const d of diagnostics) {
-    const s = d.severity ?? DiagnosticSeverity.Error;
-    if (s === DiagnosticSeverity.Error) counts.errors++;
-    else if (s === DiagnosticSeverity.Warning) counts.warnings++;
-    else if (s === DiagnosticSeverity.Information) counts.information++;
-    else counts.hints++;
-  }
+  for (const d of diagnostics) addTo(counts, d);
   return counts;
 }
 
@@ -69,7 +63,8 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
   const resolution = resolveWithProvenance(analysis, uri);
   if (!resolution) return [];
   const path = toPosix(ctx.path);
-  const problems = problemCounts(analysis.diagnostics);
+  const entries = resolution.definitions.map((d) => d.range);
+  const problemsOf = definitionProblems(analysis.diagnostics, dialect === 'profy' ? entries : []);
   const expert = dialect === 'profy' ? definitionNames('profy', ctx.file, path)[0]?.name : undefined;
   const posixPlace: SummaryPlace = { ...place, folder: place.folder && toPosix(place.folder) };
   const group = groupOf(dialect, path, expert, posixPlace);
@@ -85,7 +80,7 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
       group,
       status: shadowed ? 'shadowed' : d.status,
       tools: d.tools.length,
-      problems,
+      problems: problemsOf(index),
       range: dialect === 'profy' ? profyNameRange(ctx.file.source, subagents?.[index]?.nameNode, d.range) : d.range ?? FIRST_LINE,
       index,
     };
@@ -96,6 +91,52 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
     if (shadowed && typeof by === 'string') out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
     return out;
   });
+}
+
+/**
+ * Each definition's problems: in an Expert, those inside its `subagents` entry plus those outside
+ * every entry (the Expert's own, which concern all of them), so a subagent that loads is not
+ * shown with its sibling's errors. A file with one definition has all of the file's.
+ */
+function definitionProblems(diagnostics: readonly Diagnostic[], entries: readonly (Range | undefined)[]): (index: number) => ProblemCounts {
+  if (entries.length < 2) {
+    const all = problemCounts(diagnostics);
+    return () => all;
+  }
+  // The entries are array items, in document order and disjoint: one binary search per diagnostic.
+  const sorted = entries.flatMap((range, index) => (range ? [{ range, index }] : []));
+  const own = entries.map(() => problemCounts([]));
+  const shared = problemCounts([]);
+  for (const d of diagnostics) {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (atOrBefore(sorted[mid].range.start, d.range.start)) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    const entry = found >= 0 && atOrBefore(d.range.end, sorted[found].range.end) ? sorted[found].index : -1;
+    addTo(entry >= 0 ? own[entry] : shared, d);
+  }
+  return (index) => sumCounts(shared, own[index]);
+}
+
+const atOrBefore = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+
+function addTo(counts: ProblemCounts, d: Diagnostic): void {
+  const s = d.severity ?? DiagnosticSeverity.Error;
+  if (s === DiagnosticSeverity.Error) counts.errors++;
+  else if (s === DiagnosticSeverity.Warning) counts.warnings++;
+  else if (s === DiagnosticSeverity.Information) counts.information++;
+  else counts.hints++;
+}
+
+function sumCounts(a: ProblemCounts, b: ProblemCounts | undefined): ProblemCounts {
+  if (!b) return { ...a };
+  return { errors: a.errors + b.errors, warnings: a.warnings + b.warnings, information: a.information + b.information, hints: a.hints + b.hints };
 }
 
 const FIRST_LINE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
