@@ -4,7 +4,8 @@
  * `subagents/workspaceChanged` tells the client which files' summaries changed.
  *
  * Only the summaries are kept, never the analyses (10,000 analyses would hold every parse).
- * They are filled in the background once the index is built: each closed definition file is
+ * They are filled in the background once the index is built and a client has asked (a client
+ * without a view pays nothing): each closed definition file is
  * analysed with the workspace index in slices of a few milliseconds, yielding to the event
  * loop between slices so requests are answered meanwhile; open documents are summarized from
  * their live analysis when they are published. A file is summarized again when it changes on
@@ -91,7 +92,12 @@ export class WorkspaceView {
 
   /** `subagents/workspace`: what there is now; `complete` once the full pass is done. */
   answer(params: WorkspaceParams | undefined): WorkspaceResult {
-    this.subscribed = true;
+    if (!this.subscribed) {
+      // The first request starts the background work: a client without a view never pays for it.
+      this.summarizeLive(); // before subscribing: the answer holds them, no notification needed
+      this.subscribed = true;
+      this.kick();
+    }
     const definitions: WorkspaceDefinition[] = [];
     const uris = Array.isArray(params?.uris) ? params.uris.filter((u): u is string => typeof u === 'string') : undefined;
     if (uris) {
@@ -147,6 +153,7 @@ export class WorkspaceView {
     this.queue.delete(path);
     if (!this.live.size) this.liveSince = performance.now();
     this.live.set(path, { uri, analysis });
+    if (!this.subscribed) return; // kept (the documents' cache holds it anyway) until a view asks
     clearTimeout(this.liveTimer);
     const wait = Math.max(0, Math.min(LIVE_QUIET_MS, this.liveSince + LIVE_MAX_WAIT_MS - performance.now()));
     this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
@@ -176,7 +183,7 @@ export class WorkspaceView {
   }
 
   private kick(): void {
-    if (this.worker || this.shuttingDown) return;
+    if (this.worker || this.shuttingDown || !this.subscribed) return;
     this.worker = setImmediate(() => this.work());
   }
 

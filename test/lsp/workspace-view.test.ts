@@ -121,6 +121,19 @@ describe('subagents/workspace', function () {
     assert.strictEqual(find(r, 'apps/cli/agents/planner.yaml', 'planner').tools, 2);
   });
 
+  it('does no background work until a client asks: the first answer after indexing is still incomplete', async () => {
+    await start(FILES);
+    await client.indexed();
+    // Time in which a pass over 7 small files would have ended many times over.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const first = await ask();
+    assert.strictEqual(first.complete, false, 'nothing was summarized before the request');
+    assert.strictEqual(first.definitions.length, 0);
+    assert.strictEqual(changes.length, 0, 'nothing was told before the request');
+    const r = await complete();
+    assert.strictEqual(r.definitions.length, 7);
+  });
+
   it('answers only the files asked for, and none for a file that is no definition', async () => {
     await start(FILES);
     await complete();
