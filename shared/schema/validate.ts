@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { nodeAtPath, toPlain, type AstNode } from '../text/tree';
+import { VALIDATORS_BY_ID } from './validators.generated';
 
 export interface SchemaProblem {
   node: AstNode;
@@ -10,16 +11,24 @@ export interface SchemaProblem {
   params: Record<string, unknown>;
 }
 
-// Made on first use: a run that validates nothing (the CLI's cached files) does not pay for it.
+// The schemas of schemas/ come compiled (scripts/gen-validators.mjs, same options); any other
+// is compiled on first use, by an Ajv made on first use.
 let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: object): ValidateFunction {
+  const id = (schema as { $id?: unknown }).$id;
+  const precompiled = typeof id === 'string' && Object.hasOwn(VALIDATORS_BY_ID, id) ? VALIDATORS_BY_ID[id] : undefined;
+  if (precompiled) return precompiled as ValidateFunction;
+  ajv ??= new Ajv({ allErrors: true, strict: false });
+  return ajv.compile(schema);
+}
 
 /** Validates a tree against a JSON Schema and maps every error back to its node. */
 export function validateNode(schema: object, root: AstNode): SchemaProblem[] {
   let validate = compiled.get(schema);
   if (!validate) {
-    ajv ??= new Ajv({ allErrors: true, strict: false });
-    validate = ajv.compile(schema);
+    validate = validatorFor(schema);
     compiled.set(schema, validate);
   }
   if (validate(toPlain(root))) return [];

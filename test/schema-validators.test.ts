@@ -1,0 +1,56 @@
+/**
+ * The validators compiled ahead of time (scripts/gen-validators.mjs) are those of schemas/, and
+ * they judge exactly as ajv compiling the schema at run time would: same verdict, same errors.
+ */
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv';
+import fc from 'fast-check';
+import { VALIDATORS_BY_ID } from '../shared/schema/validators.generated';
+
+const ROOT = path.join(__dirname, '..', '..');
+const SCHEMAS = ['polytoken', 'picasso', 'profy', 'subagents-config'].map((name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', `${name}.schema.json`), 'utf8')) as { $id: string; properties?: Record<string, unknown> });
+
+interface Validator {
+  (data: unknown): boolean;
+  errors?: unknown[] | null;
+}
+
+describe('precompiled schema validators', () => {
+  it('are up to date with schemas/ (node scripts/gen-validators.mjs --check)', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-validators.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
+
+  it('cover every schema the engine validates with', () => {
+    assert.deepStrictEqual(Object.keys(VALIDATORS_BY_ID).sort(), SCHEMAS.map((s) => s.$id).sort());
+  });
+
+  for (const schema of SCHEMAS) {
+    it(`give ajv's verdict and errors on ${path.basename(schema.$id)}`, () => {
+      const ajv = new Ajv({ allErrors: true, strict: false });
+      const runtime = ajv.compile(schema) as Validator;
+      const precompiled = VALIDATORS_BY_ID[schema.$id] as Validator;
+      const keys = Object.keys(schema.properties ?? {});
+      // Objects of the schema's own keys (and a stranger) with any JSON values, nested ones too.
+      const value = fc.letrec((tie) => ({
+        any: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), tie('record'), fc.array(tie('record'), { maxLength: 3 })),
+        record: fc.dictionary(fc.constantFrom(...keys, 'name', 'tools', 'stranger'), tie('any'), { maxKeys: 6 }),
+      }));
+      let invalid = 0;
+      fc.assert(
+        fc.property(value.record, (data) => {
+          const expected = runtime(data);
+          const actual = precompiled(data);
+          assert.strictEqual(actual, expected);
+          assert.deepStrictEqual(precompiled.errors ?? null, runtime.errors ?? null);
+          if (!expected) invalid++;
+        }),
+        { numRuns: 200 },
+      );
+      assert.ok(invalid > 50, `most generated records are invalid somewhere (${invalid})`);
+    });
+  }
+});
