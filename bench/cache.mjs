@@ -36,7 +36,8 @@ let cacheBytes;
 try {
   generateWorkspace(ws, size);
   const check = (kind, extra) => {
-    const m = measure([cli, 'check', ws, '--format', 'json', ...extra], { stdoutFile: outputs[kind] });
+    // From the workspace's root, as in CI (`subagents check .`): paths are reported relative to it.
+    const m = measure([cli, 'check', '.', '--format', 'json', ...extra], { stdoutFile: outputs[kind], cwd: ws });
     if (m.status !== 0 && m.status !== 1) throw new Error(`${kind} run exited ${m.status}: ${m.stderr.slice(0, 500)}`);
     times[kind].push(m);
   };
