@@ -43,7 +43,7 @@ export const scenes: Scene[] = [
   {
     name: 'subagents-view-only-problems',
     selector: '.custom-view-tree-node-item-icon.codicon-circle-slash',
-    text: ['Only problems: 5 of 7 definitions'],
+    text: ['Only problems: 4 of 7 definitions'],
     async setup() {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('subagents.definitions.onlyProblems');
