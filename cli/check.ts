@@ -11,7 +11,7 @@ import type { ConfigOptions } from '../shared/node/config-loader';
 import { describeError } from '../shared/node/walk';
 import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
-import { fixReports, unifiedDiff, writeFixed } from './fix';
+import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
 import { buildReport, formatJson, formatText, textColors } from './report';
@@ -83,9 +83,25 @@ function analyzedFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allow
   return runCheckPaths(parsed.positionals, { ...options, keepAnalysis: true, failOnUnmatched: !allowUnmatched }, io);
 }
 
+/** Every fix, configurations first; `ioErrors` of the first check (the second reads the same files). */
+function fixedFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): FixOutcome & { ioErrors: CheckRun['ioErrors'] } {
+  let ioErrors: CheckRun['ioErrors'] = [];
+  const outcome = fixInTwoPasses((configTexts) => {
+    const run = analyzedFiles(parsed, configTexts ? withConfigTexts(options, configTexts) : options, io, allowUnmatched);
+    if (!configTexts) ioErrors = run.ioErrors;
+    return run.files;
+  });
+  return { ...outcome, ioErrors };
+}
+
+/** Options under which configurations read as the given texts (fixed, not yet written). */
+function withConfigTexts(options: ConfigOptions, texts: ReadonlyMap<string, string>): ConfigOptions {
+  return { ...options, openText: (path) => texts.get(path) ?? options.openText?.(path) };
+}
+
 /** `--fix`: writes every file the preferred fixes change; the check that follows reports what is left. */
 function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): void {
-  const { fixed, problems } = fixReports(analyzedFiles(parsed, options, io, allowUnmatched).files);
+  const { fixed, problems } = fixedFiles(parsed, options, io, allowUnmatched);
   for (const p of [...problems, ...writeFixed(fixed)]) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
   const count = fixed.reduce((n, f) => n + f.rules.length, 0);
   if (fixed.length) io.err(`subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${fixed.length} file${fixed.length === 1 ? '' : 's'}\n`);
@@ -96,8 +112,7 @@ function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
  * the check would give once the fixes are applied.
  */
 function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): number {
-  const run = analyzedFiles(parsed, options, io, allowUnmatched);
-  const { fixed, problems } = fixReports(run.files);
+  const { fixed, problems, ioErrors } = fixedFiles(parsed, options, io, allowUnmatched);
   for (const p of problems) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
   const diff = unifiedDiff(fixed, (path) => relativePath(io.cwd, path));
   const outputFile = parsed.values['--output-file'];
@@ -106,9 +121,10 @@ function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnma
     const problem = writeAtomically(absolutePath(io.cwd, outputFile), diff);
     if (problem) throw new UsageError(`cannot write the diff to ${outputFile}: ${problem}`);
   }
-  const after = runCheckPaths(parsed.positionals, { ...options, contents: new Map(fixed.map((f) => [f.path, f.after])), failOnUnmatched: !allowUnmatched }, io);
+  const texts = new Map(fixed.map((f) => [f.path, f.after]));
+  const after = runCheckPaths(parsed.positionals, { ...withConfigTexts(options, texts), contents: texts, failOnUnmatched: !allowUnmatched }, io);
   const errors = after.files.reduce((n, f) => n + f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error).length, 0);
-  if (run.ioErrors.length || problems.length) return 2;
+  if (ioErrors.length || problems.length) return 2;
   return errors > 0 ? 1 : 0;
 }
 

@@ -1,11 +1,13 @@
 /**
- * `check --fix` and `--fix-dry-run`: every preferred fix of every checked definition, applied
- * round after round until nothing changes (at most 10 rounds; shared/fixes/apply.ts). Only
- * edits inside files: a fix that would rename a file is left for the author, whose check then
- * says so. `--fix` writes each changed file atomically; `--fix-dry-run` writes nothing and
- * shows the changes as a unified diff.
+ * `check --fix` and `--fix-dry-run`: every preferred fix of every checked definition and
+ * configuration, applied round after round until nothing changes (at most 10 rounds;
+ * shared/fixes/apply.ts). Only edits inside files: a fix that would rename a file is left for
+ * the author, whose check then says so. `--fix` writes each changed file atomically;
+ * `--fix-dry-run` writes nothing and shows the changes as a unified diff.
  */
+import { posix } from 'path';
 import { createTwoFilesPatch } from 'diff';
+import { parseConfig } from '../shared/config/config';
 import { fixAll } from '../shared/fixes/apply';
 import type { FileReport } from '../shared/node/check-types';
 import { writeAtomically } from '../shared/node/atomic-write';
@@ -21,13 +23,32 @@ export interface FixedFile {
   rules: string[];
 }
 
-/** The fixed text of every definition a fix changes (reports with their analysis kept). */
-export function fixReports(reports: readonly FileReport[]): { fixed: FixedFile[]; problems: { path: string; message: string }[] } {
+export interface FixOutcome {
+  fixed: FixedFile[];
+  problems: { path: string; message: string }[];
+}
+
+/**
+ * Fixes in two passes: the configurations first, since every definition is checked with one,
+ * then the definitions as `check(configTexts)` reports them with the fixed configurations in
+ * force (a misspelt key can make a whole configuration fall back to the defaults).
+ */
+export function fixInTwoPasses(check: (configTexts?: ReadonlyMap<string, string>) => readonly FileReport[]): FixOutcome {
+  const first = check();
+  const configs = fixReports(first.filter((r) => r.kind === 'config'));
+  const texts = new Map(configs.fixed.map((f) => [f.path, f.after]));
+  const reports = texts.size ? check(texts) : first;
+  const definitions = fixReports(reports.filter((r) => r.kind !== 'config'));
+  return { fixed: configs.fixed.concat(definitions.fixed), problems: configs.problems.concat(definitions.problems) };
+}
+
+/** The fixed text of every file a fix changes (reports with their analysis kept). */
+export function fixReports(reports: readonly FileReport[]): FixOutcome {
   const fixed: FixedFile[] = [];
   const problems: { path: string; message: string }[] = [];
   for (const report of reports) {
     const ctx = report.analysis?.context;
-    if (report.kind === 'config' || !ctx) continue;
+    if (report.kind !== 'config' && !ctx) continue;
     let before: string;
     try {
       before = readRegularFile(report.path);
@@ -35,7 +56,9 @@ export function fixReports(reports: readonly FileReport[]): { fixed: FixedFile[]
       problems.push({ path: report.path, message: describeError(e) });
       continue;
     }
-    const result = fixAll({ text: before, path: report.path, config: ctx.loaded, kind: report.kind });
+    // A configuration is read with its own settings (its `rules:` may silence its own problems).
+    const config = ctx ? ctx.loaded : parseConfig(before, report.path, posix.dirname(report.path));
+    const result = fixAll({ text: before, path: report.path, config, kind: report.kind });
     if (result.text !== before) fixed.push({ path: report.path, before, after: result.text, rules: result.applied.map((a) => a.rule) });
   }
   return { fixed, problems };

@@ -58,7 +58,8 @@ Options:
   --cache-location P        the cache file, or a folder for it (default: ./.subagentscache)
   --fix                     apply every safe fix (the preferred quick fix of each problem,
                             edits inside the file only, never a rename), repeatedly
-                            until nothing changes, then report what is left
+                            until nothing changes, then report what is left;
+                            .subagents.yaml files first, then the definitions
   --fix-dry-run             print those changes as a unified diff; write nothing
   --stdin                   check standard input instead of files...
   --stdin-filename PATH     ...as if it were PATH (dialect, configuration, report)

@@ -7,7 +7,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import { posix } from 'path';
 import { catalogFor } from './catalog/catalog';
-import { defaultConfig, parseConfig, type SubagentsConfig } from './config/config';
+import { defaultConfig, parseConfigDocument, type SubagentsConfig } from './config/config';
 import { dialectOf, toPosix } from './files';
 import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
 
@@ -58,8 +58,8 @@ export function analyze(input: DocumentInput): Analysis {
   if (!kind) return { kind, diagnostics: [], findings: [] };
   const source = new SourceText(input.text);
   if (kind === 'config') {
-    const loaded = parseConfig(input.text, input.path, input.config.dir);
-    return { kind, ...withDirectives(loaded.findings, input.config.config, source, [{ start: 0, end: source.text.length }]) };
+    const { loaded, document } = parseConfigDocument(input.text, input.path, input.config.dir);
+    return { kind, ...withDirectives(loaded.findings, input.config.config, source, [{ start: 0, end: source.text.length }]), configDocument: document };
   }
   const unreadable = unreadableReason(input.text);
   if (unreadable) {

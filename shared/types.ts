@@ -7,7 +7,7 @@
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
 import type { Dialect, FileKind } from './basics';
 import type { Catalog } from './catalog/catalog';
-import type { LoadedConfig, SubagentsConfig } from './config/config';
+import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/config';
 import type { Finding, ResolvedDefinition } from './results';
 import type { RuleId } from './rules/registry';
 import type { ParsedFile } from './text/document';
@@ -123,4 +123,6 @@ export interface Analysis {
   /** What the rules found, with their own severities: the runtime's verdict reads these. */
   findings: Finding[];
   context?: RuleContext<unknown>;
+  /** A `.subagents.yaml`: its parsed text and settings, for the editor features and its fixes. */
+  configDocument?: ConfigDocument;
 }

@@ -96,4 +96,26 @@ describe('subagents check --fix', function () {
       assert.match(r.stderr, /^subagents: .*fix/);
     }
   });
+
+  it('fixes .subagents.yaml first, then each definition as checked under the corrected configuration', () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(require('os').tmpdir(), 'subagents-fix-config-')));
+    try {
+      const role = 'name: auditor\ninvocation: "@auditor"\nmodel: claude-opus\ndescription: Reviews changes.\nwhen_to_use: For audits.\noutput_schema: audit\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\ndenied: [edit_file]\n';
+      fs.mkdirSync(path.join(ws, 'apps/cli/agents'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'apps/cli/agents/auditor.yaml'), role);
+      // `of` is a misspelt `off`: the whole configuration falls back to the defaults until it is fixed.
+      fs.writeFileSync(path.join(ws, '.subagents.yaml'), 'rules:\n  picasso/unknown-key: of\n');
+      const dry = subagents(ws, '--fix-dry-run');
+      assert.match(dry.stdout, /-  picasso\/unknown-key: of\n\+  picasso\/unknown-key: off\n/);
+      assert.doesNotMatch(dry.stdout, /auditor\.yaml/, 'the silenced unknown key is left alone');
+      assert.strictEqual(dry.status, 0, dry.stderr);
+      const r = subagents(ws, '--fix');
+      assert.strictEqual(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /applied 1 fix in 1 file/);
+      assert.strictEqual(fs.readFileSync(path.join(ws, '.subagents.yaml'), 'utf8'), 'rules:\n  picasso/unknown-key: off\n');
+      assert.strictEqual(fs.readFileSync(path.join(ws, 'apps/cli/agents/auditor.yaml'), 'utf8'), role);
+    } finally {
+      removeTree(ws);
+    }
+  });
 });

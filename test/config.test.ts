@@ -144,6 +144,12 @@ describe('config: each kind of breakage', () => {
     assert.strictEqual(findings[1].data?.replacement, 'warning');
   });
 
+  it("a wrong severity's suggestion: ESLint's spellings and values within two edits, never a far guess", () => {
+    const text = 'rules:\n  picasso/unknown-tool: 2\n  picasso/unknown-key: info\n  picasso/name-format: Eror\n  picasso/deny: loud\n';
+    const findings = broken(text).filter((f) => f.message.includes('must be off'));
+    assert.deepStrictEqual(findings.map((f) => [covered(text, f), f.data?.replacement]), [['2', 'error'], ['info', 'information'], ['Eror', 'error'], ['loud', undefined]]);
+  });
+
   it('an unknown but well-formed rule id is a warning and the rest of the file applies', () => {
     const text = 'rules:\n  picasso/unknwn-key: off\n  picasso/unknown-tool: off\n';
     const loaded = parse(text);

@@ -89,7 +89,7 @@ describe('convergence: every preferred fix at once, round after round', () => {
           files++;
           if (f.result.text !== f.before) changed++;
           checkConvergence(f, renames);
-          const before = fixAll({ text: f.before, path: '/x', config: f.result.analysis.context!.loaded, kind: f.result.analysis.kind as 'polytoken' }, { maxRounds: 0 }).analysis;
+          const before = fixAll({ text: f.before, path: '/x', config: f.config, kind: f.result.analysis.kind as 'polytoken' }, { maxRounds: 0 }).analysis;
           const parsedBefore = !before.findings.some((x) => x.rule.startsWith('syntax/'));
           const parsedAfter = !f.result.analysis.findings.some((x) => x.rule.startsWith('syntax/'));
           assert.ok(!parsedBefore || parsedAfter, `${f.rel}: a file that parsed no longer does after the fixes`);

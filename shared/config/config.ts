@@ -1,6 +1,6 @@
 import type { Dialect, SeveritySetting } from '../basics';
 import type { Finding } from '../results';
-import { parseYamlFile } from '../text/document';
+import { parseYamlFile, type ParsedFile } from '../text/document';
 import { SourceText } from '../text/source';
 import { MAX_FILE_CHARS, sizeOverLimit } from '../text/limits';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
@@ -8,7 +8,7 @@ import { describeProblem, validateNode, type SchemaProblem } from '../schema/val
 import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import { globFindings, keptGlobs } from './glob-guard';
-import configSchema from '../../schemas/subagents-config.schema.json';
+import { configSchema, configKeysAt, SEVERITY_SETTINGS } from './keys';
 
 export interface ToolEntry {
   name: string;
@@ -67,10 +67,27 @@ const FALLBACK = 'so the whole configuration is ignored and the defaults are use
  * only a warning: that setting has no effect and the rest of the file applies.
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
-  const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
+  return parseConfigDocument(text, path, dir).loaded;
+}
+
+/** The configuration file as the editor features read it: its parsed text and the settings it gives. */
+export interface ConfigDocument {
+  file: ParsedFile;
+  /** What the file configures (the defaults while it is invalid). */
+  config: SubagentsConfig;
+}
+
+/** `parseConfig`, keeping the parsed text (undefined when the file is too large or binary to parse). */
+export function parseConfigDocument(text: string, path: string, dir: string): { loaded: LoadedConfig; document?: ConfigDocument } {
   const unreadable = unreadableConfig(text);
-  if (unreadable) return invalid([{ rule: 'config/invalid', range: new SourceText(text).firstLine(), message: `${unreadable}, ${FALLBACK}.` }]);
-  const parsed = parseYamlFile(text);
+  if (unreadable) return { loaded: { config: defaultConfig(), path, dir, findings: [{ rule: 'config/invalid', range: new SourceText(text).firstLine(), message: `${unreadable}, ${FALLBACK}.` }] } };
+  const file = parseYamlFile(text);
+  const loaded = loadParsed(file, path, dir);
+  return { loaded, document: { file, config: loaded.config } };
+}
+
+function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig {
+  const invalid = (findings: Finding[]): LoadedConfig => ({ config: defaultConfig(), path, dir, findings });
   const source = parsed.source;
   const syntax = parsed.syntax.map((f): Finding => ({
     ...f,
@@ -129,7 +146,7 @@ function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
       severity: 'warning',
       range: source.range(p.keyNode.start, p.keyNode.end),
       message: `\`${p.key}\` is not a rule id, so this setting has no effect; ${suggestion ? `did you mean \`${suggestion}\`?` : 'run `subagents rules` to list them.'}`,
-      data: suggestion ? { replacement: suggestion } : { removable: true },
+      data: suggestion ? { replacement: suggestion, removable: true } : { removable: true },
     });
   }
   return findings;
@@ -154,11 +171,11 @@ function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Rec
   if (p.keyword === 'additionalProperties') {
     const key = String(p.params.additionalProperty);
     const property = getProperty(p.node, key);
-    const known = knownKeys(pathOf(p.node));
+    const known = configKeysAt(pathOf(p.node));
     const suggestion = nearestName(key, known, 2);
     const where = p.node.parent ? `under \`${p.label}\`` : 'at the top level';
     const hint = suggestion ? ` (did you mean \`${suggestion}\`?)` : known.length ? ` (known keys: ${known.map((k) => `\`${k}\``).join(', ')})` : '';
-    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: suggestion ? { replacement: suggestion } : { removable: true } };
+    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: suggestion ? { replacement: suggestion, removable: true } : { removable: true } };
   }
   if (p.keyword === 'propertyNames') {
     const key = String(p.params.propertyName);
@@ -178,25 +195,18 @@ function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Rec
   return { node: p.node, message: describeProblem(p).replace(/\.$/, '') };
 }
 
-function nearestSeverity(node: AstNode): Record<string, unknown> | undefined {
-  if (node.kind !== 'string') return undefined;
-  const replacement = nearestName(String(node.value).toLowerCase(), ['off', 'error', 'warning', 'information', 'hint'], 3);
-  return replacement ? { replacement } : undefined;
-}
+/** ESLint's spellings, which authors bring along: `warn`, `info`, and 0, 1, 2. */
+const ESLINT_SEVERITIES: Record<string, SeveritySetting> = { warn: 'warning', info: 'information', '0': 'off', '1': 'warning', '2': 'error' };
 
-/** The keys the schema knows at a path of the configuration. */
-function knownKeys(path: (string | number)[]): string[] {
-  const defs = (configSchema as { definitions: Record<string, any> }).definitions;
-  const deref = (s: any): any => (s && typeof s.$ref === 'string' ? deref(defs[s.$ref.split('/').pop()]) : s);
-  let schema: any = configSchema;
-  for (const segment of path) {
-    schema = deref(schema);
-    if (!schema) return [];
-    schema = typeof segment === 'number' ? schema.items : schema.properties?.[segment] ?? schema.additionalProperties;
-  }
-  schema = deref(schema);
-  if (schema?.anyOf) schema = schema.anyOf.map(deref).find((s: any) => s?.properties);
-  return Object.keys(schema?.properties ?? {});
+/**
+ * The severity a wrong value most likely means: an ESLint spelling, else one within two edits
+ * (`warnin`, `Error`). Nothing further away: `loud` guessed as `off` would turn the rule off.
+ */
+function nearestSeverity(node: AstNode): Record<string, unknown> | undefined {
+  if (node.kind !== 'string' && node.kind !== 'number') return undefined;
+  const value = String(node.value).toLowerCase();
+  const replacement = Object.prototype.hasOwnProperty.call(ESLINT_SEVERITIES, value) ? ESLINT_SEVERITIES[value] : nearestName(value, SEVERITY_SETTINGS, 2);
+  return replacement ? { replacement } : undefined;
 }
 
 /** Where to show a problem: a mapping value on its key, an empty value on its key, else the node. */

@@ -39,7 +39,8 @@ const intersects = (a: Range, b: Range) =>
 
 export function codeActions(analysis: Analysis | undefined, uri: string, range: Range, context: CodeActionContextLike, options: CodeActionOptions = {}): CodeAction[] {
   const file = featureFile(analysis);
-  if (!file || !analysis) return [];
+  // A `.subagents.yaml` has quick fixes too, but no suppression comments to offer.
+  if (!analysis || (!file && analysis.kind !== 'config')) return [];
   const actions: CodeAction[] = [];
   if (wanted(context.only, CodeActionKind.QuickFix)) {
     for (const given of context.diagnostics) {
@@ -49,7 +50,7 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
       if (!rule) continue;
       const own = ownDiagnostic(analysis, given, rule);
       const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
-      const disable = disableFix(file, rule, own ?? given);
+      const disable = file && disableFix(file, rule, own ?? given);
       if (disable) plans.push(disable);
       let preferredGiven = false;
       for (const plan of plans) {

@@ -1,15 +1,6 @@
 /** Context-aware completion: keys, values and tool names for each dialect. */
 import { getLocation, parse as parseJsonc, type Location } from 'jsonc-parser';
-import {
-  CompletionItemKind,
-  CompletionItemTag,
-  InsertTextFormat,
-  InsertTextMode,
-  MarkupKind,
-  type CompletionItem,
-  type Position,
-  type Range,
-} from 'vscode-languageserver-types';
+import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver-types';
 import type { Analysis, Dialect } from '../types';
 import { PROFY_RESERVED } from '../catalog/builtins';
 import { keyDoc, keyDocMarkdown, keysAt, type KeyDoc } from '../docs/keys';
@@ -18,29 +9,16 @@ import { STATUS_FAMILIES, STATUS_FIELDS } from '../dialects/polytoken/constants'
 import { listCandidates, type ToolListKey } from '../dialects/polytoken/tools';
 import { NAME_PATTERN } from '../dialects/picasso/constants';
 import { allowlistCandidates } from '../dialects/profy/tools';
-import { featureFile, listAt, offsetAt, rangeOf, stringAt, yamlRegionAt, type FeatureFile } from './common';
+import { featureFile, listAt, offsetAt, stringAt, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt, type YamlCursor } from './yaml-context';
+import { toItems, type Candidate, type CompletionOptions } from './completion-items';
+import { configCompletions } from './config-file';
 
-export interface CompletionOptions {
-  /** The client understands snippet syntax (default true). */
-  snippets?: boolean;
-}
-
-interface Candidate {
-  label: string;
-  detail?: string;
-  documentation?: string;
-  kind: CompletionItemKind;
-  /** Inserted text: a snippet when `snippet` is set. */
-  insert?: string;
-  snippet?: boolean;
-  deprecated?: boolean;
-  preselect?: boolean;
-  sort?: number;
-}
+export type { CompletionOptions } from './completion-items';
 
 /** Completion items at a position of an analysed document. */
 export function completions(analysis: Analysis | undefined, position: Position, options: CompletionOptions = {}): CompletionItem[] {
+  if (analysis?.kind === 'config') return configCompletions(analysis, position, options);
   const file = featureFile(analysis);
   if (!file) return [];
   const offset = offsetAt(file, position);
@@ -52,7 +30,7 @@ export function completions(analysis: Analysis | undefined, position: Position, 
   const cursor = yamlCursorAt(file.text, region.start, region.end, offset);
   if (!cursor) return [];
   const candidates = file.dialect === 'polytoken' ? polytokenCandidates(file, cursor) : picassoCandidates(file, cursor);
-  return toItems(file, candidates, cursor.replaceStart, cursor.replaceEnd, options, cursor);
+  return toItems(file.ctx.file.source, candidates, cursor.replaceStart, cursor.replaceEnd, options, cursor);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -180,46 +158,7 @@ function frontmatterStarter(file: FeatureFile, offset: number, options: Completi
   if (file.dialect !== 'polytoken' || file.ctx.file.frontmatter?.kind !== 'none') return [];
   if (file.text.slice(0, offset).includes('\n')) return [];
   const body = `---\nname: ${file.ctx.fileStem}\ndescription: \${1:what it does and when to use it}\npolytoken:\n  tools: [\${2:file_read, glob, grep}]\n---\n$0`;
-  return toItems(file, [{ label: 'frontmatter', kind: CompletionItemKind.Snippet, detail: 'Polytoken subagent frontmatter', insert: body, snippet: true }], 0, offset, options);
-}
-
-function toItems(file: FeatureFile, candidates: Candidate[], start: number, end: number, options: CompletionOptions, cursor?: YamlCursor): CompletionItem[] {
-  const range: Range = rangeOf(file, start, end);
-  const snippets = options.snippets !== false;
-  const seen = new Set<string>();
-  const items: CompletionItem[] = [];
-  for (const c of candidates) {
-    if (seen.has(c.label)) continue;
-    seen.add(c.label);
-    let insert = c.insert ?? c.label;
-    let snippet = !!c.snippet && snippets;
-    if (c.snippet && !snippets) insert = stripSnippet(insert);
-    if (cursor?.kind === 'list-line') {
-      insert = `- ${insert}`;
-    }
-    const item: CompletionItem = {
-      label: c.label,
-      kind: c.kind,
-      textEdit: { range, newText: insert },
-      insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
-      sortText: String(c.sort ?? 50).padStart(5, '0') + c.label,
-    };
-    if (cursor?.kind === 'list-line') item.filterText = `- ${c.label}`;
-    if (snippet && insert.includes('\n')) item.insertTextMode = InsertTextMode.adjustIndentation;
-    if (c.detail) item.detail = c.detail;
-    if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
-    if (c.deprecated) item.tags = [CompletionItemTag.Deprecated];
-    if (c.preselect) item.preselect = true;
-    items.push(item);
-  }
-  return items;
-}
-
-function stripSnippet(s: string): string {
-  return s
-    .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
-    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
-    .replace(/\$\d+/g, '');
+  return toItems(file.ctx.file.source, [{ label: 'frontmatter', kind: CompletionItemKind.Snippet, detail: 'Polytoken subagent frontmatter', insert: body, snippet: true }], 0, offset, options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -229,7 +168,7 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
   const text = file.text;
   if (!text.trim()) {
     const body = `{\n\t"name": "\${1:${file.ctx.fileStem}}",\n\t"description": "\${2:for humans: the marketplace card}",\n\t"delegationBrief": "\${3:for models: what it accepts and produces}",\n\t"tools": [\${4:"read", "grep", "glob"}],\n\t"subagents": [\n\t\t{\n\t\t\t"name": "\${5:name}",\n\t\t\t"description": "\${6:when to dispatch here}",\n\t\t\t"system_prompt": "\${7:instructions}",\n\t\t\t"tools": [\${8:"read"}]\n\t\t}\n\t]\n}\n`;
-    return toItems(file, [{ label: 'expert', kind: CompletionItemKind.Snippet, detail: 'Profy Expert skeleton', insert: body, snippet: true }], 0, text.length, options);
+    return toItems(file.ctx.file.source, [{ label: 'expert', kind: CompletionItemKind.Snippet, detail: 'Profy Expert skeleton', insert: body, snippet: true }], 0, text.length, options);
   }
   let loc: Location;
   try {
@@ -252,7 +191,7 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
   const path = loc.path;
   const quote = (s: string) => JSON.stringify(s);
   const make = (candidates: Candidate[], asKey: boolean): CompletionItem[] =>
-    toItems(file, candidates, start, end, options).map((item) => {
+    toItems(file.ctx.file.source, candidates, start, end, options).map((item) => {
       item.filterText = quote(item.label);
       return item;
     }).map((item) => {
@@ -307,7 +246,7 @@ function profyCompletions(file: FeatureFile, offset: number, options: Completion
     if (!doc?.values) return [];
     const candidates = doc.values.map((v): Candidate => ({ label: v, kind: CompletionItemKind.Value, detail: doc.type, insert: v }));
     // Values are JSON literals already: insert them as they are.
-    return toItems(file, candidates, start, end, options);
+    return toItems(file.ctx.file.source, candidates, start, end, options);
   }
   return [];
 }

@@ -18,6 +18,7 @@ import { allowlistEntry } from '../dialects/profy/tools';
 import { pathOf, type AstNode } from '../text/tree';
 import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt } from './yaml-context';
+import { configHover } from './config-file';
 
 const md = (value: string, file: FeatureFile, start: number, end: number): Hover => ({
   contents: { kind: MarkupKind.Markdown, value },
@@ -25,6 +26,7 @@ const md = (value: string, file: FeatureFile, start: number, end: number): Hover
 });
 
 export function hover(analysis: Analysis | undefined, position: Position): Hover | undefined {
+  if (analysis?.kind === 'config') return configHover(analysis, position);
   const file = featureFile(analysis);
   if (!file) return undefined;
   const offset = offsetAt(file, position);

@@ -258,14 +258,14 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
   }
 
   // A key being typed (or an empty line where a key goes).
-  const keyTyping = /^(\s*)([\w$.-]*)$/.exec(before);
+  const keyTyping = /^(\s*)([\w$./-]*)$/.exec(before);
   if (keyTyping) {
     const col = indent;
     const parent = parentPath(lines, index, col, false);
     if (!parent) return undefined;
     const prefix = keyTyping[2];
     const replaceStart = offset - prefix.length;
-    const m = /^[\w$.-]*/.exec(text.slice(offset, line.end));
+    const m = /^[\w$./-]*/.exec(text.slice(offset, line.end));
     const replaceEnd = offset + (m ? m[0].length : 0);
     // An empty line below a block list: a new entry rather than a key.
     if (!prefix) {

@@ -8,6 +8,7 @@ import type { Analysis, FixPlan, FixProvider, FixRequest, RuleId } from '../type
 import { nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { findSuppressions } from '../text/suppress';
+import { configFixPlans } from '../config/fixes';
 
 const providers = new Map<string, FixProvider<any>>();
 for (const module of Object.values(DIALECT_MODULES)) {
@@ -19,7 +20,7 @@ for (const [id, provider] of Object.entries(directiveFixes(findSuppressions))) i
 
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {
-  return [...providers.keys()] as RuleId[];
+  return [...providers.keys(), 'config/invalid'] as RuleId[];
 }
 
 const sameRange = (a: Range, b: Range) =>
@@ -38,6 +39,7 @@ export function ownDiagnostic(analysis: Analysis, given: Diagnostic, rule: strin
 
 /** The fixes of one of the analysis's diagnostics; a provider that throws offers none. */
 export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan[] {
+  if (analysis.kind === 'config') return analysis.configDocument && diagnostic.code === 'config/invalid' ? guarded(() => configFixPlans(analysis.configDocument!, diagnostic)) : [];
   const ctx = analysis.context;
   const rule = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
   const provider = rule && providers.get(rule);
@@ -49,8 +51,13 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
   if (node?.viaAlias) return [];
   const request: FixRequest<unknown> = { ctx, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
+  return guarded(() => provider(request));
+}
+
+/** A provider that throws offers no fix. */
+function guarded(plans: () => FixPlan[]): FixPlan[] {
   try {
-    return provider(request);
+    return plans();
   } catch {
     return [];
   }

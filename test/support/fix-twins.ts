@@ -7,16 +7,19 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { fixAll, type FixAllResult } from '../../shared/fixes/apply';
 import { checkPaths } from '../../shared/node/check';
+import { parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { prepareFixture, removeWorkspace } from './fixtures';
 
 export interface FixedFile {
   /** Relative to the fixture folder, `/` separators. */
   rel: string;
   before: string;
+  /** The configuration the file was fixed with (a `.subagents.yaml` is read with its own settings, as the editor does). */
+  config: LoadedConfig;
   result: FixAllResult;
 }
 
-/** Every definition file of a fixture folder (markers stripped) with what "Fix all" makes of it. */
+/** Every definition and configuration file of a fixture folder (markers stripped) with what "Fix all" makes of it. */
 export function fixFixtureFolder(dir: string, options: { renames?: boolean } = {}): FixedFile[] {
   const { workspace } = prepareFixture(dir);
   try {
@@ -24,10 +27,11 @@ export function fixFixtureFolder(dir: string, options: { renames?: boolean } = {
     const out: FixedFile[] = [];
     for (const report of run.files) {
       const ctx = report.analysis?.context;
-      if (report.kind === 'config' || !ctx) continue;
+      if (!report.kind || (report.kind !== 'config' && !ctx)) continue;
       const before = fs.readFileSync(report.path, 'utf8');
-      const result = fixAll({ text: before, path: report.path, config: ctx.loaded, kind: report.kind }, options);
-      out.push({ rel: path.posix.relative(workspace.replace(/\\/g, '/'), report.path), before, result });
+      const config = ctx ? ctx.loaded : parseConfig(before, report.path, path.posix.dirname(report.path));
+      const result = fixAll({ text: before, path: report.path, config, kind: report.kind }, options);
+      out.push({ rel: path.posix.relative(workspace.replace(/\\/g, '/'), report.path), before, config, result });
     }
     return out;
   } finally {
