@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { codeOf, codes, extensionApi, fileUri, ours, positionOf, replace, revert, show, waitFor } from './helpers';
+import { codeOf, codes, extensionApi, fileUri, hoverText, labelOf, ours, positionOf, replace, revert, show, waitFor, waitForCodes } from './helpers';
 
 const POLY_OK = '.polytoken/subagents/triage.md';
 const POLY_BAD = '.polytoken/subagents/reviewer.md';
@@ -125,6 +125,24 @@ describe('Subagents extension in VS Code: live editing', function () {
     await waitFor('mcp__linear to be known from the unsaved configuration', () => !ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
     await revert(config.uri);
     await waitFor('mcp__linear to be unknown again', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+  });
+
+  it('in .subagents.yaml: completes rule ids, hovers them, and a misspelt severity\'s quick fix clears the problem', async () => {
+    const config = (await show('.subagents.yaml')).document;
+    await replace(config, '  github: [create_issue, list_issues]\n', '  github: [create_issue, list_issues]\nrules:\n  picasso/unk\n');
+    const items = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', config.uri, positionOf(config, '  picasso/unk'));
+    const ruleIds = items.items.map(labelOf);
+    assert.ok(ruleIds.includes('picasso/unknown-key') && ruleIds.includes('picasso/unknown-tool'), `rule ids offered: ${ruleIds.slice(0, 20).join(', ')}`);
+    await replace(config, '  picasso/unk\n', '  picasso/unknown-key: warn\n');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', config.uri, positionOf(config, '  picasso/unkn'));
+    assert.match(hoverText(hovers), /picasso\/unknown-key\*\* \u2014 default: warning/);
+    const [bad] = await waitForCodes(config.uri, ['config/invalid']);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', config.uri, bad.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.isPreferred && a.edit);
+    assert.strictEqual(fix?.title, 'Change to `warning`', actions.map((a) => a.title).join(' | '));
+    assert.ok(await vscode.workspace.applyEdit(fix!.edit!));
+    assert.match(config.getText(), /^  picasso\/unknown-key: warning$/m);
+    await waitForCodes(config.uri, [], ['config/invalid']);
   });
 
   it('watches the Polytoken global folder outside the workspace: a definition added there is indexed', async () => {
