@@ -22,6 +22,8 @@ export interface SceneSpec {
 export interface Scene extends SceneSpec {
   name: string;
   setup(): Promise<void>;
+  /** Undoes what the scene changed once it is shot, so later scenes see the workspace as it was. */
+  teardown?(): Promise<void>;
 }
 
 const POLY_OK = '.polytoken/subagents/triage.md';
@@ -146,7 +148,7 @@ export async function runScenes(dir: string, log: (line: string) => void): Promi
   fs.mkdirSync(dir, { recursive: true });
   await vscode.commands.executeCommand('notifications.clearAll');
   for (const scene of allScenes()) {
-    const { name, setup, ...spec } = scene;
+    const { name, setup, teardown, ...spec } = scene;
     try {
       await setup();
     } catch (e) {
@@ -155,6 +157,11 @@ export async function runScenes(dir: string, log: (line: string) => void): Promi
     fs.writeFileSync(path.join(dir, `${name}.ready`), JSON.stringify(spec));
     if (!(await waitForFile(path.join(dir, `${name}.done`), 120000))) log(`scene ${name}: the driver did not answer`);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    try {
+      await teardown?.();
+    } catch (e) {
+      log(`scene ${name}: teardown failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
   fs.writeFileSync(path.join(dir, 'all.done'), '');
