@@ -13,6 +13,7 @@ import { codeActions } from '../shared/features/code-actions';
 import { documentSymbols, foldingRanges } from '../shared/features/symbols';
 import { codeLenses, RESOLVE_COMMAND } from '../shared/features/code-lens';
 import { definition } from '../shared/features/definition';
+import { ruleLinks } from '../shared/features/directives';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import type { Configuration } from './configuration';
 import type { OpenDocuments } from './documents';
@@ -78,6 +79,11 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
       });
     }),
   );
+
+  connection.onDocumentLinks(safe([], (params) => {
+    const a = documents.analysisFor(params.textDocument.uri);
+    return a ? ruleLinks(a.analysis) : [];
+  }));
 
   connection.onDocumentSymbol(safe([], (params) => {
     const a = documents.analysisFor(params.textDocument.uri);

@@ -145,6 +145,7 @@ export function startServer(raw: Connection): void {
         workspaceSymbolProvider: true,
         foldingRangeProvider: true,
         definitionProvider: true,
+        documentLinkProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
         executeCommandProvider: { commands: [...SERVER_COMMANDS] },
         ...hintAndRenameCapabilities(params.capabilities),

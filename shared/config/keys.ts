@@ -81,11 +81,11 @@ export const SEVERITY_SETTINGS = Object.keys(SEVERITY_DOCS) as SeveritySetting[]
 /** Said wherever a severity is chosen: the author's display setting is not the runtime's verdict. */
 const DISPLAY_ONLY = 'A severity changes how the problem is shown, not what the runtime does: a definition the runtime refuses is still reported as rejected by `resolve` and the preview.';
 
-/** Hover and completion documentation of a rule id under `rules:`. */
-export function ruleIdMarkdown(id: string): string | undefined {
+/** Hover and completion documentation of a rule id (under `rules:`, or with another `note` in a suppression comment). */
+export function ruleIdMarkdown(id: string, note = DISPLAY_ONLY): string | undefined {
   const meta = ruleMeta(id);
   if (!meta) return undefined;
-  return [`**${id}** \u2014 default: ${meta.defaultSeverity}`, meta.summary, DISPLAY_ONLY, `[Rule documentation](${ruleDocsUrl(id)})`].join('\n\n');
+  return [`**${id}** \u2014 default: ${meta.defaultSeverity}`, meta.summary, note, `[Rule documentation](${ruleDocsUrl(id)})`].join('\n\n');
 }
 
 /** Hover and completion documentation of a severity value (a value that is none says which are). */

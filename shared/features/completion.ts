@@ -13,11 +13,15 @@ import { featureFile, listAt, offsetAt, stringAt, yamlRegionAt, type FeatureFile
 import { yamlCursorAt, type YamlCursor } from './yaml-context';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';
 import { configCompletions } from './config-file';
+import { directiveCompletions, directiveFileOf } from './directives';
 
 export type { CompletionOptions } from './completion-items';
 
 /** Completion items at a position of an analysed document. */
 export function completions(analysis: Analysis | undefined, position: Position, options: CompletionOptions = {}): CompletionItem[] {
+  const directiveFile = directiveFileOf(analysis);
+  const inComment = directiveFile && directiveCompletions(directiveFile, directiveFile.source.offset(position), options);
+  if (inComment) return inComment;
   if (analysis?.kind === 'config') return configCompletions(analysis, position, options);
   const file = featureFile(analysis);
   if (!file) return [];

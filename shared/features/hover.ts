@@ -19,6 +19,7 @@ import { pathOf, type AstNode } from '../text/tree';
 import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
 import { yamlCursorAt } from './yaml-context';
 import { configHover } from './config-file';
+import { directiveFileOf, directiveHover } from './directives';
 
 const md = (value: string, file: FeatureFile, start: number, end: number): Hover => ({
   contents: { kind: MarkupKind.Markdown, value },
@@ -26,6 +27,9 @@ const md = (value: string, file: FeatureFile, start: number, end: number): Hover
 });
 
 export function hover(analysis: Analysis | undefined, position: Position): Hover | undefined {
+  const directiveFile = directiveFileOf(analysis);
+  const onDirective = directiveFile && directiveHover(directiveFile, directiveFile.source.offset(position));
+  if (onDirective) return onDirective;
   if (analysis?.kind === 'config') return configHover(analysis, position);
   const file = featureFile(analysis);
   if (!file) return undefined;

@@ -74,6 +74,22 @@ function addDirective(result: Suppressions, source: SourceText, directive: Suppr
   for (const id of ids) set.add(id);
 }
 
+/**
+ * The YAML comment holding `offset` (its end included: the cursor after the last character), as
+ * the text of the comment and its start; undefined when the offset is not in a real comment.
+ */
+export function yamlCommentAt(text: string, region: { start: number; end: number }, offset: number): { start: number; text: string } | undefined {
+  if (offset < region.start || offset > region.end) return undefined;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  // Most positions are not in a comment: only a line with `#` before the cursor is parsed.
+  if (!text.slice(Math.max(lineStart, region.start), offset).includes('#')) return undefined;
+  for (const comment of yamlComments(text.slice(region.start, region.end))) {
+    const start = region.start + comment.offset;
+    if (offset >= start && offset <= start + comment.source.length) return { start, text: comment.source };
+  }
+  return undefined;
+}
+
 /** The comments the YAML parser sees in `text`, in text order (offsets into `text`). */
 function yamlComments(text: string): CST.SourceToken[] {
   const comments: CST.SourceToken[] = [];
