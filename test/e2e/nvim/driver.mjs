@@ -70,7 +70,7 @@ async function runNeovim() {
     });
   });
   const ms = Date.now() - started;
-  console.log(`[nvim] ${NVIM}: session of 6 steps took ${ms} ms (exit ${code})`);
+  console.log(`[nvim] ${NVIM}: session of 7 steps took ${ms} ms (exit ${code})`);
   if (output.trim()) console.log(`[nvim] output:\n${output.trim()}`);
   if (KEEP) console.log(`[nvim] kept ${tmp}`);
   return { tmp, root, out, code };
@@ -164,5 +164,16 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
     assert.equal(fs.readFileSync(path.join(session.root, '.subagents.yaml'), 'utf8'), 'tools:\n  polytoken: [shell, deploy]\n');
     assert.equal(s.rechecked, true, 'polytoken/unknown-tool should go once `deploy` is configured');
     assert.deepEqual(s.after, []);
+  });
+
+  it('.subagents.yaml in a buffer: hover on a rule id, rule ids completed, and the severity fix applied by Neovim', () => {
+    const s = step('07-config-buffer');
+    assert.equal(s.attached, true);
+    assert.equal(s.reported, true, 'config/invalid for `warn`');
+    assert.match(s.hover ?? '', /^\*\*polytoken\/unknown-tool\*\* — default: warning/);
+    assert.ok(s.labels.includes('polytoken/unknown-key') && !s.labels.includes('polytoken/unknown-tool'), JSON.stringify(s));
+    assert.ok(s.offered.includes('Change to `warning`'), JSON.stringify(s.offered));
+    assert.equal(s.rule_line, '  polytoken/unknown-tool: warning');
+    assert.equal(s.fixed, true);
   });
 });
