@@ -135,7 +135,8 @@ describe('check --cache', function () {
     const edited = JSON.parse(json);
     for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
     const foreign = { ...JSON.parse(json), checker: 'some other build' };
-    const damaged = good.replace(/"severity":1/, '"severity":2');
+    // A stored diagnostic is [startLine, startCharacter, endLine, endCharacter, severity, rule, message].
+    const damaged = good.replace(/,1,"syntax\/json"/, ',2,"syntax/json"');
     assert.notEqual(damaged, good);
     const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001'];
     for (const variant of variants) {

@@ -4,7 +4,8 @@
  * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are read and hashed but
  * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
  * A cache that is missing, corrupt (its digest does not match) or from another checker is
- * ignored and written anew.
+ * ignored and written anew. A reused report holds what the CLI prints of each diagnostic
+ * (range, severity, rule, message): kept compact, the file loads fast.
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -17,10 +18,13 @@ import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types
 import { Runner, type Item } from './check-runner';
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 4;
+const FORMAT = 5;
+
+/** A diagnostic as stored: what the CLI prints of it. */
+type StoredDiagnostic = [startLine: number, startCharacter: number, endLine: number, endCharacter: number, severity: number, rule: string, message: string];
 
 /** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken and Picasso the name it registers under. */
-type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
+type Entry = [hash: string, context: number, diagnostics: StoredDiagnostic[], name?: string];
 
 /** A configuration file: sha256 of its text and what parseConfig made of it. */
 type ConfigEntry = [hash: string, parsed: LoadedConfig];
@@ -30,7 +34,10 @@ interface CacheFile {
   checker: string;
   /** Dialect and configuration identities, referred to by index. */
   contexts: string[];
-  /** Per `<kind> <name>`: the paths of the Polytoken definitions or Picasso roles registered under it, sorted, one a line. */
+  /**
+   * Per `<kind> <name>` that more than one path registers under: the paths of those Polytoken
+   * definitions or Picasso roles, sorted, one a line. A name missing here had one path: the file's own.
+   */
   groups: Record<string, string>;
   configs: Record<string, ConfigEntry>;
   files: Record<string, Entry>;
@@ -47,16 +54,17 @@ const own = <T>(record: Record<string, T>, key: string): T | undefined => (Objec
  * short, damaged or edited by hand does not match and is not used.
  */
 function load(options: CacheOptions): CacheFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(options.file, 'utf8');
+    bytes = fs.readFileSync(options.file);
   } catch {
     return empty(options.checker);
   }
-  const eol = text.indexOf('\n');
-  if (eol < 0 || digest(text.slice(eol + 1)) !== text.slice(0, eol)) return empty(options.checker);
+  // The digest is taken over the bytes: no text is decoded before it matches.
+  const eol = bytes.indexOf(10);
+  if (eol < 0 || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol)) return empty(options.checker);
   try {
-    const parsed = JSON.parse(text.slice(eol + 1)) as CacheFile;
+    const parsed = JSON.parse(bytes.toString('utf8', eol + 1)) as CacheFile;
     const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
     return usable ? parsed : empty(options.checker);
   } catch {
@@ -64,25 +72,27 @@ function load(options: CacheOptions): CacheFile {
   }
 }
 
-const isPosition = (p: unknown) => {
-  const q = p as { line?: unknown; character?: unknown } | null;
-  return !!q && Number.isInteger(q.line) && Number.isInteger(q.character) && (q.line as number) >= 0 && (q.character as number) >= 0;
-};
+const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+
+/** A stored diagnostic as this checker writes it. */
+function isStoredDiagnostic(d: unknown): d is StoredDiagnostic {
+  return Array.isArray(d) && d.length === 7 && isCount(d[0]) && isCount(d[1]) && isCount(d[2]) && isCount(d[3]) && [1, 2, 3, 4].includes(d[4]) && typeof d[5] === 'string' && typeof d[6] === 'string';
+}
 
 /** An entry as this checker writes it: one written by other means is a miss, never a crash. */
 function isEntry(e: unknown): e is Entry {
   if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
-  return (e[2] as unknown[]).every((d) => {
-    const diagnostic = d as Partial<Diagnostic> | null;
-    return (
-      !!diagnostic &&
-      typeof diagnostic.message === 'string' &&
-      typeof diagnostic.code === 'string' &&
-      [1, 2, 3, 4].includes(diagnostic.severity as number) &&
-      isPosition(diagnostic.range?.start) &&
-      isPosition(diagnostic.range?.end)
-    );
-  });
+  return (e[2] as unknown[]).every(isStoredDiagnostic);
+}
+
+/** A diagnostic as stored; undefined for one the cache cannot hold (its file is then not cached). */
+function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
+  if (typeof d.code !== 'string' || typeof d.message !== 'string' || d.severity === undefined) return undefined;
+  return [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, d.code, d.message];
+}
+
+function restoredDiagnostic([startLine, startCharacter, endLine, endCharacter, severity, code, message]: StoredDiagnostic): Diagnostic {
+  return { range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }, severity: severity as Diagnostic['severity'], code, message };
 }
 
 const configIds = new WeakMap<LoadedConfig, string>();
@@ -136,10 +146,8 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
     if (group === undefined) {
       const all = kind === 'picasso' ? workspace.picasso ?? [] : workspace.polytoken;
       const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
-      group = (byName?.get(name) ?? all.filter((e) => e.name === name))
-        .map((e) => e.path)
-        .sort()
-        .join('\n');
+      const members = byName?.get(name) ?? all.filter((e) => e.name === name);
+      group = members.length === 1 ? members[0].path : members.map((e) => e.path).sort().join('\n');
       groups.set(key, group);
     }
     return group;
@@ -152,8 +160,12 @@ export class CheckCache {
   private readonly next: CacheFile;
   private configsParsed = 0;
 
+  /** How many files the previous run recorded. */
+  private readonly previousFiles: number;
+
   constructor(private readonly options: CacheOptions) {
     this.previous = load(options);
+    this.previousFiles = Object.keys(this.previous.files).length;
     this.next = empty(options.checker);
   }
 
@@ -208,8 +220,8 @@ export class CheckCache {
     for (const i of skip) {
       const entry = reused[i]!;
       const name = entry[3];
-      if (name !== undefined && own(previous.groups, `${items[i].kind} ${name}`) !== groupOf(items[i].kind, name)) stale.push(i);
-      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
+      if (name !== undefined && (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)) stale.push(i);
+      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
     }
     if (stale.length) {
       const runner = new Runner(items, options.onRuleError);
@@ -220,24 +232,34 @@ export class CheckCache {
       }
     }
 
+    const unchanged = skip.size === items.length && !stale.length && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    if (unchanged || ruleFailed) return result;
+    this.record(items, hashes, contexts, result, groupOf);
+    const json = JSON.stringify(next);
+    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
+    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
+  }
+
+  /** What the next run may reuse: every file read and reported, and the groups of its name. */
+  private record(items: Item[], hashes: (string | undefined)[], contexts: string[], result: ItemsRun, groupOf: (kind: FileKind, name: string) => string): void {
+    const { next } = this;
     const contextIndex = new Map<string, number>();
-    let count = 0;
     items.forEach((item, i) => {
       const report = result.reports[i];
       const hash = hashes[i];
       if (!report || hash === undefined) return;
+      const diagnostics: StoredDiagnostic[] = [];
+      for (const d of report.diagnostics) {
+        const stored = storedDiagnostic(d);
+        if (!stored) return;
+        diagnostics.push(stored);
+      }
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
       const name = isNamed(item.kind) ? result.names.get(i) : undefined;
-      next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
-      if (name !== undefined) next.groups[`${item.kind} ${name}`] = groupOf(item.kind, name);
-      count++;
+      next.files[item.path] = name === undefined ? [hash, context, diagnostics] : [hash, context, diagnostics, name];
+      const group = name === undefined ? undefined : groupOf(item.kind, name);
+      if (group !== undefined && group !== item.path) next.groups[`${item.kind} ${name}`] = group;
     });
-    const unchanged =
-      skip.size === items.length && !stale.length && !this.configsParsed && Object.keys(previous.files).length === count && Object.keys(previous.configs).length === Object.keys(next.configs).length;
-    if (unchanged || ruleFailed) return result;
-    const json = JSON.stringify(next);
-    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
-    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
   }
 }
