@@ -11,6 +11,7 @@
  * is compiled as without cache and the file written anew when the process exits. Nothing
  * here ever fails the command: without a usable folder there is simply no cache.
  */
+import { isAscii } from 'buffer';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import Module from 'module';
@@ -66,15 +67,17 @@ function writeCache(file: string, key: Buffer, data: Buffer): void {
 
 function launch(): void {
   const bundle = path.join(__dirname, 'cli-main.js');
-  let source: string;
+  let bytes: Buffer;
   try {
-    source = fs.readFileSync(bundle, 'utf8');
+    bytes = fs.readFileSync(bundle);
   } catch (e) {
     process.stderr.write(`subagents: internal error: cannot load ${bundle}: ${(e as Error).message.split('\n')[0]}\n`);
     process.exit(2);
   }
+  // Digested and decoded from the bytes: decoding ASCII as latin1 is exact and several times faster than UTF-8.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const dir = cacheFolder();
-  const key = sha256(`${process.version}\0${process.arch}\0${source}`);
+  const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest();
   const file = dir && path.join(dir, `cli-${sha256(bundle).toString('hex').slice(0, 16)}.v8`);
   const cachedData = file ? readCache(file, key) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
