@@ -63,6 +63,39 @@ export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Di
   return undefined;
 }
 
+const isNormalAbsolute = (path: string) => path.charCodeAt(0) === 47 && (path === '/' || isNormal(path));
+
+/**
+ * dialectOf for the files of one folder, with what depends on the folder alone worked out
+ * once (checkPaths classifies ten thousand files in a thousand folders): the answer for
+ * `name` is dialectOf(`${dir}/${name}`, loaded, root).
+ */
+export function folderDialects(dir: string, loaded: LoadedConfig, root?: string): (name: string) => Dialect | undefined {
+  const rootDir = root === undefined ? undefined : toPosix(root);
+  const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+  // Slicing is exact for normalized absolute paths only; anything else takes the per-file way.
+  if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir))) return (name) => dialectOf(join(name), loaded, root);
+  const m = matchersFor(loaded);
+  /** The folder relative to `base` ('' for base itself), undefined outside it. */
+  const below = (base: string) => (dir === base ? '' : relativeInside(base, dir));
+  const inConfigDir = below(loaded.dir);
+  const discovery = (!!loaded.globalDir && dir === loaded.globalDir) || m.dirs.has(dir);
+  const relDir = (rootDir && below(rootDir)) ?? dir.slice(1);
+  const skipped = relDir !== '' && hasSkippedFolder(`${relDir}/`);
+  return (name) => {
+    const inConfig = inConfigDir === undefined ? undefined : inConfigDir ? `${inConfigDir}/${name}` : name;
+    if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
+    if (discovery && name.endsWith('.md')) return 'polytoken';
+    if (skipped) return undefined;
+    const rel = relDir ? `${relDir}/${name}` : name;
+    for (const d of DIALECTS) {
+      if (defaultMatchers[d](rel)) return d;
+      if (inConfig !== undefined && m.extra[d]?.(inConfig)) return d;
+    }
+    return undefined;
+  };
+}
+
 /** True when a file is in the Polytoken global folder (read for shadowing, never reported). */
 export function isInGlobalDir(path: string, loaded: LoadedConfig): boolean {
   return !!loaded.globalDir && posix.dirname(toPosix(path)) === loaded.globalDir;
