@@ -18,6 +18,8 @@ const FILES = {
   '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer'),
   '.polytoken/subagents/wrong.md': VALID_POLYTOKEN('other'),
   '.polytoken/subagents/typo.md': VALID_POLYTOKEN('typo', '[file_raed]'),
+  // Its name-mismatch message holds characters past ASCII (the cache file escapes them).
+  '.polytoken/subagents/accent.md': VALID_POLYTOKEN('café_😀'),
   'vendor/agents/helper.md': VALID_POLYTOKEN('helper'),
   'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
   'experts/bad.expert.json': '{ "name": "bad", ',
@@ -78,7 +80,10 @@ describe('check --cache', function () {
       // Besides the workspace, the CLI opens its own bundle and code cache.
       assert.deepEqual(warm.hashed.filter((f) => f !== '.subagentscache' && !f.startsWith('../')), CHECKED, 'every file is still read');
     }
-    assert.ok(fs.statSync(path.join(ws, '.subagentscache')).isFile());
+    const cacheBytes = fs.readFileSync(path.join(ws, '.subagentscache'));
+    assert.ok(cacheBytes.every((b) => b < 0x80), 'the cache file is ASCII');
+    assert.match(cacheBytes.toString(), /caf\\u00e9_\\ud83d\\ude00/);
+    assert.match(temps.run(['check', '--cache', '-f', 'json'], ws).stdout, /café_😀/);
   });
 
   it('a changed file is analyzed again, and only it', () => {
@@ -131,7 +136,10 @@ describe('check --cache', function () {
     // The file is a digest line, then the JSON.
     const good = fs.readFileSync(cacheFile, 'utf8');
     const json = good.slice(good.indexOf('\n') + 1);
-    const withDigest = (doc: unknown) => `${createHash('sha256').update(JSON.stringify(doc)).digest('base64')}\n${JSON.stringify(doc)}`;
+    // The JSON is written as ASCII: characters past it are escaped.
+    const ascii = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const digested = (json: string) => `${createHash('sha256').update(json).digest('base64')}\n${json}`;
+    const withDigest = (doc: unknown) => digested(ascii(JSON.stringify(doc)));
     assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
     const edited = JSON.parse(json);
     for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
@@ -139,7 +147,7 @@ describe('check --cache', function () {
     // A stored diagnostic is [startLine, startCharacter, endLine, endCharacter, severity, rule, message].
     const damaged = good.replace(/,1,"syntax\/json"/, ',2,"syntax/json"');
     assert.notEqual(damaged, good);
-    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001'];
+    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001', digested(JSON.stringify(JSON.parse(json)))];
     for (const variant of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);

@@ -7,6 +7,7 @@
  * ignored and written anew. A reused report holds what the CLI prints of each diagnostic
  * (range, severity, rule, message): kept compact, the file loads fast.
  */
+import { isAscii } from 'buffer';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
@@ -18,7 +19,7 @@ import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types
 import { Runner, type Item } from './check-runner';
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /** A diagnostic as stored: what the CLI prints of it. */
 type StoredDiagnostic = [startLine: number, startCharacter: number, endLine: number, endCharacter: number, severity: number, rule: string, message: string];
@@ -45,6 +46,9 @@ interface CacheFile {
 
 const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
 
+/** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
+const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const empty = (checker: string): CacheFile => ({ format: FORMAT, checker, contexts: [], groups: {}, configs: {}, files: {} });
 
 const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
@@ -62,9 +66,10 @@ function load(options: CacheOptions): CacheFile {
   }
   // The digest is taken over the bytes: no text is decoded before it matches.
   const eol = bytes.indexOf(10);
-  if (eol < 0 || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol)) return empty(options.checker);
+  if (eol < 0 || !isAscii(bytes) || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol)) return empty(options.checker);
   try {
-    const parsed = JSON.parse(bytes.toString('utf8', eol + 1)) as CacheFile;
+    // Written as ASCII (see asciiJson): latin1 decodes it exactly, several times faster than UTF-8.
+    const parsed = JSON.parse(bytes.toString('latin1', eol + 1)) as CacheFile;
     const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
     return usable ? parsed : empty(options.checker);
   } catch {
@@ -95,17 +100,19 @@ function restoredDiagnostic([startLine, startCharacter, endLine, endCharacter, s
   return { range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }, severity: severity as Diagnostic['severity'], code, message };
 }
 
-const configIds = new WeakMap<LoadedConfig, string>();
+/** Per configuration: its context string per kind (one string for thousands of files). */
+const contextIds = new WeakMap<LoadedConfig, Map<FileKind, string>>();
 
 /** What the checker's verdict on a file depends on besides its text: dialect and configuration in force. */
 function contextOf(item: Item): string {
-  let id = configIds.get(item.config);
-  if (id === undefined) {
+  let byKind = contextIds.get(item.config);
+  if (byKind === undefined) contextIds.set(item.config, (byKind = new Map()));
+  let context = byKind.get(item.kind);
+  if (context === undefined) {
     const { path, dir, globalDir, config } = item.config;
-    id = digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]));
-    configIds.set(item.config, id);
+    byKind.set(item.kind, (context = `${item.kind} ${digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]))}`));
   }
-  return `${item.kind} ${id}`;
+  return context;
 }
 
 const chunk = Buffer.allocUnsafe(1 << 16);
@@ -235,7 +242,7 @@ export class CheckCache {
     const unchanged = skip.size === items.length && !stale.length && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
     if (unchanged || ruleFailed) return result;
     this.record(items, hashes, contexts, result, groupOf);
-    const json = JSON.stringify(next);
+    const json = asciiJson(next);
     const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
     return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
   }

@@ -33,20 +33,13 @@ export interface CheckRun {
   cacheProblem?: string;
 }
 
-interface Candidate {
-  path: string;
-  kind: FileKind;
-  config: LoadedConfig;
-  root: string;
-}
-
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
   const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
   const resolver = new ConfigResolver(cache ? { ...options, parse: cache.parseConfig } : options);
   const ioErrors: CheckRun['ioErrors'] = [];
-  const candidates: Candidate[] = [];
+  const candidates: Item[] = [];
   const virtual = options.contents ? new Set(options.contents.keys()) : undefined;
   const unmatched: UnmatchedInput[] = [];
   /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
@@ -117,8 +110,7 @@ function workerFile(): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
-  const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
+function runCandidates(items: Item[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
