@@ -9,8 +9,24 @@ export { DEFAULT_GLOBS };
 export const toPosix = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
 
 type Matcher = (path: string) => boolean;
+
+/**
+ * picomatch(globs, { dot: true }) for posix paths, as a plain test of the same regular
+ * expressions: picomatch's matcher builds two result objects for every path and glob, and a
+ * check classifies tens of thousands. (On Windows, picomatch's own matcher, which also takes `\\`.)
+ */
+export function globMatcher(globs: readonly string[]): Matcher {
+  if (process.platform === 'win32') return picomatch(globs as string[], { dot: true });
+  const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
+  return (path) => {
+    if (path === '') return false;
+    for (let i = 0; i < regexes.length; i++) if (path === globs[i] || regexes[i].test(path)) return true;
+    return false;
+  };
+}
+
 const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }>();
-const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, picomatch(DEFAULT_GLOBS[d] as string[], { dot: true })])) as unknown as Record<Dialect, Matcher>;
+const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, globMatcher(DEFAULT_GLOBS[d])])) as unknown as Record<Dialect, Matcher>;
 
 function matchersFor(loaded: LoadedConfig) {
   let m = matcherCache.get(loaded);
@@ -18,9 +34,9 @@ function matchersFor(loaded: LoadedConfig) {
     const { config } = loaded;
     const never: Matcher = () => false;
     const extra: Partial<Record<Dialect, Matcher>> = {};
-    for (const d of DIALECTS) if (config.files[d]?.length) extra[d] = picomatch(config.files[d]!, { dot: true });
+    for (const d of DIALECTS) if (config.files[d]?.length) extra[d] = globMatcher(config.files[d]!);
     const dirs = new Set(config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))));
-    m = { ignore: config.ignore.length ? picomatch(config.ignore, { dot: true }) : never, extra, dirs };
+    m = { ignore: config.ignore.length ? globMatcher(config.ignore) : never, extra, dirs };
     matcherCache.set(loaded, m);
   }
   return m;

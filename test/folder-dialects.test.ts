@@ -1,11 +1,13 @@
 /**
  * folderDialects (what checkPaths uses, one folder at a time) answers as dialectOf does
- * for every file of the folder: random folders, names, roots and configurations.
+ * for every file of the folder: random folders, names, roots and configurations; and
+ * globMatcher matches as picomatch does.
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
+import picomatch from 'picomatch';
 import { parseConfig, type LoadedConfig } from '../shared/config/config';
-import { dialectOf, folderDialects } from '../shared/files';
+import { dialectOf, folderDialects, globMatcher } from '../shared/files';
 
 const SEGMENTS = ['ws', 'a', '.polytoken', 'subagents', '.picasso', 'agents', 'apps', 'cli', 'node_modules', '.git', 'test', 'vendor', 'x.md', '.', '..', ''];
 const NAMES = ['t.md', 'b.expert.json', 'r.yaml', 'r.yml', 'README.md', '.subagents.yaml', 'x.json', 'agents.md', 'n.md.bak'];
@@ -46,5 +48,22 @@ describe('folderDialects', () => {
     assert.equal(folderDialects('/ws/.picasso/agents', loaded)('t.md'), 'picasso', 'the whole path does');
     assert.equal(folderDialects('/ws/node_modules/p/.polytoken/subagents', loaded, '/ws')('t.md'), undefined);
     assert.equal(folderDialects('/', loaded, '/')('b.expert.json'), 'profy');
+  });
+});
+
+describe('globMatcher', () => {
+  const PARTS = ['**', '*', '?', 'a', 'agents', '.polytoken', '*.md', '*.expert.json', '{a,b}', '[ab]', '!(x)', '.*', 'x.md', '@(a|b)'];
+  const glob = fc.array(fc.constantFrom(...PARTS), { minLength: 1, maxLength: 4 }).chain((parts) => fc.constantFrom(parts.join('/'), `!${parts.join('/')}`, `./${parts.join('/')}`, `${parts.join('/')}/`));
+  const path = fc.array(fc.constantFrom('a', 'b', 'x.md', '.polytoken', 'agents', 't.expert.json', '.git', '', '*', '**', '{a,b}', 'a b', 'é'), { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+
+  it('matches as picomatch(globs, { dot: true }) does', () => {
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 3 }), fc.array(path, { minLength: 1, maxLength: 10 }), (globs, paths) => {
+        const ours = globMatcher(globs);
+        const theirs = picomatch(globs, { dot: true });
+        for (const p of [...paths, ...globs]) assert.equal(ours(p), theirs(p), `${JSON.stringify(globs)} on ${JSON.stringify(p)}`);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
