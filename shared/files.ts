@@ -18,9 +18,13 @@ type Matcher = (path: string) => boolean;
 export function globMatcher(globs: readonly string[]): Matcher {
   if (process.platform === 'win32') return picomatch(globs as string[], { dot: true });
   const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
+  // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths fail on it.
+  // (Not a negated one: `!…` matches what the rest does not. picomatch also takes one trailing `/`.)
+  const suffixes = globs.map((glob) => (glob.startsWith('!') ? '' : /\*([\w.-]+)$/.exec(glob)?.[1] ?? ''));
+  const mayMatch = (path: string, suffix: string) => path.endsWith(suffix) || (path.endsWith('/') && path.endsWith(`${suffix}/`));
   return (path) => {
     if (path === '') return false;
-    for (let i = 0; i < regexes.length; i++) if (path === globs[i] || regexes[i].test(path)) return true;
+    for (let i = 0; i < regexes.length; i++) if (path === globs[i] || (mayMatch(path, suffixes[i]) && regexes[i].test(path))) return true;
     return false;
   };
 }
