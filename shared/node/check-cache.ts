@@ -1,31 +1,35 @@
 /**
  * `check --cache`: a file's report is reused when its content (sha256), the configuration
  * in force for it, the checker and, for Polytoken and Picasso, the paths of the definitions
- * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are read and hashed but
- * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
+ * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are neither
+ * parsed nor checked, nor read when their stamp says they are unchanged (file-digest.ts: git's rule,
+ * with its protection against racy timestamps); unchanged `.subagents.yaml` files are not parsed either.
  * A cache that is missing, corrupt (its digest does not match) or from another checker is
  * ignored and written anew. A reused report holds what the CLI prints of each diagnostic
  * (range, severity, rule, message): kept compact, the file loads fast.
  */
 import { isAscii } from 'buffer';
-import * as crypto from 'crypto';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../config/config';
 import type { FileKind, WorkspaceIndex } from '../types';
-import { MAX_FILE_BYTES } from '../text/limits';
 import { writeAtomically } from './atomic-write';
+import { digest, fileDigest, isStamp, type Stamp } from './file-digest';
 import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
 import { Runner, type Item } from './check-runner';
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /** A diagnostic as stored: what the CLI prints of it. */
 type StoredDiagnostic = [startLine: number, startCharacter: number, endLine: number, endCharacter: number, severity: number, rule: string, message: string];
 
-/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken and Picasso the name it registers under. */
-type Entry = [hash: string, context: number, diagnostics: StoredDiagnostic[], name?: string];
+/**
+ * One file: sha256 of its bytes, index of its context, its diagnostics, for Polytoken and
+ * Picasso the name it registers under, and its stamp when it was read well after its last
+ * change (file-digest.ts: unchanged, it is not read again).
+ */
+type Entry = [hash: string, context: number, diagnostics: StoredDiagnostic[], name?: string | null, stamp?: Stamp];
 
 /** A configuration file: sha256 of its text and what parseConfig made of it. */
 type ConfigEntry = [hash: string, parsed: LoadedConfig];
@@ -44,7 +48,6 @@ interface CacheFile {
   files: Record<string, Entry>;
 }
 
-const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
 
 /** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
 const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -86,7 +89,7 @@ function isStoredDiagnostic(d: unknown): d is StoredDiagnostic {
 
 /** An entry as this checker writes it: one written by other means is a miss, never a crash. */
 function isEntry(e: unknown): e is Entry {
-  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
+  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] != null && typeof e[3] !== 'string') || (e[4] !== undefined && !isStamp(e[4]))) return false;
   return (e[2] as unknown[]).every(isStoredDiagnostic);
 }
 
@@ -113,32 +116,6 @@ function contextOf(item: Item): string {
     byKind.set(item.kind, (context = `${item.kind} ${digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]))}`));
   }
   return context;
-}
-
-const chunk = Buffer.allocUnsafe(1 << 16);
-// As readRegularFile: a FIFO must not block the open, and only regular files are read.
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
-
-/**
- * sha256 of a regular file's bytes, read through one reused buffer; undefined for anything
- * else or a file above the size limit (the run then reports it as it would without cache).
- */
-function hashFile(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(path, OPEN_FLAGS);
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    let n = fs.readSync(fd, chunk, 0, chunk.length, null);
-    if (n < chunk.length) return digest(chunk.subarray(0, n));
-    const hash = crypto.createHash('sha256');
-    for (let total = 0; n > 0 && total <= MAX_FILE_BYTES; total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
-    return n > 0 ? undefined : hash.digest('base64'); // grew past the limit meanwhile
-  } catch {
-    return undefined; // the run reads it again and reports why it cannot
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }
 
 /** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
@@ -196,16 +173,27 @@ export class CheckCache {
    */
   run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
     const { previous, next } = this;
-    const hashes = items.map((item) => hashFile(item.path));
+    const entries = items.map((item) => {
+      const entry = own(previous.files, item.path);
+      return isEntry(entry) ? entry : undefined;
+    });
+    const read = items.map((item, i) => {
+      const entry = entries[i];
+      return fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
+    });
+    const hashes = read.map((r) => r?.hash);
+    const stamps = read.map((r) => r?.stamp);
+    // A file read again that has now settled: its stamp is worth writing the cache for.
+    const stampsLearned = stamps.some((stamp, i) => stamp !== undefined && stamp !== entries[i]?.[4]);
     const contexts = items.map(contextOf);
     const skip = new Set<number>();
     const names = new Map<number, string>();
     const reused: (Entry | undefined)[] = new Array(items.length);
     items.forEach((item, i) => {
-      const entry = own(previous.files, item.path);
-      if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
+      const entry = entries[i];
+      if (hashes[i] === undefined || !entry || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
       if (isNamed(item.kind)) {
-        if (entry[3] === undefined) return;
+        if (entry[3] == null) return;
         names.set(i, entry[3]);
       }
       skip.add(i);
@@ -227,7 +215,7 @@ export class CheckCache {
     for (const i of skip) {
       const entry = reused[i]!;
       const name = entry[3];
-      if (name !== undefined && (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)) stale.push(i);
+      if (name != null && (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)) stale.push(i);
       else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
     }
     if (stale.length) {
@@ -239,16 +227,16 @@ export class CheckCache {
       }
     }
 
-    const unchanged = skip.size === items.length && !stale.length && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    const unchanged = skip.size === items.length && !stale.length && !stampsLearned && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
     if (unchanged || ruleFailed) return result;
-    this.record(items, hashes, contexts, result, groupOf);
+    this.record(items, hashes, stamps, contexts, result, groupOf);
     const json = asciiJson(next);
     const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
     return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
   }
 
   /** What the next run may reuse: every file read and reported, and the groups of its name. */
-  private record(items: Item[], hashes: (string | undefined)[], contexts: string[], result: ItemsRun, groupOf: (kind: FileKind, name: string) => string): void {
+  private record(items: Item[], hashes: (string | undefined)[], stamps: (Stamp | undefined)[], contexts: string[], result: ItemsRun, groupOf: (kind: FileKind, name: string) => string): void {
     const { next } = this;
     const contextIndex = new Map<string, number>();
     items.forEach((item, i) => {
@@ -264,7 +252,8 @@ export class CheckCache {
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
       const name = isNamed(item.kind) ? result.names.get(i) : undefined;
-      next.files[item.path] = name === undefined ? [hash, context, diagnostics] : [hash, context, diagnostics, name];
+      const stamp = stamps[i];
+      next.files[item.path] = stamp ? [hash, context, diagnostics, name ?? null, stamp] : name === undefined ? [hash, context, diagnostics] : [hash, context, diagnostics, name];
       const group = name === undefined ? undefined : groupOf(item.kind, name);
       if (group !== undefined && group !== item.path) next.groups[`${item.kind} ${name}`] = group;
     });
