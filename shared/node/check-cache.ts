@@ -173,32 +173,32 @@ export class CheckCache {
    */
   run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
     const { previous, next } = this;
-    const entries = items.map((item) => {
-      const entry = own(previous.files, item.path);
-      return isEntry(entry) ? entry : undefined;
-    });
-    const read = items.map((item, i) => {
-      const entry = entries[i];
-      return fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
-    });
-    const hashes = read.map((r) => r?.hash);
-    const stamps = read.map((r) => r?.stamp);
-    // A file read again that has now settled: its stamp is worth writing the cache for.
-    const stampsLearned = stamps.some((stamp, i) => stamp !== undefined && stamp !== entries[i]?.[4]);
-    const contexts = items.map(contextOf);
+    // One pass over the files: read (or stamp) each, then see whether its report can be reused.
+    const hashes: (string | undefined)[] = new Array(items.length);
+    const stamps: (Stamp | undefined)[] = new Array(items.length);
+    const contexts: string[] = new Array(items.length);
+    const reused: (Entry | undefined)[] = new Array(items.length);
     const skip = new Set<number>();
     const names = new Map<number, string>();
-    const reused: (Entry | undefined)[] = new Array(items.length);
-    items.forEach((item, i) => {
-      const entry = entries[i];
-      if (hashes[i] === undefined || !entry || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
+    // A file read again that has now settled: its stamp is worth writing the cache for.
+    let stampsLearned = false;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const found = own(previous.files, item.path);
+      const entry = isEntry(found) ? found : undefined;
+      const read = fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
+      const hash = (hashes[i] = read?.hash);
+      const stamp = (stamps[i] = read?.stamp);
+      if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
+      const context = (contexts[i] = contextOf(item));
+      if (hash === undefined || !entry || entry[0] !== hash || previous.contexts[entry[1]] !== context) continue;
       if (isNamed(item.kind)) {
-        if (entry[3] == null) return;
+        if (entry[3] == null) continue;
         names.set(i, entry[3]);
       }
       skip.add(i);
       reused[i] = entry;
-    });
+    }
 
     // A rule that threw left its file's report incomplete: nothing of such a run is kept.
     let ruleFailed = false;
