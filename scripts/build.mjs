@@ -7,7 +7,9 @@ const production = process.argv.includes('--production');
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning' };
 
 const entries = [
-  { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // `subagents`: a small launcher that runs the CLI's bundle with a V8 code cache (cli/launch.ts).
+  { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['cli/main.ts'], outfile: 'dist/cli-main.js' },
   { entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
   // checkPaths' worker threads (shared/node/check.ts looks for it next to the bundle).
   { entryPoints: ['shared/node/check-worker.ts'], outfile: 'dist/check-worker.js' },

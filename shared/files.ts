@@ -9,8 +9,28 @@ export { DEFAULT_GLOBS };
 export const toPosix = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
 
 type Matcher = (path: string) => boolean;
+
+/**
+ * picomatch(globs, { dot: true }) for posix paths, as a plain test of the same regular
+ * expressions: picomatch's matcher builds two result objects for every path and glob, and a
+ * check classifies tens of thousands. (On Windows, picomatch's own matcher, which also takes `\\`.)
+ */
+export function globMatcher(globs: readonly string[]): Matcher {
+  if (process.platform === 'win32') return picomatch(globs as string[], { dot: true });
+  const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
+  // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths fail on it.
+  // (Not a negated one: `!…` matches what the rest does not. picomatch also takes one trailing `/`.)
+  const suffixes = globs.map((glob) => (glob.startsWith('!') ? '' : /\*([\w.-]+)$/.exec(glob)?.[1] ?? ''));
+  const mayMatch = (path: string, suffix: string) => path.endsWith(suffix) || (path.endsWith('/') && path.endsWith(`${suffix}/`));
+  return (path) => {
+    if (path === '') return false;
+    for (let i = 0; i < regexes.length; i++) if (path === globs[i] || (mayMatch(path, suffixes[i]) && regexes[i].test(path))) return true;
+    return false;
+  };
+}
+
 const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }>();
-const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, picomatch(DEFAULT_GLOBS[d] as string[], { dot: true })])) as unknown as Record<Dialect, Matcher>;
+const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, globMatcher(DEFAULT_GLOBS[d])])) as unknown as Record<Dialect, Matcher>;
 
 function matchersFor(loaded: LoadedConfig) {
   let m = matcherCache.get(loaded);
@@ -18,9 +38,9 @@ function matchersFor(loaded: LoadedConfig) {
     const { config } = loaded;
     const never: Matcher = () => false;
     const extra: Partial<Record<Dialect, Matcher>> = {};
-    for (const d of DIALECTS) if (config.files[d]?.length) extra[d] = picomatch(config.files[d]!, { dot: true });
+    for (const d of DIALECTS) if (config.files[d]?.length) extra[d] = globMatcher(config.files[d]!);
     const dirs = new Set(config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))));
-    m = { ignore: config.ignore.length ? picomatch(config.ignore, { dot: true }) : never, extra, dirs };
+    m = { ignore: config.ignore.length ? globMatcher(config.ignore) : never, extra, dirs };
     matcherCache.set(loaded, m);
   }
   return m;
@@ -61,6 +81,39 @@ export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Di
     if (inConfig !== undefined && m.extra[d]?.(inConfig)) return d;
   }
   return undefined;
+}
+
+const isNormalAbsolute = (path: string) => path.charCodeAt(0) === 47 && (path === '/' || isNormal(path));
+
+/**
+ * dialectOf for the files of one folder, with what depends on the folder alone worked out
+ * once (checkPaths classifies ten thousand files in a thousand folders): the answer for
+ * `name` is dialectOf(`${dir}/${name}`, loaded, root).
+ */
+export function folderDialects(dir: string, loaded: LoadedConfig, root?: string): (name: string) => Dialect | undefined {
+  const rootDir = root === undefined ? undefined : toPosix(root);
+  const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+  // Slicing is exact for normalized absolute paths only; anything else takes the per-file way.
+  if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir))) return (name) => dialectOf(join(name), loaded, root);
+  const m = matchersFor(loaded);
+  /** The folder relative to `base` ('' for base itself), undefined outside it. */
+  const below = (base: string) => (dir === base ? '' : relativeInside(base, dir));
+  const inConfigDir = below(loaded.dir);
+  const discovery = (!!loaded.globalDir && dir === loaded.globalDir) || m.dirs.has(dir);
+  const relDir = (rootDir && below(rootDir)) ?? dir.slice(1);
+  const skipped = relDir !== '' && hasSkippedFolder(`${relDir}/`);
+  return (name) => {
+    const inConfig = inConfigDir === undefined ? undefined : inConfigDir ? `${inConfigDir}/${name}` : name;
+    if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
+    if (discovery && name.endsWith('.md')) return 'polytoken';
+    if (skipped) return undefined;
+    const rel = relDir ? `${relDir}/${name}` : name;
+    for (const d of DIALECTS) {
+      if (defaultMatchers[d](rel)) return d;
+      if (inConfig !== undefined && m.extra[d]?.(inConfig)) return d;
+    }
+    return undefined;
+  };
 }
 
 /** True when a file is in the Polytoken global folder (read for shadowing, never reported). */

@@ -18,6 +18,8 @@ const FILES = {
   '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer'),
   '.polytoken/subagents/wrong.md': VALID_POLYTOKEN('other'),
   '.polytoken/subagents/typo.md': VALID_POLYTOKEN('typo', '[file_raed]'),
+  // Its name-mismatch message holds characters past ASCII (the cache file escapes them).
+  '.polytoken/subagents/accent.md': VALID_POLYTOKEN('café_😀'),
   'vendor/agents/helper.md': VALID_POLYTOKEN('helper'),
   'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
   'experts/bad.expert.json': '{ "name": "bad", ',
@@ -54,6 +56,28 @@ fs.openSync = function (file, flags) {
   return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
 }
 
+/** The workspace's files a run opened: besides them, the CLI opens its bundle, its code cache and the cache file. */
+const inWorkspace = (opened: string[]) => opened.filter((f) => f !== '.subagentscache' && !f.startsWith('../'));
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** A whole second: utimes can put it back exactly (not a sub-millisecond mtime). */
+const PINNED = new Date('2024-01-01T00:00:00Z');
+const pinMtime = (file: string) => fs.utimesSync(file, PINNED, PINNED);
+
+/** Rewrites a file (its mtime pinned) with other bytes of the same size and pins its mtime again: only its ctime tells. */
+function sameSizeEdit(file: string, from: string, to: string): void {
+  const before = fs.statSync(file);
+  assert.equal(before.mtimeMs, PINNED.getTime());
+  const text = fs.readFileSync(file, 'utf8');
+  assert.equal(from.length, to.length);
+  assert.ok(text.includes(from), from);
+  fs.writeFileSync(file, text.replace(from, to));
+  pinMtime(file);
+  const after = fs.statSync(file);
+  assert.deepEqual([after.size, after.mtimeMs, after.ino], [before.size, before.mtimeMs, before.ino]);
+}
+
 const DEFINITIONS = Object.keys(FILES).filter((f) => f !== '.subagents.yaml').sort();
 /** Every checked file: the definitions and the configuration found on the way. */
 const CHECKED = Object.keys(FILES).sort();
@@ -61,11 +85,13 @@ const CHECKED = Object.keys(FILES).sort();
 describe('check --cache', function () {
   this.timeout(120000);
 
-  it('a second run on an unchanged workspace prints the same bytes, reads and hashes every file, analyzes none', () => {
+  it('a second run on an unchanged workspace prints the same bytes and analyzes none; files written just before are read again', () => {
     const ws = temps.workspace(FILES);
     for (const format of ['text', 'json', 'sarif', 'github']) {
       const plain = temps.run(['check', '-f', format], ws);
       fs.rmSync(path.join(ws, '.subagentscache'), { force: true });
+      // Written again: changed less than two seconds before the run reads them, they get no stamp.
+      temps.workspace(FILES, ws);
       const cold = runWatched(['check', '--cache', '-f', format], ws);
       assert.deepEqual(cold.analyzed, DEFINITIONS, 'the first run analyzes everything');
       const warm = runWatched(['check', '--cache', '-f', format], ws);
@@ -75,9 +101,42 @@ describe('check --cache', function () {
         assert.equal(r.stderr, plain.stderr);
       }
       assert.deepEqual(warm.analyzed, [], `nothing analyzed on the second run (${format})`);
-      assert.deepEqual(warm.hashed.filter((f) => f !== '.subagentscache' && !f.endsWith('dist/cli.js')), CHECKED, 'every file is still read');
+      // Besides the workspace, the CLI opens its own bundle and code cache.
+      assert.deepEqual(inWorkspace(warm.hashed), CHECKED, 'every file is still read');
     }
-    assert.ok(fs.statSync(path.join(ws, '.subagentscache')).isFile());
+    const cacheBytes = fs.readFileSync(path.join(ws, '.subagentscache'));
+    assert.ok(cacheBytes.every((b) => b < 0x80), 'the cache file is ASCII');
+    assert.match(cacheBytes.toString(), /caf\\u00e9_\\ud83d\\ude00/);
+    assert.match(temps.run(['check', '--cache', '-f', 'json'], ws).stdout, /café_😀/);
+  });
+
+  it('a file last changed two seconds before a run read it is not read again while its stamp holds; a same-size edit that puts the mtime back is seen', () => {
+    const ws = temps.workspace(FILES);
+    pinMtime(path.join(ws, '.polytoken/subagents/typo.md'));
+    sleep(2100);
+    runWatched(['check', '--cache'], ws);
+    const warm = runWatched(['check', '--cache', '-f', 'json'], ws);
+    const expected = temps.run(['check', '-f', 'json'], ws).stdout;
+    assert.equal(warm.stdout, expected);
+    // The configuration is read for its settings (its parse comes from the cache).
+    assert.deepEqual(inWorkspace(warm.hashed), ['.subagents.yaml'], 'no definition is read');
+    sameSizeEdit(path.join(ws, '.polytoken/subagents/typo.md'), 'file_raed', 'file_read');
+    const edited = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(edited.analyzed, ['.polytoken/subagents/typo.md']);
+    assert.equal(edited.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    assert.notEqual(edited.stdout, expected, 'the typo is gone');
+  });
+
+  it('a same-size edit in the second the file was read, the mtime put back, is seen: the file had no stamp', () => {
+    const ws = temps.workspace(FILES);
+    pinMtime(path.join(ws, '.polytoken/subagents/typo.md'));
+    runWatched(['check', '--cache'], ws);
+    sameSizeEdit(path.join(ws, '.polytoken/subagents/typo.md'), 'file_raed', 'file_read');
+    const edited = runWatched(['check', '--cache', '-f', 'json'], ws);
+    assert.deepEqual(inWorkspace(edited.hashed), CHECKED, 'files changed less than two seconds before they were read are read again');
+    assert.deepEqual(edited.analyzed, ['.polytoken/subagents/typo.md']);
+    assert.equal(edited.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    assert.doesNotMatch(edited.stdout, /file_raed/);
   });
 
   it('a changed file is analyzed again, and only it', () => {
@@ -130,14 +189,18 @@ describe('check --cache', function () {
     // The file is a digest line, then the JSON.
     const good = fs.readFileSync(cacheFile, 'utf8');
     const json = good.slice(good.indexOf('\n') + 1);
-    const withDigest = (doc: unknown) => `${createHash('sha256').update(JSON.stringify(doc)).digest('base64')}\n${JSON.stringify(doc)}`;
+    // The JSON is written as ASCII: characters past it are escaped.
+    const ascii = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const digested = (json: string) => `${createHash('sha256').update(json).digest('base64')}\n${json}`;
+    const withDigest = (doc: unknown) => digested(ascii(JSON.stringify(doc)));
     assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
     const edited = JSON.parse(json);
     for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
     const foreign = { ...JSON.parse(json), checker: 'some other build' };
-    const damaged = good.replace(/"severity":1/, '"severity":2');
+    // A stored diagnostic is [startLine, startCharacter, endLine, endCharacter, severity, rule, message].
+    const damaged = good.replace(/,1,"syntax\/json"/, ',2,"syntax/json"');
     assert.notEqual(damaged, good);
-    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001'];
+    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001', digested(JSON.stringify(JSON.parse(json)))];
     for (const variant of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);

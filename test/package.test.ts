@@ -45,7 +45,7 @@ describe('the npm package', function () {
     const real = fs.realpathSync(installed);
     assert.ok(real.startsWith(fs.realpathSync(prefix)), `${real} is inside the install prefix, not the checkout`);
     const pkg = path.dirname(path.dirname(real));
-    assert.deepEqual(fs.readdirSync(path.join(pkg, 'dist')).sort(), ['check-worker.js', 'cli.js', 'server.js']);
+    assert.deepEqual(fs.readdirSync(path.join(pkg, 'dist')).sort(), ['check-worker.js', 'cli-main.js', 'cli.js', 'server.js']);
     assert.ok(!fs.existsSync(path.join(pkg, 'node_modules')), 'the bundles need no dependency');
     for (const absent of ['shared', 'cli', 'test', 'client', 'out']) assert.ok(!fs.existsSync(path.join(pkg, absent)), absent);
     for (const present of ['README.md', 'LICENSE', 'schemas/profy.schema.json', 'docs/rules/polytoken/name-mismatch.md']) assert.ok(fs.existsSync(path.join(pkg, present)), present);

@@ -1,26 +1,35 @@
 /**
  * `check --cache`: a file's report is reused when its content (sha256), the configuration
  * in force for it, the checker and, for Polytoken and Picasso, the paths of the definitions
- * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are read and hashed but
- * neither parsed nor checked; unchanged `.subagents.yaml` files are not parsed either.
+ * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are neither
+ * parsed nor checked, nor read when their stamp says they are unchanged (file-digest.ts: git's rule,
+ * with its protection against racy timestamps); unchanged `.subagents.yaml` files are not parsed either.
  * A cache that is missing, corrupt (its digest does not match) or from another checker is
- * ignored and written anew.
+ * ignored and written anew. A reused report holds what the CLI prints of each diagnostic
+ * (range, severity, rule, message): kept compact, the file loads fast.
  */
-import * as crypto from 'crypto';
+import { isAscii } from 'buffer';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../config/config';
 import type { FileKind, WorkspaceIndex } from '../types';
-import { MAX_FILE_BYTES } from '../text/limits';
 import { writeAtomically } from './atomic-write';
+import { digest, fileDigest, isStamp, type Stamp } from './file-digest';
 import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
 import { Runner, type Item } from './check-runner';
 
 /** Bumped when the layout of the file changes. */
-const FORMAT = 4;
+const FORMAT = 7;
 
-/** One file: sha256 of its bytes, index of its context, its diagnostics, and for Polytoken and Picasso the name it registers under. */
-type Entry = [hash: string, context: number, diagnostics: Diagnostic[], name?: string];
+/** A diagnostic as stored: what the CLI prints of it. */
+type StoredDiagnostic = [startLine: number, startCharacter: number, endLine: number, endCharacter: number, severity: number, rule: string, message: string];
+
+/**
+ * One file: sha256 of its bytes, index of its context, its diagnostics, for Polytoken and
+ * Picasso the name it registers under, and its stamp when it was read well after its last
+ * change (file-digest.ts: unchanged, it is not read again).
+ */
+type Entry = [hash: string, context: number, diagnostics: StoredDiagnostic[], name?: string | null, stamp?: Stamp];
 
 /** A configuration file: sha256 of its text and what parseConfig made of it. */
 type ConfigEntry = [hash: string, parsed: LoadedConfig];
@@ -30,13 +39,18 @@ interface CacheFile {
   checker: string;
   /** Dialect and configuration identities, referred to by index. */
   contexts: string[];
-  /** Per `<kind> <name>`: the paths of the Polytoken definitions or Picasso roles registered under it, sorted, one a line. */
+  /**
+   * Per `<kind> <name>` that more than one path registers under: the paths of those Polytoken
+   * definitions or Picasso roles, sorted, one a line. A name missing here had one path: the file's own.
+   */
   groups: Record<string, string>;
   configs: Record<string, ConfigEntry>;
   files: Record<string, Entry>;
 }
 
-const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
+
+/** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
+const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const empty = (checker: string): CacheFile => ({ format: FORMAT, checker, contexts: [], groups: {}, configs: {}, files: {} });
 
@@ -47,16 +61,18 @@ const own = <T>(record: Record<string, T>, key: string): T | undefined => (Objec
  * short, damaged or edited by hand does not match and is not used.
  */
 function load(options: CacheOptions): CacheFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(options.file, 'utf8');
+    bytes = fs.readFileSync(options.file);
   } catch {
     return empty(options.checker);
   }
-  const eol = text.indexOf('\n');
-  if (eol < 0 || digest(text.slice(eol + 1)) !== text.slice(0, eol)) return empty(options.checker);
+  // The digest is taken over the bytes: no text is decoded before it matches.
+  const eol = bytes.indexOf(10);
+  if (eol < 0 || !isAscii(bytes) || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol)) return empty(options.checker);
   try {
-    const parsed = JSON.parse(text.slice(eol + 1)) as CacheFile;
+    // Written as ASCII (see asciiJson): latin1 decodes it exactly, several times faster than UTF-8.
+    const parsed = JSON.parse(bytes.toString('latin1', eol + 1)) as CacheFile;
     const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
     return usable ? parsed : empty(options.checker);
   } catch {
@@ -64,64 +80,42 @@ function load(options: CacheOptions): CacheFile {
   }
 }
 
-const isPosition = (p: unknown) => {
-  const q = p as { line?: unknown; character?: unknown } | null;
-  return !!q && Number.isInteger(q.line) && Number.isInteger(q.character) && (q.line as number) >= 0 && (q.character as number) >= 0;
-};
+const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+
+/** A stored diagnostic as this checker writes it. */
+function isStoredDiagnostic(d: unknown): d is StoredDiagnostic {
+  return Array.isArray(d) && d.length === 7 && isCount(d[0]) && isCount(d[1]) && isCount(d[2]) && isCount(d[3]) && [1, 2, 3, 4].includes(d[4]) && typeof d[5] === 'string' && typeof d[6] === 'string';
+}
 
 /** An entry as this checker writes it: one written by other means is a miss, never a crash. */
 function isEntry(e: unknown): e is Entry {
-  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] !== undefined && typeof e[3] !== 'string')) return false;
-  return (e[2] as unknown[]).every((d) => {
-    const diagnostic = d as Partial<Diagnostic> | null;
-    return (
-      !!diagnostic &&
-      typeof diagnostic.message === 'string' &&
-      typeof diagnostic.code === 'string' &&
-      [1, 2, 3, 4].includes(diagnostic.severity as number) &&
-      isPosition(diagnostic.range?.start) &&
-      isPosition(diagnostic.range?.end)
-    );
-  });
+  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] != null && typeof e[3] !== 'string') || (e[4] !== undefined && !isStamp(e[4]))) return false;
+  return (e[2] as unknown[]).every(isStoredDiagnostic);
 }
 
-const configIds = new WeakMap<LoadedConfig, string>();
+/** A diagnostic as stored; undefined for one the cache cannot hold (its file is then not cached). */
+function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
+  if (typeof d.code !== 'string' || typeof d.message !== 'string' || d.severity === undefined) return undefined;
+  return [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, d.code, d.message];
+}
+
+function restoredDiagnostic([startLine, startCharacter, endLine, endCharacter, severity, code, message]: StoredDiagnostic): Diagnostic {
+  return { range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }, severity: severity as Diagnostic['severity'], code, message };
+}
+
+/** Per configuration: its context string per kind (one string for thousands of files). */
+const contextIds = new WeakMap<LoadedConfig, Map<FileKind, string>>();
 
 /** What the checker's verdict on a file depends on besides its text: dialect and configuration in force. */
 function contextOf(item: Item): string {
-  let id = configIds.get(item.config);
-  if (id === undefined) {
+  let byKind = contextIds.get(item.config);
+  if (byKind === undefined) contextIds.set(item.config, (byKind = new Map()));
+  let context = byKind.get(item.kind);
+  if (context === undefined) {
     const { path, dir, globalDir, config } = item.config;
-    id = digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]));
-    configIds.set(item.config, id);
+    byKind.set(item.kind, (context = `${item.kind} ${digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]))}`));
   }
-  return `${item.kind} ${id}`;
-}
-
-const chunk = Buffer.allocUnsafe(1 << 16);
-// As readRegularFile: a FIFO must not block the open, and only regular files are read.
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
-
-/**
- * sha256 of a regular file's bytes, read through one reused buffer; undefined for anything
- * else or a file above the size limit (the run then reports it as it would without cache).
- */
-function hashFile(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(path, OPEN_FLAGS);
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    let n = fs.readSync(fd, chunk, 0, chunk.length, null);
-    if (n < chunk.length) return digest(chunk.subarray(0, n));
-    const hash = crypto.createHash('sha256');
-    for (let total = 0; n > 0 && total <= MAX_FILE_BYTES; total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
-    return n > 0 ? undefined : hash.digest('base64'); // grew past the limit meanwhile
-  } catch {
-    return undefined; // the run reads it again and reports why it cannot
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  return context;
 }
 
 /** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
@@ -136,10 +130,8 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
     if (group === undefined) {
       const all = kind === 'picasso' ? workspace.picasso ?? [] : workspace.polytoken;
       const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
-      group = (byName?.get(name) ?? all.filter((e) => e.name === name))
-        .map((e) => e.path)
-        .sort()
-        .join('\n');
+      const members = byName?.get(name) ?? all.filter((e) => e.name === name);
+      group = members.length === 1 ? members[0].path : members.map((e) => e.path).sort().join('\n');
       groups.set(key, group);
     }
     return group;
@@ -152,8 +144,12 @@ export class CheckCache {
   private readonly next: CacheFile;
   private configsParsed = 0;
 
+  /** How many files the previous run recorded. */
+  private readonly previousFiles: number;
+
   constructor(private readonly options: CacheOptions) {
     this.previous = load(options);
+    this.previousFiles = Object.keys(this.previous.files).length;
     this.next = empty(options.checker);
   }
 
@@ -177,21 +173,32 @@ export class CheckCache {
    */
   run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
     const { previous, next } = this;
-    const hashes = items.map((item) => hashFile(item.path));
-    const contexts = items.map(contextOf);
+    // One pass over the files: read (or stamp) each, then see whether its report can be reused.
+    const hashes: (string | undefined)[] = new Array(items.length);
+    const stamps: (Stamp | undefined)[] = new Array(items.length);
+    const contexts: string[] = new Array(items.length);
+    const reused: (Entry | undefined)[] = new Array(items.length);
     const skip = new Set<number>();
     const names = new Map<number, string>();
-    const reused: (Entry | undefined)[] = new Array(items.length);
-    items.forEach((item, i) => {
-      const entry = own(previous.files, item.path);
-      if (hashes[i] === undefined || !isEntry(entry) || entry[0] !== hashes[i] || previous.contexts[entry[1]] !== contexts[i]) return;
+    // A file read again that has now settled: its stamp is worth writing the cache for.
+    let stampsLearned = false;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const found = own(previous.files, item.path);
+      const entry = isEntry(found) ? found : undefined;
+      const read = fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
+      const hash = (hashes[i] = read?.hash);
+      const stamp = (stamps[i] = read?.stamp);
+      if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
+      const context = (contexts[i] = contextOf(item));
+      if (hash === undefined || !entry || entry[0] !== hash || previous.contexts[entry[1]] !== context) continue;
       if (isNamed(item.kind)) {
-        if (entry[3] === undefined) return;
+        if (entry[3] == null) continue;
         names.set(i, entry[3]);
       }
       skip.add(i);
       reused[i] = entry;
-    });
+    }
 
     // A rule that threw left its file's report incomplete: nothing of such a run is kept.
     let ruleFailed = false;
@@ -208,8 +215,8 @@ export class CheckCache {
     for (const i of skip) {
       const entry = reused[i]!;
       const name = entry[3];
-      if (name !== undefined && own(previous.groups, `${items[i].kind} ${name}`) !== groupOf(items[i].kind, name)) stale.push(i);
-      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2] };
+      if (name != null && (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)) stale.push(i);
+      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
     }
     if (stale.length) {
       const runner = new Runner(items, options.onRuleError);
@@ -220,24 +227,35 @@ export class CheckCache {
       }
     }
 
+    const unchanged = skip.size === items.length && !stale.length && !stampsLearned && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    if (unchanged || ruleFailed) return result;
+    this.record(items, hashes, stamps, contexts, result, groupOf);
+    const json = asciiJson(next);
+    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
+    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
+  }
+
+  /** What the next run may reuse: every file read and reported, and the groups of its name. */
+  private record(items: Item[], hashes: (string | undefined)[], stamps: (Stamp | undefined)[], contexts: string[], result: ItemsRun, groupOf: (kind: FileKind, name: string) => string): void {
+    const { next } = this;
     const contextIndex = new Map<string, number>();
-    let count = 0;
     items.forEach((item, i) => {
       const report = result.reports[i];
       const hash = hashes[i];
       if (!report || hash === undefined) return;
+      const diagnostics: StoredDiagnostic[] = [];
+      for (const d of report.diagnostics) {
+        const stored = storedDiagnostic(d);
+        if (!stored) return;
+        diagnostics.push(stored);
+      }
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
       const name = isNamed(item.kind) ? result.names.get(i) : undefined;
-      next.files[item.path] = name === undefined ? [hash, context, report.diagnostics] : [hash, context, report.diagnostics, name];
-      if (name !== undefined) next.groups[`${item.kind} ${name}`] = groupOf(item.kind, name);
-      count++;
+      const stamp = stamps[i];
+      next.files[item.path] = stamp ? [hash, context, diagnostics, name ?? null, stamp] : name === undefined ? [hash, context, diagnostics] : [hash, context, diagnostics, name];
+      const group = name === undefined ? undefined : groupOf(item.kind, name);
+      if (group !== undefined && group !== item.path) next.groups[`${item.kind} ${name}`] = group;
     });
-    const unchanged =
-      skip.size === items.length && !stale.length && !this.configsParsed && Object.keys(previous.files).length === count && Object.keys(previous.configs).length === Object.keys(next.configs).length;
-    if (unchanged || ruleFailed) return result;
-    const json = JSON.stringify(next);
-    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
-    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
   }
 }

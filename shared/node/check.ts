@@ -3,9 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { kindOf } from '../engine';
-import type { LoadedConfig } from '../config/config';
-import { isInGlobalDir, toPosix } from '../files';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../config/config';
+import { folderDialects, isInGlobalDir, toPosix } from '../files';
 import type { FileKind } from '../types';
 import { ConfigResolver } from './config-loader';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
@@ -34,38 +33,30 @@ export interface CheckRun {
   cacheProblem?: string;
 }
 
-interface Candidate {
-  path: string;
-  kind: FileKind;
-  config: LoadedConfig;
-  root: string;
-}
-
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const cwd = toPosix(options.cwd);
   const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
   const resolver = new ConfigResolver(cache ? { ...options, parse: cache.parseConfig } : options);
   const ioErrors: CheckRun['ioErrors'] = [];
-  const candidates: Candidate[] = [];
+  const candidates: Item[] = [];
   const virtual = options.contents ? new Set(options.contents.keys()) : undefined;
   const unmatched: UnmatchedInput[] = [];
   /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
   const kinds = new Map<string, FileKind | undefined>();
   for (const input of inputs.length ? inputs : ['.']) {
     const { form, root, files } = expandInput(input, cwd, ioErrors, virtual);
+    const folders = new Map<string, Folder>();
     let matched = false;
     for (const path of files) {
       let kind = kinds.get(path);
       if (!kinds.has(path)) {
-        const config = resolver.forFile(path);
-        // The dialect comes from the path alone, also for a file named on the command line
-        // or a folder below the workspace root (`check .polytoken`): the default globs start
-        // with `**/`, so the whole path is tried when the part below `root` does not match.
-        kind = kindOf({ path, config, root }) ?? kindOf({ path, config });
-        if (kind && isInGlobalDir(path, config)) kind = undefined;
+        const dir = posix.dirname(path);
+        let folder = folders.get(dir);
+        if (!folder) folders.set(dir, (folder = folderOf(dir, resolver.forDir(dir), root)));
+        kind = folder.kindOf(posix.basename(path));
         kinds.set(path, kind);
-        if (kind) candidates.push({ path, kind, config, root });
+        if (kind) candidates.push({ path, kind, config: folder.config, root });
       }
       // A configuration counts as a match only when named itself.
       if (kind && (kind !== 'config' || form === 'file')) matched = true;
@@ -86,6 +77,23 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   return { ...runCandidates(candidates, ioErrors, options, cache), unmatched };
 }
 
+/** A folder of checked files: the configuration in force there, and which kind each of its files is. */
+interface Folder {
+  config: LoadedConfig;
+  kindOf(name: string): FileKind | undefined;
+}
+
+function folderOf(dir: string, config: LoadedConfig, root: string): Folder {
+  // The dialect comes from the path alone, also for a file named on the command line
+  // or a folder below the workspace root (`check .polytoken`): the default globs start
+  // with `**/`, so the whole path is tried when the part below `root` does not match.
+  const belowRoot = folderDialects(dir, config, root);
+  const anywhere = folderDialects(dir, config);
+  // The Polytoken global folder is read for shadowing, never reported.
+  const inGlobalDir = isInGlobalDir(posix.join(dir, CONFIG_FILE_NAME), config);
+  return { config, kindOf: (name) => (inGlobalDir ? undefined : name === CONFIG_FILE_NAME ? 'config' : belowRoot(name) ?? anywhere(name)) };
+}
+
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
 export const PARALLEL_THRESHOLD = 2000;
 
@@ -102,8 +110,7 @@ function workerFile(): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-function runCandidates(candidates: Candidate[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
-  const items: Item[] = candidates.map((c) => ({ path: c.path, kind: c.kind, config: c.config, root: c.root }));
+function runCandidates(items: Item[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {

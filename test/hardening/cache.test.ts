@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { checkPaths } from '../../shared/node/check';
 import { removeTree } from '../support/tree';
 
@@ -51,8 +52,9 @@ describe('hardening: the check cache', function () {
         const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-cache-')));
         try {
           const cache = { file: path.join(root, 'cache', 'check.json'), checker: 'test' };
-          const run = (withCache: boolean) =>
-            JSON.stringify(checkPaths([root], { cwd: root, noGlobal: true, keepAnalysis: false, workers: workers ? 1 : 0, ...(withCache ? { cache } : {}) }).files.map((f) => [f.path, f.diagnostics]));
+          // A reused report holds what the CLI prints of each diagnostic: its range, severity, rule and message.
+          const printed = (f: { path: string; diagnostics: Diagnostic[] }) => [f.path, f.diagnostics.map(({ range, severity, code, message }) => ({ range, severity, code, message }))];
+          const run = (withCache: boolean) => JSON.stringify(checkPaths([root], { cwd: root, noGlobal: true, keepAnalysis: false, workers: workers ? 1 : 0, ...(withCache ? { cache } : {}) }).files.map(printed));
           for (const s of states) {
             lay(root, s);
             assert.strictEqual(run(true), run(false));
