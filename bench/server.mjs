@@ -85,6 +85,26 @@ try {
   result['edit to diagnostics, p90 (ms)'] = pct(latencies, 90);
   result['edit to diagnostics, max (ms)'] = Math.max(...latencies);
 
+  // 3b. A burst of 1,000 edits sent without waiting (a macro, a multi-cursor edit): how many
+  // versions get published on the way, and how long until the last one is.
+  const BURST = 1000;
+  const firstBurst = 202;
+  const lastBurst = firstBurst + BURST - 1;
+  let published = 0;
+  const counting = (e) => {
+    if (e.type === 'diagnostics' && e.uri === uri && e.version >= firstBurst) published++;
+  };
+  client.listeners.add(counting);
+  const settled = client.wait((e) => e.type === 'diagnostics' && e.uri === uri && e.version === lastBurst, 60_000);
+  const burstStart = performance.now();
+  for (let v = firstBurst; v <= lastBurst; v++) {
+    client.c.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: POLY(`burst${v}`, '') }] });
+  }
+  await settled;
+  result['burst of 1,000 edits: last version published after (ms)'] = performance.now() - burstStart;
+  result['burst of 1,000 edits: versions published'] = published;
+  client.listeners.delete(counting);
+
   // 4. Completion and hover latency, 100 requests each.
   const timed = async (method, params) => {
     const out = [];

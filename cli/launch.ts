@@ -68,8 +68,6 @@ function writeCache(file: string, key: Buffer, data: Buffer): void {
 function launch(): void {
   const bundle = path.join(__dirname, 'cli-main.js');
   // The language server starts once per editor session: it loads the bundle the plain way.
-  // (Compiled from the cache, it takes a burst of edits as they come, one publication each,
-  // where test/hardening/server-load.test.ts expects them coalesced.)
   if (process.argv[2] === 'lsp') {
     require(bundle);
     return;

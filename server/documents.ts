@@ -114,11 +114,15 @@ export class OpenDocuments {
   schedule(uri: string): void {
     const existing = this.timers.get(uri);
     if (existing) existing.cancel();
-    // Cheap documents are checked at once (after the messages already received); costly ones
-    // wait for a pause in typing.
+    // Cheap documents are checked at once, after the messages already received; costly ones
+    // wait for a pause in typing. The connection hands over one message per turn of the event
+    // loop, so "at once" is two turns: a burst already received ends in one publication.
     if ((this.cost.get(uri) ?? 0) < CHEAP_ANALYSIS_MS) {
-      const handle = setImmediate(() => this.publish(uri));
-      this.timers.set(uri, { cancel: () => clearImmediate(handle) });
+      let cancelled = false;
+      setImmediate(() => {
+        if (!cancelled) setImmediate(() => !cancelled && this.publish(uri));
+      });
+      this.timers.set(uri, { cancel: () => (cancelled = true) });
     } else {
       const handle = setTimeout(() => this.publish(uri), TYPING_PAUSE_MS);
       this.timers.set(uri, { cancel: () => clearTimeout(handle) });
