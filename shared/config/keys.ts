@@ -61,7 +61,7 @@ export function configTypeLabel(schema: SchemaNode | undefined): string {
   if (s.anyOf) return s.anyOf.map(configTypeLabel).join(' or ');
   if (s.type === 'array') {
     const item = configTypeLabel(s.items);
-    return `list of ${item === 'string' ? 'strings' : item}`;
+    return item === 'string' ? 'list of strings' : item.includes(' or ') ? `list, each a ${item}` : `list of ${item}`;
   }
   if (s.type === 'object') return s.properties && s.additionalProperties === false ? `mapping (${Object.keys(s.properties).join(', ')})` : 'mapping';
   return s.type ?? 'any';
@@ -107,7 +107,6 @@ export function configKeyMarkdown(path: readonly (string | number)[]): string | 
   const lines = [`**${key}** \u2014 ${configTypeLabel(schema)}`];
   if (path.length === 2 && path[0] === 'mcp') lines.push(`MCP server \`${key}\`: its tools are named \`mcp__${key}__<tool>\` in every runtime.`);
   else if (schema.description) lines.push(schema.description);
-  else if (path.length === 2 && (path[0] === 'files' || path[0] === 'tools')) lines.push(configSchemaAt([path[0]])?.description ?? '');
   if (path[0] === 'rules' && path.length === 1) lines.push(DISPLAY_ONLY);
-  return lines.filter(Boolean).join('\n\n');
+  return lines.join('\n\n');
 }
