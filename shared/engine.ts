@@ -111,18 +111,19 @@ function runRules(module: DialectModule<any>, context: RuleContext<unknown>, fin
  * The diagnostics after the author's display settings (`rules:` overrides, suppression
  * comments in the YAML regions), and the findings with the directive rules' own added.
  */
-function withDirectives(found: Finding[], config: SubagentsConfig, source: SourceText, regions: { start: number; end: number }[]): { findings: Finding[]; diagnostics: Diagnostic[] } {
-  const use = new DirectiveUse(findSuppressions(source, regions));
+function withDirectives(found: Finding[], config: SubagentsConfig, source: SourceText, regions: { start: number; end: number }[]): Pick<Analysis, 'findings' | 'diagnostics' | 'directives'> {
+  const suppressions = findSuppressions(source, regions);
+  const use = new DirectiveUse(suppressions);
   const shown = finalize(found, config, (f) => use.silences(f.rule, f.range.start.line));
   const directives = use.findings();
-  if (!directives.length) return { findings: found, diagnostics: shown };
+  if (!directives.length) return { findings: found, diagnostics: shown, directives: suppressions.directives };
   // Directive findings are not silenced by directives (as ESLint's unused-directive reports).
   const diagnostics = finalize(directives, config, () => false);
   for (const d of shown) diagnostics.push(d);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const findings = found.slice();
   for (const f of directives) findings.push(f);
-  return { findings, diagnostics };
+  return { findings, diagnostics, directives: suppressions.directives };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/con
 import type { Finding, ResolvedDefinition } from './results';
 import type { RuleId } from './rules/registry';
 import type { ParsedFile } from './text/document';
+import type { SuppressionDirective } from './text/suppress';
 import type { AstNode } from './text/tree';
 
 export * from './basics';
@@ -125,4 +126,6 @@ export interface Analysis {
   context?: RuleContext<unknown>;
   /** A `.subagents.yaml`: its parsed text and settings, for the editor features and its fixes. */
   configDocument?: ConfigDocument;
+  /** The suppression comments the diagnostics were filtered with (the editor features read them). */
+  directives?: SuppressionDirective[];
 }

@@ -10,22 +10,23 @@ import type { FileKind } from '../basics';
 import type { Analysis } from '../types';
 import { RULES, ruleDocsUrl, ruleMeta } from '../rules/registry';
 import { ruleIdMarkdown } from '../config/keys';
-import { findSuppressions, yamlCommentAt } from '../text/suppress';
+import { yamlCommentAt, type SuppressionDirective } from '../text/suppress';
 import type { SourceText } from '../text/source';
 import { getValue } from '../text/tree';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';
 
-/** The YAML parts of a file where directives count. */
+/** The YAML parts of a file where directives count, and the directives the analysis read there. */
 export interface DirectiveFile {
   kind: FileKind;
   source: SourceText;
   regions: { start: number; end: number }[];
+  directives: readonly SuppressionDirective[];
 }
 
 export function directiveFileOf(analysis: Analysis | undefined): DirectiveFile | undefined {
   if (!analysis?.kind) return undefined;
   const file = analysis.kind === 'config' ? analysis.configDocument?.file : analysis.context?.file;
-  return file && file.format === 'yaml' ? { kind: analysis.kind, source: file.source, regions: file.yamlRegions } : undefined;
+  return file && file.format === 'yaml' ? { kind: analysis.kind, source: file.source, regions: file.yamlRegions, directives: analysis.directives ?? [] } : undefined;
 }
 
 const DIRECTIVES: Record<string, string> = {
@@ -72,12 +73,9 @@ const within = (source: SourceText, range: Range, offset: number) => offset >= s
 /** Hover on a directive's name or on a rule id it names. */
 export function directiveHover(file: DirectiveFile, offset: number): Hover | undefined {
   const { source } = file;
-  const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
-  const lineEnd = source.text.indexOf('\n', offset);
-  // Parsing the comments is only worth it on a line that holds a directive.
-  if (!source.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).includes('subagents-disable')) return undefined;
-  for (const directive of findSuppressions(source, file.regions).directives) {
-    if (!within(source, directive.range, offset)) continue;
+  const line = source.position(offset).line;
+  for (const directive of file.directives) {
+    if (directive.range.start.line !== line || !within(source, directive.range, offset)) continue;
     for (const rule of directive.rules) {
       if (!within(source, rule.range, offset)) continue;
       const value = ruleIdMarkdown(rule.id, SILENCED_ONLY) ?? `\`${rule.id}\` is not a rule id, so this directive silences nothing for it; \`subagents rules\` lists them.`;
@@ -97,9 +95,7 @@ export function ruleLinks(analysis: Analysis | undefined): DocumentLink[] {
   const link = (id: string, range: Range) => {
     if (ruleMeta(id)) links.push({ range, target: ruleDocsUrl(id), tooltip: `The documentation of ${id}` });
   };
-  if (file.source.text.includes('subagents-disable')) {
-    for (const directive of findSuppressions(file.source, file.regions).directives) for (const rule of directive.rules) link(rule.id, rule.range);
-  }
+  for (const directive of file.directives) for (const rule of directive.rules) link(rule.id, rule.range);
   const rules = analysis?.kind === 'config' ? getValue(analysis.configDocument?.file.root, 'rules') : undefined;
   for (const p of rules?.kind === 'object' ? rules.properties ?? [] : []) link(p.key, file.source.range(p.keyNode.start, p.keyNode.end));
   return links;
