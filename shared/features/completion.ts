@@ -14,6 +14,7 @@ import { yamlCursorAt, type YamlCursor } from './yaml-context';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';
 import { configCompletions } from './config-file';
 import { directiveCompletions, directiveFileOf } from './directives';
+import { templateCompletions } from './template';
 
 export type { CompletionOptions } from './completion-items';
 
@@ -30,7 +31,7 @@ export function completions(analysis: Analysis | undefined, position: Position, 
   let region = yamlRegionAt(file, offset);
   // An empty Picasso `.md` role is YAML throughout once written.
   if (!region && file.dialect === 'picasso' && !file.text.trim()) region = { start: 0, end: file.text.length };
-  if (!region) return frontmatterStarter(file, offset, options);
+  if (!region) return templateCompletions(file, offset, options) ?? frontmatterStarter(file, offset, options);
   const cursor = yamlCursorAt(file.text, region.start, region.end, offset);
   if (!cursor) return [];
   const candidates = file.dialect === 'polytoken' ? polytokenCandidates(file, cursor) : picassoCandidates(file, cursor);

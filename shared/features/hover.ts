@@ -20,6 +20,7 @@ import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type 
 import { yamlCursorAt } from './yaml-context';
 import { configHover } from './config-file';
 import { directiveFileOf, directiveHover } from './directives';
+import { templateHover } from './template';
 
 const md = (value: string, file: FeatureFile, start: number, end: number): Hover => ({
   contents: { kind: MarkupKind.Markdown, value },
@@ -34,7 +35,7 @@ export function hover(analysis: Analysis | undefined, position: Position): Hover
   const file = featureFile(analysis);
   if (!file) return undefined;
   const offset = offsetAt(file, position);
-  if (file.ctx.file.format === 'yaml' && !yamlRegionAt(file, offset)) return undefined;
+  if (file.ctx.file.format === 'yaml' && !yamlRegionAt(file, offset)) return templateHover(file, offset);
   const node = nodeAt(file, offset);
   if (node && node !== file.root) {
     const h = hoverNode(file, node);

@@ -168,4 +168,15 @@ describe('LSP completion and hover', function () {
     const star = await hoverText(profyFile(), text.replace('"mcp__l__|*", "*"', '"mcp__l__*", "|*"'));
     assert.match(star, /Reserved names it also matches are never granted: `Task`/);
   });
+
+  it('the body template: hover on `prompt` and `raw`, completion of `prompt` in `{{ }}` and block tags in `{% %}`', async () => {
+    const body = (b: string) => `---\nname: triage\ndescription: Sorts issues.\n---\n${b}`;
+    assert.match(await hoverText(polyFile(), body('Triage {{ pro|mpt }} now.\n')), /^\*\*prompt\*\* \u2014 Polytoken template\n\nThe task the calling model gave/);
+    assert.match(await hoverText(polyFile(), body('{% ra|w %}{{ x }}{% endraw %}\n')), /literal text/);
+    assert.strictEqual(await hoverText(polyFile(), body('Read the pro|mpt carefully.\n')), '', 'prose is not template');
+    assert.deepStrictEqual(await complete(polyFile(), body('Triage {{ pr| }} now.\n')), ['prompt']);
+    const tags = await complete(polyFile(), body('{% | %}\n'));
+    assert.ok(tags.includes('if') && tags.includes('raw') && !tags.includes('prompt'), tags.join(', '));
+    assert.deepStrictEqual(await complete(polyFile(), body('Triage pr| now.\n')), [], 'nothing in prose');
+  });
 });

@@ -1,0 +1,57 @@
+/**
+ * The Polytoken body template in the editor: hover on the names its document gives (`prompt`,
+ * `transclude`, the `raw` block) and completion of `prompt` inside `{{ }}` and of block tags
+ * inside `{% %}`. The body is tokenized by the same tokenizer polytoken/template-syntax uses.
+ */
+import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
+import { TEMPLATE_BLOCK_TAGS } from '../dialects/polytoken/constants';
+import { tokenizeTemplate, type TemplateToken } from '../dialects/polytoken/template';
+import { toItems, type Candidate, type CompletionOptions } from './completion-items';
+import type { FeatureFile } from './common';
+
+/** What the Polytoken document says of the names a body may use. */
+const TEMPLATE_NAMES: Record<string, string> = {
+  prompt:
+    'The task the calling model gave in its subagent call. Polytoken renders that task as a template first, then this body with the rendered task available as `prompt`; both render once for each clone of a counted batch.',
+  transclude: 'Includes a prompt fragment that ships with Polytoken, for reference text several subagents share.',
+  raw: 'Everything up to `{% endraw %}` is literal text: use it for a `{{ … }}` or `{% … %}` that must reach the model as written.',
+  endraw: 'Ends a `{% raw %}` block.',
+};
+
+/** The body's template token holding the offset, and the body's tokens; undefined outside a Polytoken body. */
+function tokenAt(file: FeatureFile, offset: number): TemplateToken | undefined {
+  const body = file.dialect === 'polytoken' ? file.ctx.file.body : undefined;
+  if (!body || offset < body.start || offset > body.end) return undefined;
+  const tokens = tokenizeTemplate(file.text.slice(body.start, body.end), body.start);
+  return tokens.find((t) => t.kind !== 'text' && t.kind !== 'comment' && offset > t.start && offset <= t.end);
+}
+
+export function templateHover(file: FeatureFile, offset: number): Hover | undefined {
+  const token = tokenAt(file, offset);
+  if (!token) return undefined;
+  let start = offset;
+  let end = offset;
+  while (start > token.start && /\w/.test(file.text[start - 1])) start--;
+  while (end < token.end && /\w/.test(file.text[end])) end++;
+  const name = file.text.slice(start, end);
+  const doc = Object.prototype.hasOwnProperty.call(TEMPLATE_NAMES, name) ? TEMPLATE_NAMES[name] : undefined;
+  if (!doc) return undefined;
+  return { contents: { kind: MarkupKind.Markdown, value: `**${name}** \u2014 Polytoken template\n\n${doc}` }, range: file.ctx.file.source.range(start, end) };
+}
+
+/** Completion inside a `{{ }}` or `{% %}` of the body; undefined elsewhere. */
+export function templateCompletions(file: FeatureFile, offset: number, options: CompletionOptions): CompletionItem[] | undefined {
+  const token = tokenAt(file, offset);
+  if (!token) return undefined;
+  const before = file.text.slice(token.start, offset);
+  const word = /\w*$/.exec(before)![0];
+  let end = offset;
+  while (end < token.end && /\w/.test(file.text[end])) end++;
+  let candidates: Candidate[] = [];
+  if (token.kind === 'expression' && /^\{\{[-+]?\s*\w*$/.test(before)) {
+    candidates = [{ label: 'prompt', kind: CompletionItemKind.Variable, detail: "the caller's rendered task", documentation: TEMPLATE_NAMES.prompt }];
+  } else if (token.kind === 'statement' && /^\{%[-+]?\s*\w*$/.test(before)) {
+    candidates = TEMPLATE_BLOCK_TAGS.map((tag, i) => ({ label: tag, kind: CompletionItemKind.Keyword, documentation: TEMPLATE_NAMES[tag], sort: i }));
+  }
+  return toItems(file.ctx.file.source, candidates, offset - word.length, end, options);
+}
