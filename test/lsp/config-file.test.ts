@@ -63,6 +63,10 @@ describe('LSP: editing .subagents.yaml', function () {
   it('keys of a nested mapping come from the schema', async () => {
     const labels = (await complete('polytoken:\n  facetTools: []\n  |\n')).map((i) => i.label);
     assert.deepStrictEqual(labels.sort(), ['globalDir', 'subagentDirs']);
+    const item = (await complete('tools:\n  polytoken:\n    - name: deploy\n      |\n')).map((i) => i.label);
+    assert.deepStrictEqual(item, ['description', 'tags'], 'a tool mapping: `name` is on the dash line already');
+    const rewritten = (await complete('tools:\n  polytoken:\n    - name: deploy\n      ta|gs: []\n')).map((i) => i.label);
+    assert.deepStrictEqual(rewritten, ['description', 'tags'], 'the key under the cursor is offered again');
   });
 
   it('rule ids under rules: with their default severity, while the id is typed (slash included)', async () => {
