@@ -75,6 +75,8 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
         pathToUri,
+        readText: documents.readText,
+        createFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('create'),
         fixAll: () => documents.fixAllEdits(params.textDocument.uri),
       });
     }),

@@ -6,8 +6,12 @@
  */
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Analysis, FixPlan } from '../types';
-import { indentOf, lineStartOf, rangeOf } from '../fixes/edits';
+import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
 import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
+import { posix } from 'path';
+import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
+import { CONFIG_FILE_NAME } from '../config/config';
+import { isString } from '../text/tree';
 import { featureFile, type FeatureFile } from './common';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.subagents`;
@@ -22,6 +26,10 @@ export interface CodeActionOptions {
   fixAll?: () => TextEdit[] | undefined;
   /** Turns a path into the URI of a renamed file. */
   pathToUri?: (path: string) => string;
+  /** A file's text, open or on disk: the configuration that "declare the tool" edits. */
+  readText?: (path: string) => string | undefined;
+  /** The client can create files in a WorkspaceEdit (`resourceOperations` holds `create`). */
+  createFiles?: boolean;
 }
 
 export interface CodeActionContextLike {
@@ -52,6 +60,7 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
       const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
       const disable = file && disableFix(file, rule, own ?? given);
       if (disable) plans.push(disable);
+      const declare = file && own && declareToolAction(file, own, given, options);
       let preferredGiven = false;
       for (const plan of plans) {
         const action: CodeAction = { title: plan.title, kind: CodeActionKind.QuickFix, diagnostics: [given], edit: workspaceEdit(uri, plan, options) };
@@ -61,6 +70,8 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
         }
         actions.push(action);
       }
+      // Beside the fixes, before "disable": the tool may well exist, only not in the catalog yet.
+      if (declare) actions.splice(actions.length - (disable ? 1 : 0), 0, declare);
     }
   }
   if (context.only && wanted(context.only, FIX_ALL_KIND) && options.fixAll) {
@@ -111,4 +122,35 @@ function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | u
     }
   }
   return { title: `Disable ${rule} for this line`, edits: [{ range: rangeOf(file.ctx, lineStart, lineStart), newText: `${indent}# subagents-disable-next-line ${rule}\n` }] };
+}
+
+const DECLARABLE: ReadonlySet<string> = new Set(['polytoken/unknown-tool', 'picasso/unknown-tool']);
+
+/**
+ * "Declare `x` as a … tool in .subagents.yaml": an unknown tool that does exist (a private tool,
+ * an MCP server's) becomes known to the catalog. Edits the configuration in force, or creates
+ * one in the workspace folder when there is none and the client can create files. Never
+ * preferred: only the author knows whether the tool exists.
+ */
+function declareToolAction(file: FeatureFile, own: Diagnostic, given: Diagnostic, options: CodeActionOptions): CodeAction | undefined {
+  if (!DECLARABLE.has(String(own.code)) || !options.readText || !options.pathToUri) return undefined;
+  const { source, root } = file.ctx.file;
+  const node = nodeForRange(root, source.offset(own.range.start), source.offset(own.range.end));
+  const declaration = node && isString(node) && !node.viaAlias ? toolDeclaration(file.dialect, node.value) : undefined;
+  if (!declaration) return undefined;
+  const loaded = file.ctx.loaded;
+  // A configuration with errors is ignored altogether: a tool declared there would stay unknown.
+  if (loaded.findings.some((f) => (f.severity ?? 'error') === 'error')) return undefined;
+  const where = declaration.section === 'mcp' ? `a tool of MCP server \`${declaration.key}\`` : `a ${file.dialect === 'polytoken' ? 'Polytoken' : 'Picasso'} tool`;
+  const title = `Declare \`${declaration.value}\` as ${where} in .subagents.yaml`;
+  let edit: WorkspaceEdit | undefined;
+  if (loaded.path) {
+    const text = options.readText(loaded.path);
+    const change = text === undefined ? undefined : declareToolEdit(text, declaration);
+    if (change) edit = { changes: { [options.pathToUri(loaded.path)]: [change] } };
+  } else if (options.createFiles) {
+    const uri = options.pathToUri(posix.join(loaded.dir, CONFIG_FILE_NAME));
+    edit = { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: newConfigText(declaration) }] }] };
+  }
+  return edit && { title: loaded.path ? title : `${title} (creates it)`, kind: CodeActionKind.QuickFix, diagnostics: [given], edit };
 }
