@@ -73,6 +73,13 @@ describe('docs', () => {
         for (const title of new Set(plans.filter((p) => p.preferred).map((p) => p.title))) {
           assert.match(section, new RegExp(`${titlePattern(title).source}\\s*\\(preferred`), `the page says "${title}" is preferred: *title* (preferred…)`);
         }
+        // And the other way: a fix the fixture only gets as offered is not called preferred (unless
+        // a preferred fix of the same shape, `Rename to `<key>``, shares the page's words).
+        const shape = (title: string) => title.replace(/`[^`]*`|\d+|\(\w+(?:, \w+)*\)/g, '…');
+        const preferredShapes = new Set(plans.filter((p) => p.preferred).map((p) => shape(p.title)));
+        for (const title of new Set(plans.filter((p) => !p.preferred && !preferredShapes.has(shape(p.title))).map((p) => p.title))) {
+          assert.doesNotMatch(section, new RegExp(`${titlePattern(title).source}\\s*\\(preferred`), `the page calls "${title}" preferred, but it is only offered`);
+        }
       });
     }
   });
