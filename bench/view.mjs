@@ -79,7 +79,7 @@ try {
   result['background pass (ms after the index)'] = ended - t0 - indexMs;
   result['answers during the pass'] = during.length;
   result['answer during the pass, median (ms)'] = during.length ? median(during) : NaN;
-  result['answer during the pass, max (ms)'] = during.length ? Math.max(...during) : NaN;
+  result['answer during the pass, max (ms)'] = during.length ? during.reduce((a, b) => Math.max(a, b)) : NaN;
   result[`answer when complete, p50 of ${requests} (ms)`] = median(answers);
   result[`answer when complete, p90 of ${requests} (ms)`] = pct(answers, 90);
   result['file changed on disk to workspaceChanged (ms)'] = pushMs;

@@ -31,18 +31,21 @@ const chips = (groups: Map<string, string[]>, chip: (tool: string) => string): s
 /**
  * The tool set at a glance: one line of chips (code spans) per kind, each chip after the entry
  * or mechanism it comes from. VS Code's preview draws code spans as chips; as plain text it
- * still reads as a list.
+ * still reads as a list. Appended to `out`.
  */
-function toolSetChips(d: ResolvedDefinition): string[] {
+function toolSetChips(d: ResolvedDefinition, out: string[]): void {
   const undeferred = new Set(d.undeferred ?? []);
   const granted = bySource(d.tools, (t) => d.provenance?.[t]?.[0] ?? '');
-  const out: string[] = [];
   out.push(`- ✓ **Granted (${d.tools.length})**: ${d.tools.length ? chips(granted, (t) => `${code(t)}${undeferred.has(t) ? ' ⚡' : ''}`) : '_none_'}`);
-  if (d.removed.length) out.push(`- ⊘ **Removed (${d.removed.length})**: ${chips(bySource(d.removed.map((r) => r.tool), (t) => d.removed.find((r) => r.tool === t)!.by), (t) => `~~${code(t)}~~`)}`);
+  if (d.removed.length) {
+    // The first removal of a tool names what removed it (a lookup per chip would be quadratic).
+    const removedBy = new Map<string, string>();
+    for (const r of d.removed) if (!removedBy.has(r.tool)) removedBy.set(r.tool, r.by);
+    out.push(`- ⊘ **Removed (${d.removed.length})**: ${chips(bySource(d.removed.map((r) => r.tool), (t) => removedBy.get(t)!), (t) => `~~${code(t)}~~`)}`);
+  }
   if (undeferred.size) out.push(`- ⚡ **Undeferred (${undeferred.size})**: ${[...undeferred].map(code).join(' ')}`);
   if (d.dropped?.length) out.push(`- ✗ **Dropped entries (${d.dropped.length})**: ${d.dropped.map((e) => `~~${code(e.entry)}~~ (${text(e.reason)})`).join(' · ')}`);
   if (d.unexpanded?.length) out.push(`- ? **Not expanded (${d.unexpanded.length})**: ${d.unexpanded.map(code).join(' ')}`);
-  return out;
 }
 
 function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
@@ -51,7 +54,8 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   if (d.reasons?.length) out.push(`Because of: ${d.reasons.map(code).join(', ')}`, '');
   if (d.silenced?.length) out.push(`Silenced in your settings or by a suppression comment, but the runtime still applies it: ${d.silenced.map(code).join(', ')}`, '');
   if (d.shadowedBy) out.push(`**Shadowed:** it never runs, because a later definition of the same name replaces it: ${code(d.shadowedBy)}`, '');
-  out.push(...toolSetChips(d), '');
+  toolSetChips(d, out);
+  out.push('');
 
   out.push(`**Effective tools (${d.tools.length})**`, '');
   if (d.tools.length) {
