@@ -14,7 +14,7 @@ import { catalogFor } from '../catalog/catalog';
 import { toolMarkdown } from '../docs/tools';
 import { nodeAtOffset, nodeAtPath, pathOf, type AstNode } from '../text/tree';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';
-import { yamlCursorAt, type YamlCursor } from './yaml-context';
+import { yamlCursorAt, yamlWordAt, type YamlCursor } from './yaml-context';
 
 /** The lists of tool names in the configuration, and whose catalog names them. */
 const TOOL_LISTS: Record<string, Dialect> = { 'polytoken.facetTools': 'polytoken', 'profy.mainTools': 'profy' };
@@ -127,14 +127,7 @@ function hoverText(doc: ConfigDocument, node: AstNode): string | undefined {
 /** Text that does not parse: a `key:` word under the cursor, placed by indentation. */
 function hoverByLine(doc: ConfigDocument, offset: number): Hover | undefined {
   const { source } = doc.file;
-  const text = source.text;
-  let start = offset;
-  let end = offset;
-  while (start > 0 && /[\w$./-]/.test(text[start - 1])) start--;
-  while (end < text.length && /[\w$./-]/.test(text[end])) end++;
-  if (start === end || text[end] !== ':') return undefined;
-  const cursor = yamlCursorAt(text, 0, text.length, start);
-  if (!cursor || cursor.kind !== 'key') return undefined;
-  const value = configKeyMarkdown([...cursor.path, text.slice(start, end)]);
-  return value ? { contents: { kind: MarkupKind.Markdown, value }, range: source.range(start, end) } : undefined;
+  const at = yamlWordAt(source.text, { start: 0, end: source.text.length }, offset);
+  const value = at?.kind === 'key' ? configKeyMarkdown(at.path) : undefined;
+  return value ? { contents: { kind: MarkupKind.Markdown, value }, range: source.range(at!.start, at!.end) } : undefined;
 }

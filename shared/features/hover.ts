@@ -17,7 +17,7 @@ import { allowlistEntryAt } from '../dialects/profy/model';
 import { allowlistEntry } from '../dialects/profy/tools';
 import { pathOf, type AstNode } from '../text/tree';
 import { featureFile, isToolList, nodeAt, offsetAt, rangeOf, yamlRegionAt, type FeatureFile } from './common';
-import { yamlCursorAt } from './yaml-context';
+import { yamlWordAt } from './yaml-context';
 import { configHover } from './config-file';
 import { directiveFileOf, directiveHover } from './directives';
 import { templateHover } from './template';
@@ -120,25 +120,14 @@ function scalarMarkdown(file: FeatureFile, path: (string | number)[], value: str
 
 /** Half-typed YAML: a `key:` word under the cursor, placed by indentation. */
 function hoverByLine(file: FeatureFile, offset: number): Hover | undefined {
-  const text = file.text;
-  let start = offset;
-  let end = offset;
-  while (start > 0 && /[\w$.!*?-]/.test(text[start - 1])) start--;
-  while (end < text.length && /[\w$.!*?-]/.test(text[end])) end++;
-  if (start === end) return undefined;
   const region = yamlRegionAt(file, offset);
-  if (!region) return undefined;
-  if (text[end] !== ':') {
+  const at = region && yamlWordAt(file.text, region, offset);
+  if (!at) return undefined;
+  if (at.kind === 'item') {
     // A list entry (a tool name, a shorthand, a status value) in text that does not parse.
-    const item = yamlCursorAt(text, region.start, region.end, end);
-    if (!item || (item.kind !== 'flow-item' && item.kind !== 'block-item')) return undefined;
-    const value = text.slice(start, end);
-    const entry = entryMarkdown(file, [...item.path, 0], value);
-    return entry ? md(entry, file, start, end) : undefined;
+    const entry = entryMarkdown(file, [...at.path, 0], at.word);
+    return entry ? md(entry, file, at.start, at.end) : undefined;
   }
-  const cursor = yamlCursorAt(text, region.start, region.end, start);
-  if (!cursor || cursor.kind !== 'key') return undefined;
-  const path = [...cursor.path, text.slice(start, end)];
-  const doc = keyDoc(file.dialect, path);
-  return doc ? md(keyDocMarkdown(file.dialect, path, doc), file, start, end) : undefined;
+  const doc = keyDoc(file.dialect, at.path);
+  return doc ? md(keyDocMarkdown(file.dialect, at.path, doc), file, at.start, at.end) : undefined;
 }

@@ -315,3 +315,32 @@ function itemText(line: string, col: number): string[] {
   const v = line.slice(col).replace(/^-\s*/, '').replace(/\s+#.*$/, '').trim();
   return v ? [unquote(v)] : [];
 }
+
+/** Where a word under the cursor lies in YAML that may not parse: a key being written, or a list entry. */
+export interface YamlWord {
+  kind: 'key' | 'item';
+  /** A key's own path; an entry's list path. */
+  path: (string | number)[];
+  word: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The key (`word:`) or list entry under the cursor, placed by indentation like `yamlCursorAt`,
+ * for hover on text that does not parse. Words hold letters, digits and `$ . / ! * ? - _`.
+ */
+export function yamlWordAt(text: string, region: { start: number; end: number }, offset: number): YamlWord | undefined {
+  let start = offset;
+  let end = offset;
+  while (start > region.start && /[\w$./!*?-]/.test(text[start - 1])) start--;
+  while (end < region.end && /[\w$./!*?-]/.test(text[end])) end++;
+  if (start === end) return undefined;
+  const word = text.slice(start, end);
+  if (text[end] === ':') {
+    const cursor = yamlCursorAt(text, region.start, region.end, start);
+    return cursor?.kind === 'key' ? { kind: 'key', path: [...cursor.path, word], word, start, end } : undefined;
+  }
+  const item = yamlCursorAt(text, region.start, region.end, end);
+  return item && (item.kind === 'flow-item' || item.kind === 'block-item') ? { kind: 'item', path: item.path, word, start, end } : undefined;
+}
