@@ -5,7 +5,7 @@
  */
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import { TEMPLATE_BLOCK_TAGS } from '../dialects/polytoken/constants';
-import { tokenizeTemplate, type TemplateToken } from '../dialects/polytoken/template';
+import type { TemplateToken } from '../dialects/polytoken/template';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';
 import type { FeatureFile } from './common';
 
@@ -18,12 +18,20 @@ const TEMPLATE_NAMES: Record<string, string> = {
   endraw: 'Ends a `{% raw %}` block.',
 };
 
-/** The body's template token holding the offset, and the body's tokens; undefined outside a Polytoken body. */
+/** The expression, statement or raw token of the body holding the offset (the model's tokens, in text order). */
 function tokenAt(file: FeatureFile, offset: number): TemplateToken | undefined {
-  const body = file.dialect === 'polytoken' ? file.ctx.file.body : undefined;
-  if (!body || offset < body.start || offset > body.end) return undefined;
-  const tokens = tokenizeTemplate(file.text.slice(body.start, body.end), body.start);
-  return tokens.find((t) => t.kind !== 'text' && t.kind !== 'comment' && offset > t.start && offset <= t.end);
+  if (file.dialect !== 'polytoken') return undefined;
+  const tokens = file.model.template;
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid].end < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  // The cursor right after a closing delimiter still belongs to the token before.
+  const t = tokens[lo];
+  return t && t.kind !== 'text' && t.kind !== 'comment' && offset > t.start && offset <= t.end ? t : undefined;
 }
 
 export function templateHover(file: FeatureFile, offset: number): Hover | undefined {

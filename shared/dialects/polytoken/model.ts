@@ -3,6 +3,7 @@
  * every tool entry with its meaning, expansion and the catalog's verdict. Rules, resolution
  * and editor features read this model instead of walking the tree themselves.
  */
+import { tokenizeTemplate, type TemplateToken } from './template';
 import type { RuleContext } from '../../types';
 import { getProperty, isArray, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../text/tree';
 import { entryFacts, type ToolListKey, type ToolMeaning, type UnknownTool } from './tools';
@@ -39,9 +40,12 @@ export interface PolytokenModel {
   entries: Record<ToolListKey, PolytokenToolEntry[]>;
   /** `tools` grants only literal names and nothing is inherited: every undeferred tool must be listed in `tools`. */
   literalGrantsOnly: boolean;
+  /** The body's template, tokenized once (offsets into the file): polytoken/template-syntax and the editor read it. */
+  template: TemplateToken[];
 }
 
 export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel {
+  const body = ctx.file.body;
   const broken = ctx.file.syntax.some((f) => f.rule === 'syntax/yaml');
   const root = isObject(ctx.file.root) ? ctx.file.root : undefined;
   const polyNode = getProperty(root, 'polytoken')?.value;
@@ -74,6 +78,7 @@ export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel
     inheritTools,
     entries,
     literalGrantsOnly,
+    template: body ? tokenizeTemplate(ctx.file.source.text.slice(body.start, body.end), body.start) : [],
   };
 }
 
