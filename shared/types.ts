@@ -76,9 +76,9 @@ export interface FixPlan {
   preferred?: boolean;
 }
 
-/** The diagnostic a fix is asked for, with the engine's own facts about it. */
-export interface FixRequest<M = unknown> {
-  ctx: RuleContext<M>;
+/** The diagnostic a fix is asked for, in the file it is about (a definition or `.subagents.yaml`). */
+export interface FixTarget {
+  ctx: { file: ParsedFile };
   diagnostic: Diagnostic;
   /** The finding's `data` (from the engine's own diagnostic, also when the client dropped it). */
   data: Record<string, unknown>;
@@ -87,6 +87,11 @@ export interface FixRequest<M = unknown> {
   end: number;
   /** The node whose span is the range (or the deepest one holding its start). */
   node?: AstNode;
+}
+
+/** The diagnostic a fix is asked for, with the engine's own facts about it. */
+export interface FixRequest<M = unknown> extends FixTarget {
+  ctx: RuleContext<M>;
 }
 
 export type FixProvider<M = unknown> = (request: FixRequest<M>) => FixPlan[];

@@ -146,10 +146,18 @@ function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
       severity: 'warning',
       range: source.range(p.keyNode.start, p.keyNode.end),
       message: `\`${p.key}\` is not a rule id, so this setting has no effect; ${suggestion ? `did you mean \`${suggestion}\`?` : 'run `subagents rules` to list them.'}`,
-      data: suggestion ? { replacement: suggestion, removable: true } : { removable: true },
+      data: { ...renameData(rules!, suggestion), removable: true },
     });
   }
   return findings;
+}
+
+/**
+ * The rename a finding on an unknown key offers: none when the mapping already has the key it
+ * would become (a rename would duplicate it, and merging the two is the author's call).
+ */
+function renameData(mapping: AstNode, suggestion: string | undefined): { replacement?: string } {
+  return suggestion !== undefined && !getProperty(mapping, suggestion) ? { replacement: suggestion } : {};
 }
 
 /**
@@ -175,7 +183,7 @@ function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Rec
     const suggestion = nearestName(key, known, 2);
     const where = p.node.parent ? `under \`${p.label}\`` : 'at the top level';
     const hint = suggestion ? ` (did you mean \`${suggestion}\`?)` : known.length ? ` (known keys: ${known.map((k) => `\`${k}\``).join(', ')})` : '';
-    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: suggestion ? { replacement: suggestion, removable: true } : { removable: true } };
+    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: { ...renameData(p.node, suggestion), removable: true } };
   }
   if (p.keyword === 'propertyNames') {
     const key = String(p.params.propertyName);
@@ -184,7 +192,7 @@ function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Rec
     return {
       node: property?.keyNode ?? p.node,
       message: `\`${key}\` is not a rule id (they look like \`picasso/unknown-key\`)${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`,
-      data: suggestion ? { replacement: suggestion } : undefined,
+      data: suggestion ? renameData(p.node, suggestion) : undefined,
     };
   }
   if (p.keyword === 'required') return { node: p.node, message: `\`${p.label}\` needs a \`${String(p.params.missingProperty)}\` key` };

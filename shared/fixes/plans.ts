@@ -4,27 +4,27 @@
  * ("replace this node with X", "remove this entry") into well-formed edits.
  */
 import type { TextEdit } from 'vscode-languageserver-types';
-import type { FixPlan, FixRequest } from '../types';
+import type { FixPlan, FixRequest, FixTarget } from '../types';
 import { isString, type AstNode } from '../text/tree';
 import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit } from './edits';
 
-export const dataString = (req: FixRequest<unknown>, key: string): string | undefined => (typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined);
+export const dataString = (req: FixTarget, key: string): string | undefined => (typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined);
 
 /** Replaces the diagnostic's range (a string node keeps its quoting). */
-export function replaceEdit(req: FixRequest<unknown>, value: string): TextEdit {
+export function replaceEdit(req: FixTarget, value: string): TextEdit {
   const node = req.node;
   if (node && node.start === req.start && node.end === req.end && node.kind === 'string') return replaceValueEdit(req.ctx, req.start, req.end, value);
   return { range: rangeOf(req.ctx, req.start, req.end), newText: value };
 }
 
 /** "Rename to X" on a key, "Change to X" elsewhere. */
-export function replaceFix(req: FixRequest<unknown>, value: string, preferred = true): FixPlan {
+export function replaceFix(req: FixTarget, value: string, preferred = true): FixPlan {
   const title = req.node?.keyOf ? `Rename to \`${unquoteJson(value)}\`` : `Change to \`${unquoteJson(value)}\``;
   return { title, edits: [replaceEdit(req, value)], preferred };
 }
 
 /** Removes a key with its value, a list entry, or the property a value belongs to. */
-export function removeFix(req: FixRequest<unknown>, node: AstNode | undefined = req.node, preferred = false): FixPlan | undefined {
+export function removeFix(req: FixTarget, node: AstNode | undefined = req.node, preferred = false): FixPlan | undefined {
   if (!node) return undefined;
   if (node.keyOf) return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
   if (node.parent?.kind === 'array') {
@@ -41,7 +41,7 @@ export function removeFix(req: FixRequest<unknown>, node: AstNode | undefined = 
  * first preferred), else `replacement` (preferred), and `removable` (a removal, preferred only
  * when nothing else is offered and `removePreferred` says so).
  */
-export function standardFixes(req: FixRequest<unknown>, options: { removePreferred?: boolean } = {}): FixPlan[] {
+export function standardFixes(req: FixTarget, options: { removePreferred?: boolean } = {}): FixPlan[] {
   const out: FixPlan[] = [];
   const suggestions = Array.isArray(req.data.suggestions) ? req.data.suggestions.filter((s): s is string => typeof s === 'string') : [];
   const replacement = dataString(req, 'replacement');

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DIALECT_MODULES } from '../engine';
-import type { Analysis, FixPlan, FixProvider, FixRequest, RuleId } from '../types';
+import type { Analysis, FixPlan, FixProvider, FixTarget, RuleId } from '../types';
 import { nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { findSuppressions } from '../text/suppress';
@@ -39,19 +39,19 @@ export function ownDiagnostic(analysis: Analysis, given: Diagnostic, rule: strin
 
 /** The fixes of one of the analysis's diagnostics; a provider that throws offers none. */
 export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan[] {
-  if (analysis.kind === 'config') return analysis.configDocument && diagnostic.code === 'config/invalid' ? guarded(() => configFixPlans(analysis.configDocument!, diagnostic)) : [];
-  const ctx = analysis.context;
   const rule = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
-  const provider = rule && providers.get(rule);
-  if (!ctx || !provider) return [];
-  const source = ctx.file.source;
-  const start = source.offset(diagnostic.range.start);
-  const end = source.offset(diagnostic.range.end);
-  const node = nodeForRange(ctx.file.root, start, end);
+  const config = analysis.kind === 'config' ? analysis.configDocument : undefined;
+  const file = config ? config.file : analysis.context?.file;
+  // `config/invalid` is the configuration's one rule; its fixes read the same kind of request.
+  const provider = config ? undefined : rule && providers.get(rule);
+  if (!file || (config ? rule !== 'config/invalid' : !provider)) return [];
+  const start = file.source.offset(diagnostic.range.start);
+  const end = file.source.offset(diagnostic.range.end);
+  const node = nodeForRange(file.root, start, end);
   // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
   if (node?.viaAlias) return [];
-  const request: FixRequest<unknown> = { ctx, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
-  return guarded(() => provider(request));
+  const target: FixTarget = { ctx: { file }, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
+  return guarded(() => (provider ? provider({ ...target, ctx: analysis.context! }) : configFixPlans(target)));
 }
 
 /** A provider that throws offers no fix. */
