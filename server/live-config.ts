@@ -29,9 +29,11 @@ export interface LiveConfigHost {
   configuration: Configuration;
   /** The editor's text of an open file; undefined when it is not open. */
   openText: (path: string) => string | undefined;
-  /** Forgets the loaded configurations and checks the open documents again. */
-  configurationChanged: () => void;
-  rebuildIndex: () => void;
+  /**
+   * Forgets the loaded configurations and checks the open documents again; `rebuildIndex` when
+   * the text changed which files are definitions (then the index is rebuilt too).
+   */
+  configurationChanged: (rebuildIndex: boolean) => void;
   /** The client asked for `subagents/documentPatterns`. */
   wantsPatterns: () => boolean;
 }
@@ -111,8 +113,7 @@ export class LiveConfiguration {
     const previous = this.applied.has(path) ? this.applied.get(path) : readDisk(path);
     if (text === previous) return;
     this.applied.set(path, text);
-    this.host.configurationChanged();
-    if (discoveryKey(text, path) !== discoveryKey(previous, path)) this.host.rebuildIndex();
+    this.host.configurationChanged(discoveryKey(text, path) !== discoveryKey(previous, path));
   }
 
   private sendPatterns(): void {

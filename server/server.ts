@@ -69,8 +69,10 @@ export function startServer(raw: Connection): void {
     capabilities: () => capabilities,
     configuration,
     openText: documents.openText,
-    configurationChanged: () => configurationChanged(),
-    rebuildIndex: () => void index.rebuild(),
+    configurationChanged: (rebuild) => {
+      configurationChanged(rebuild);
+      if (rebuild) void index.rebuild();
+    },
     wantsPatterns: () => wantsPatterns,
   });
   /** The path of a `.subagents.yaml` document; undefined for any other document. */
@@ -85,11 +87,14 @@ export function startServer(raw: Connection): void {
   /** Started after initialize when the client cannot register file watchers. */
   let watcher: FolderWatcher | undefined;
 
-  /** Forgets every loaded configuration and re-checks the open documents. */
-  const configurationChanged = () => {
+  /**
+   * Forgets every loaded configuration and re-checks the open documents. `rebuildFollows`: the
+   * caller rebuilds the index next (the view then waits for it instead of summarizing twice).
+   */
+  const configurationChanged = (rebuildFollows = true) => {
     configuration.reset();
     documents.invalidateAll();
-    view.configurationChanged();
+    view.configurationChanged(rebuildFollows);
     watcher?.refresh(); // the discovery folders may have changed
     refreshInlayHints(connection, capabilities); // the catalog may have changed
   };

@@ -120,19 +120,28 @@ export class WorkspaceView {
     return resolveWithProvenance(this.analyzeText(entry.path, text, entry.kind), uri);
   }
 
-  /** Configuration changed: every summary is stale until the index rebuild that follows has been summarized. */
-  configurationChanged(): void {
-    this.pass = 'awaiting-index';
+  /**
+   * Configuration changed: every summary is stale. When an index rebuild follows, it is summarized
+   * once that is done; otherwise (an unsaved `rules:` edit, say) at once, over the same index.
+   */
+  configurationChanged(rebuildFollows: boolean): void {
     this.globalDirs = undefined;
+    // Still waiting for the first (or a pending) index: that pass will read the new configuration.
+    if (rebuildFollows || this.pass === 'awaiting-index') this.pass = 'awaiting-index';
+    else this.summarizeAll();
   }
 
   /** The index was (re)built: summarize every definition again and forget what is gone. */
   indexRebuilt(): void {
-    this.pass = 'running';
     this.globalDirs = undefined;
     const names = this.host.index.names;
     for (const path of [...this.summaries.keys()]) if (!names.get(path)) this.remove(path);
-    for (const entry of names.all()) this.queue.add(entry.path);
+    this.summarizeAll();
+  }
+
+  private summarizeAll(): void {
+    this.pass = 'running';
+    for (const entry of this.host.index.names.all()) this.queue.add(entry.path);
     this.kick();
   }
 

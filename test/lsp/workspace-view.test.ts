@@ -225,4 +225,16 @@ describe('subagents/workspace', function () {
     assert.strictEqual(reviewer.status, 'rejected');
     assert.deepStrictEqual(reviewer.problems, { errors: 1, warnings: 1, information: 0, hints: 1 });
   });
+
+  it('re-summarizes everything after an unsaved .subagents.yaml edit that changes no discovery (no index rebuild), and completes', async () => {
+    await start(FILES);
+    const before = find(await complete(), '.polytoken/subagents/reviewer.md', 'reviwer');
+    assert.strictEqual(before.problems.errors, 2);
+    const since = changes.length;
+    await client.open(path.join(ws, '.subagents.yaml'), FILES['.subagents.yaml'] + 'rules:\n  polytoken/name-mismatch: hint\n');
+    await client.until(() => changes.slice(since).some((c) => c.uris.length === 0), 15000, 'the notification that everything may have changed');
+    const after = await ask();
+    assert.strictEqual(after.complete, true, 'the pass ends without waiting for an index rebuild');
+    assert.deepStrictEqual(find(after, '.polytoken/subagents/reviewer.md', 'reviwer').problems, { errors: 1, warnings: 1, information: 0, hints: 1 });
+  });
 });
