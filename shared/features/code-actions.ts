@@ -58,9 +58,6 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
       if (!rule) continue;
       const own = ownDiagnostic(analysis, given, rule);
       const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
-      const disable = file && disableFix(file, rule, own ?? given);
-      if (disable) plans.push(disable);
-      const declare = file && own && declareToolAction(file, own, given, options);
       let preferredGiven = false;
       for (const plan of plans) {
         const action: CodeAction = { title: plan.title, kind: CodeActionKind.QuickFix, diagnostics: [given], edit: workspaceEdit(uri, plan, options) };
@@ -70,8 +67,11 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
         }
         actions.push(action);
       }
-      // Beside the fixes, before "disable": the tool may well exist, only not in the catalog yet.
-      if (declare) actions.splice(actions.length - (disable ? 1 : 0), 0, declare);
+      // After the fixes: the tool may well exist, only not in the catalog yet; "disable" comes last.
+      const declare = file && own && declareToolAction(file, own, given, options);
+      if (declare) actions.push(declare);
+      const disable = file && disableFix(file, rule, own ?? given);
+      if (disable) actions.push({ title: disable.title, kind: CodeActionKind.QuickFix, diagnostics: [given], edit: workspaceEdit(uri, disable, options) });
     }
   }
   if (context.only && wanted(context.only, FIX_ALL_KIND) && options.fixAll) {

@@ -88,7 +88,7 @@ describe('LSP: editing .subagents.yaml', function () {
 
   it("facetTools completes from the Polytoken catalog the file itself configures, mainTools from Profy's", async () => {
     const poly = (await complete('tools:\n  polytoken: [deploy]\npolytoken:\n  facetTools: [file_read, |]\n')).map((i) => i.label);
-    for (const name of ['deploy', 'grep', 'shell_exec']) if (name !== 'shell_exec') assert.ok(poly.includes(name), `${name} in ${poly}`);
+    for (const name of ['deploy', 'grep']) assert.ok(poly.includes(name), `${name} in ${poly}`);
     assert.ok(!poly.includes('file_read'), 'a listed tool is not offered again');
     const profy = (await complete('profy:\n  mainTools:\n    - |\n')).map((i) => i.label);
     assert.ok(profy.includes('read') && !profy.includes('deploy'), String(profy));
