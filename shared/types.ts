@@ -87,6 +87,8 @@ export interface FixTarget {
   end: number;
   /** The node whose span is the range (or the deepest one holding its start). */
   node?: AstNode;
+  /** The file's suppression comments, as the analysis read them. */
+  directives: readonly SuppressionDirective[];
 }
 
 /** The diagnostic a fix is asked for, with the engine's own facts about it. */

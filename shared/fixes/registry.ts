@@ -7,7 +7,6 @@ import { DIALECT_MODULES } from '../engine';
 import type { Analysis, FixPlan, FixProvider, FixTarget, RuleId } from '../types';
 import { nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
-import { findSuppressions } from '../text/suppress';
 import { configFixPlans } from '../config/fixes';
 
 const providers = new Map<string, FixProvider<any>>();
@@ -16,11 +15,13 @@ for (const module of Object.values(DIALECT_MODULES)) {
     for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
   }
 }
-for (const [id, provider] of Object.entries(directiveFixes(findSuppressions))) if (provider) providers.set(id, provider);
+/** Fixes that need only the file, not a dialect's model: they apply to `.subagents.yaml` too. */
+const fileFixes = new Map<string, (req: FixTarget) => FixPlan[]>([['config/invalid', configFixPlans]]);
+for (const [id, provider] of Object.entries(directiveFixes())) if (provider) fileFixes.set(id, provider);
 
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {
-  return [...providers.keys(), 'config/invalid'] as RuleId[];
+  return [...providers.keys(), ...fileFixes.keys()] as RuleId[];
 }
 
 const sameRange = (a: Range, b: Range) =>
@@ -40,18 +41,17 @@ export function ownDiagnostic(analysis: Analysis, given: Diagnostic, rule: strin
 /** The fixes of one of the analysis's diagnostics; a provider that throws offers none. */
 export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan[] {
   const rule = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
-  const config = analysis.kind === 'config' ? analysis.configDocument : undefined;
-  const file = config ? config.file : analysis.context?.file;
-  // `config/invalid` is the configuration's one rule; its fixes read the same kind of request.
-  const provider = config ? undefined : rule && providers.get(rule);
-  if (!file || (config ? rule !== 'config/invalid' : !provider)) return [];
+  const file = analysis.kind === 'config' ? analysis.configDocument?.file : analysis.context?.file;
+  const fileFix = rule && fileFixes.get(rule);
+  const ruleFix = rule && analysis.context ? providers.get(rule) : undefined;
+  if (!file || (!fileFix && !ruleFix)) return [];
   const start = file.source.offset(diagnostic.range.start);
   const end = file.source.offset(diagnostic.range.end);
   const node = nodeForRange(file.root, start, end);
   // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
   if (node?.viaAlias) return [];
-  const target: FixTarget = { ctx: { file }, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node };
-  return guarded(() => (provider ? provider({ ...target, ctx: analysis.context! }) : configFixPlans(target)));
+  const target: FixTarget = { ctx: { file }, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node, directives: analysis.directives ?? [] };
+  return guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
 }
 
 /** A provider that throws offers no fix. */

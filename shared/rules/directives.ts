@@ -5,7 +5,8 @@
  * unused disable directives). Directives change what is shown, never a definition's status.
  */
 import type { Range } from 'vscode-languageserver-types';
-import type { FixPlan, FixProvider, Finding, RuleId } from '../types';
+import type { FixPlan, FixTarget, Finding, RuleId } from '../types';
+import { offered } from '../fixes/plans';
 import type { SourceText } from '../text/source';
 import type { SuppressionDirective, Suppressions } from '../text/suppress';
 import { nearestName } from '../text/nearest';
@@ -103,8 +104,8 @@ function commentRemoval(source: SourceText, d: SuppressionDirective): { start: n
 }
 
 /** The directive whose range holds an offset. */
-function directiveAt(s: Suppressions, source: SourceText, offset: number): SuppressionDirective | undefined {
-  return s.directives.find((d) => offset >= source.offset(d.range.start) && offset <= source.offset(d.range.end));
+function directiveAt(directives: readonly SuppressionDirective[], source: SourceText, offset: number): SuppressionDirective | undefined {
+  return directives.find((d) => offset >= source.offset(d.range.start) && offset <= source.offset(d.range.end));
 }
 
 /** Removing an id from a list `a, b, c`: the id and the comma on one side. */
@@ -116,11 +117,14 @@ function idRemoval(source: SourceText, d: SuppressionDirective, id: string): { s
   return { start: source.offset(d.rules[i - 1].range.end), end: source.offset(here.range.end) };
 }
 
-/** The fixes of the two directive rules; the engine registers them beside the dialects' fixes. */
-export function directiveFixes(suppressionsOf: (source: SourceText, regions: { start: number; end: number }[]) => Suppressions): Partial<Record<RuleId, FixProvider>> {
-  const remove: FixProvider = (req) => {
+/**
+ * The fixes of the two directive rules, for any file with directives (definitions and
+ * `.subagents.yaml`); they read the directives the analysis found, not the comments again.
+ */
+export function directiveFixes(): Partial<Record<RuleId, (req: FixTarget) => FixPlan[]>> {
+  const remove = (req: FixTarget): FixPlan[] => {
     const source = req.ctx.file.source;
-    const d = directiveAt(suppressionsOf(source, req.ctx.file.yamlRegions), source, req.start);
+    const d = directiveAt(req.directives, source, req.start);
     if (!d) return [];
     const span = req.data.whole ? commentRemoval(source, d) : typeof req.data.id === 'string' ? idRemoval(source, d, req.data.id) : undefined;
     if (!span) return [];
@@ -132,7 +136,7 @@ export function directiveFixes(suppressionsOf: (source: SourceText, regions: { s
       const replacement = typeof req.data.replacement === 'string' ? req.data.replacement : undefined;
       if (replacement) return [{ title: `Change to \`${replacement}\``, edits: [{ range: req.diagnostic.range, newText: replacement }], preferred: req.data.typo === true }];
       // An id no rule has may be one of a newer version: removing it is offered, not preferred.
-      return remove(req).map((f) => ({ ...f, preferred: false }));
+      return offered(remove(req));
     },
     'directive/unused': remove,
   };

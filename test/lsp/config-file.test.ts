@@ -129,4 +129,15 @@ describe('LSP: editing .subagents.yaml', function () {
       await client.close(uri);
     }
   });
+
+  it('a directive that silences nothing in .subagents.yaml gets its removal, as in definition files', async () => {
+    const text = 'rules:\n  # subagents-disable-next-line config/invalid\n  picasso/unknown-tool: off\n';
+    const { uri, diagnostics, actions } = await actionsFor(text, (d) => d.some((x) => x.code === 'directive/unused'));
+    try {
+      const i = diagnostics.findIndex((d) => d.code === 'directive/unused');
+      assert.deepStrictEqual(actions[i].map((a) => `${a.title}${a.isPreferred ? ' *' : ''}`), ['Remove this directive *']);
+    } finally {
+      await client.close(uri);
+    }
+  });
 });
