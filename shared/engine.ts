@@ -59,7 +59,9 @@ export function analyze(input: DocumentInput): Analysis {
   const source = new SourceText(input.text);
   if (kind === 'config') {
     const { loaded, document } = parseConfigDocument(input.text, input.path, input.config.dir);
-    return { kind, ...withDirectives(loaded.findings, input.config.config, source, [{ start: 0, end: source.text.length }]), configDocument: document };
+    // A file too large or binary to parse is not searched for directives either (nor can one hide that).
+    if (!document) return { kind, findings: loaded.findings, diagnostics: finalize(loaded.findings, input.config.config, () => false) };
+    return { kind, ...withDirectives(loaded.findings, input.config.config, source, document.file.yamlRegions), configDocument: document };
   }
   const unreadable = unreadableReason(input.text);
   if (unreadable) {

@@ -4,7 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { defaultConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze } from '../shared/engine';
+import { analyze, MAX_FILE_CHARS } from '../shared/engine';
+import { toolDeclaration } from '../shared/config/add-tool';
 import { checkPaths } from '../shared/node/check';
 import { loadConfigFile } from '../shared/node/config-loader';
 import type { Finding } from '../shared/types';
@@ -186,6 +187,20 @@ describe('config: the engine and the checker', () => {
     assert.deepStrictEqual(analyze({ text: warned, path: FILE, config: parse(warned) }).diagnostics.map((d) => [d.severity, d.range.start.line]), [[DiagnosticSeverity.Warning, 1]]);
     const silenced = 'rules:\n  # subagents-disable-next-line config/invalid\n  picasso/nope: off\n';
     assert.deepStrictEqual(analyze({ text: silenced, path: FILE, config: parse(silenced) }).diagnostics, []);
+  });
+
+  it('a configuration too large to parse is not searched for directives: its comment cannot hide that it is refused', () => {
+    const text = `# subagents-disable\n${'#'.repeat(MAX_FILE_CHARS)}\n`;
+    const { diagnostics } = analyze({ text, path: FILE, config: parse('') });
+    assert.deepStrictEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['config/invalid', 0]]);
+    assert.match(String(diagnostics[0].message), /too large|MB/);
+  });
+
+  it('declaring an MCP tool splits its name as the runtimes do, a configured server first', () => {
+    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', ['my__srv']), { section: 'mcp', key: 'my__srv', value: 'lookup' });
+    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', []), { section: 'mcp', key: 'my', value: 'srv__lookup' });
+    assert.deepStrictEqual(toolDeclaration('polytoken', 'run_audit', []), { section: 'tools', key: 'polytoken', value: 'run_audit' });
+    assert.strictEqual(toolDeclaration('polytoken', 'mcp__github', ['github']), undefined, 'a whole server is no single tool');
   });
 
   it('check lists a broken configuration and checks definitions with the defaults', () => {

@@ -8,6 +8,7 @@ import type { Dialect } from '../basics';
 import { afterColonEdit, appendToListEdit, insertKeyLinesEdit, yamlScalar } from '../fixes/edits';
 import { parseYamlFile } from '../text/document';
 import { getValue } from '../text/tree';
+import { parseMcpName } from '../dialects/polytoken/tools';
 
 /** Where a tool name is declared: the section, the key under it, the list entry. */
 export interface ToolDeclaration {
@@ -16,11 +17,14 @@ export interface ToolDeclaration {
   value: string;
 }
 
-/** Where this name would be declared; undefined for shorthands, which name no single tool. */
-export function toolDeclaration(dialect: Dialect, name: string): ToolDeclaration | undefined {
-  const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
-  if (mcp) return { section: 'mcp', key: mcp[1], value: mcp[2] };
-  if (name.startsWith('mcp__') || name.includes('!') || name.includes('*') || !name.trim()) return undefined;
+/**
+ * Where this name would be declared; undefined for shorthands, which name no single tool. An
+ * MCP name is split as the runtimes split it, a configured server's name first (`my__srv`).
+ */
+export function toolDeclaration(dialect: Dialect, name: string, knownServers: Iterable<string>): ToolDeclaration | undefined {
+  const mcp = parseMcpName(name, knownServers);
+  if (mcp) return mcp.tool ? { section: 'mcp', key: mcp.server, value: mcp.tool } : undefined;
+  if (name.includes('!') || name.includes('*') || !name.trim()) return undefined;
   return { section: 'tools', key: dialect, value: name };
 }
 

@@ -136,7 +136,7 @@ function declareToolAction(file: FeatureFile, own: Diagnostic, given: Diagnostic
   if (!DECLARABLE.has(String(own.code)) || !options.readText || !options.pathToUri) return undefined;
   const { source, root } = file.ctx.file;
   const node = nodeForRange(root, source.offset(own.range.start), source.offset(own.range.end));
-  const declaration = node && isString(node) && !node.viaAlias ? toolDeclaration(file.dialect, node.value) : undefined;
+  const declaration = node && isString(node) && !node.viaAlias ? toolDeclaration(file.dialect, node.value, Object.keys(file.ctx.config.mcp)) : undefined;
   if (!declaration) return undefined;
   const loaded = file.ctx.loaded;
   // A configuration with errors is ignored altogether: a tool declared there would stay unknown.
