@@ -118,6 +118,8 @@ export class DefinitionIndex {
   }
 
   /** Sets (or, with undefined, removes) a file's entry; returns the name keys whose group changed. */
+  private replacing = false;
+
   set(path: string, entry: IndexEntry | undefined): string[] {
     const old = this.entries.get(path);
     if (entry) this.entries.set(path, entry);
@@ -132,16 +134,24 @@ export class DefinitionIndex {
       touched.push(newName);
     }
     for (const name of touched) this.revisions.set(name, (this.revisions.get(name) ?? 0) + 1);
-    if (touched.length) this.onNamesChanged?.(touched);
+    if (touched.length && !this.replacing) this.onNamesChanged?.(touched);
     return touched;
   }
 
   /** Replaces every entry that `keep` does not protect by `next`; returns the names whose group changed. */
   replaceAll(next: ReadonlyMap<string, IndexEntry>, keep: (path: string) => boolean): string[] {
     const touched = new Set<string>();
-    for (const path of [...this.entries.keys()]) if (!keep(path) && !next.has(path)) for (const n of this.set(path, undefined)) touched.add(n);
-    for (const [path, entry] of next) if (!keep(path)) for (const n of this.set(path, entry)) touched.add(n);
-    return [...touched];
+    // One `onNamesChanged` for the whole replacement: per entry, a name shared by k files was reported k times.
+    this.replacing = true;
+    try {
+      for (const path of [...this.entries.keys()]) if (!keep(path) && !next.has(path)) for (const n of this.set(path, undefined)) touched.add(n);
+      for (const [path, entry] of next) if (!keep(path)) for (const n of this.set(path, entry)) touched.add(n);
+    } finally {
+      this.replacing = false;
+    }
+    const names = [...touched];
+    if (names.length) this.onNamesChanged?.(names);
+    return names;
   }
 
   /** Bumped whenever the definitions of a name key change: an analysis of a definition of that name is then stale. */
