@@ -9,7 +9,6 @@
  * - Polytoken discovery folders outside the workspace (the global folder) are watched through
  *   the client, with a relative pattern on the folder.
  */
-import * as fs from 'fs';
 import { posix } from 'path';
 import { DidChangeWatchedFilesNotification, type ClientCapabilities, type Connection, type Disposable } from 'vscode-languageserver';
 import { parseConfig, type LoadedConfig } from '../shared/config/config';
@@ -19,9 +18,10 @@ import { polytokenDiscoveryDirs } from '../shared/workspace/definitions';
 import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared/protocol';
 import type { Configuration } from './configuration';
 import { pathToUri } from './uri';
+import { nodeWorkspaceHost } from '../shared/node/host';
 
 /** A pause in typing before an edited configuration applies. */
-export const CONFIG_TYPING_PAUSE_MS = 300;
+const CONFIG_TYPING_PAUSE_MS = 300;
 
 export interface LiveConfigHost {
   connection: Connection;
@@ -45,13 +45,8 @@ function discoveryKey(text: string | undefined, path: string): string {
   return JSON.stringify([config.files, config.ignore, config.polytoken.subagentDirs, config.polytoken.globalDir ?? null]);
 }
 
-function readDisk(path: string): string | undefined {
-  try {
-    return fs.readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** The file's text on disk, read as every file is (regular files only, within the size limit). */
+const readDisk = (path: string): string | undefined => nodeWorkspaceHost.readFile(path);
 
 /** The extra definition patterns of the loaded configurations, sorted and without repeats. */
 export function documentPatterns(configs: Iterable<LoadedConfig>, folders: readonly string[]): DocumentPattern[] {
