@@ -43,7 +43,7 @@ export function fixInTwoPasses(check: (configTexts?: ReadonlyMap<string, string>
 }
 
 /** The fixed text of every file a fix changes (reports with their analysis kept). */
-export function fixReports(reports: readonly FileReport[]): FixOutcome {
+function fixReports(reports: readonly FileReport[]): FixOutcome {
   const fixed: FixedFile[] = [];
   const problems: { path: string; message: string }[] = [];
   for (const report of reports) {

@@ -37,7 +37,7 @@ export interface DetailNode {
 
 const byName = (a: DefinitionNode, b: DefinitionNode) => a.definition.name.localeCompare(b.definition.name) || a.uri.localeCompare(b.uri) || a.definition.index - b.definition.index;
 
-export const RUNTIMES_ORDER: Runtime[] = ['polytoken', 'picasso', 'profy'];
+const RUNTIMES_ORDER: Runtime[] = ['polytoken', 'picasso', 'profy'];
 
 /** What an answer changed: the nodes that show something new, or `structure` when a runtime or group came or went. */
 export interface StoreChange {

@@ -25,7 +25,7 @@ import { DefinitionsStore, type DefinitionNode, type DefinitionsNode, type Detai
 
 export type { DefinitionsNode } from './definitions-store';
 
-export const DEFINITIONS_VIEW_ID = 'subagents.definitions';
+const DEFINITIONS_VIEW_ID = 'subagents.definitions';
 /** Context keys the view's menus and welcome content read. */
 const ONLY_PROBLEMS_KEY = 'subagents.definitions.onlyProblems';
 const LOADING_KEY = 'subagents.definitions.loading';

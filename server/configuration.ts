@@ -23,7 +23,7 @@ export interface Settings {
   fadeRemovedTools: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { rules: {}, inlayHints: true, fadeRemovedTools: true };
+const DEFAULT_SETTINGS: Settings = { rules: {}, inlayHints: true, fadeRemovedTools: true };
 
 const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
 

@@ -54,7 +54,7 @@ export function configKeysAt(path: readonly (string | number)[]): string[] {
 }
 
 /** What a value at a path may be, in words. */
-export function configTypeLabel(schema: SchemaNode | undefined): string {
+function configTypeLabel(schema: SchemaNode | undefined): string {
   const s = deref(schema);
   if (!s) return 'any';
   if (s.enum) return s.enum.join(' | ');
@@ -68,7 +68,7 @@ export function configTypeLabel(schema: SchemaNode | undefined): string {
 }
 
 /** What each severity a rule may be set to does. */
-export const SEVERITY_DOCS: Record<SeveritySetting, string> = {
+const SEVERITY_DOCS: Record<SeveritySetting, string> = {
   off: 'Not reported at all.',
   error: 'Reported as an error: `subagents check` exits 1.',
   warning: 'Reported as a warning: counts against `--max-warnings`; `--quiet` hides it.',

@@ -10,7 +10,7 @@ import { emptyExpansionLine, expansionLine, globMatchLines } from '../docs/tools
 import { featureFile, type FeatureFile } from './common';
 
 /** `→ 14 tools`, `→ 1 tool`, `→ no tool`. */
-export function countLabel(count: number): string {
+function countLabel(count: number): string {
   return count === 0 ? '\u2192 no tool' : `\u2192 ${count} tool${count === 1 ? '' : 's'}`;
 }
 

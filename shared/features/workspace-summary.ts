@@ -27,7 +27,7 @@ export interface SummaryPlace {
 const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
 
 /** The problems as the editor shows them (after `rules:` and suppression comments). */
-export function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
+function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
   const counts: ProblemCounts = { errors: 0, warnings: 0, information: 0, hints: 0 };
   for (const d of diagnostics) addTo(counts, d);
   return counts;

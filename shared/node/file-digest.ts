@@ -20,7 +20,7 @@ import { MAX_FILE_BYTES } from '../text/limits';
 export type Stamp = [size: number, mtimeMs: number, ctimeMs: number, ino: number, dev: number];
 
 /** Coarser than any common filesystem's timestamps (FAT keeps two seconds). */
-export const SETTLED_MS = 2000;
+const SETTLED_MS = 2000;
 
 export const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
 

@@ -6,7 +6,7 @@ import { MEMORY_SCOPES } from '../constants';
 import { kindName, type PicassoRule } from '../util';
 
 /** The scope written with other case or separators (`Read_Only`), when it is one. */
-export function sameScope(value: string): string | undefined {
+function sameScope(value: string): string | undefined {
   const lower = value.trim().toLowerCase();
   return MEMORY_SCOPES.find((s) => s === lower || s.replace('-', '') === lower.replace(/[-_ ]/g, ''));
 }
