@@ -132,7 +132,8 @@ function unreadableConfig(text: string): string | undefined {
   return undefined;
 }
 
-const RULE_ID = /^(polytoken|profy|picasso|syntax|config|directive)\/[a-z0-9-]+$/;
+/** What a rule id looks like: the schema's own pattern for `rules:` keys. */
+const RULE_ID = new RegExp(configSchema.properties.rules.propertyNames.pattern);
 
 /** Well-formed rule ids that no rule has: only a warning, since the setting just has no effect. */
 function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {

@@ -72,6 +72,11 @@ export function offered(fixes: FixPlan[]): FixPlan[] {
   return fixes.map((f) => ({ ...f, preferred: false }));
 }
 
+/** The standard fixes, preferred only unless the finding says the value is a different one, only near (`normalized: false`). */
+export function normalizingFixes(req: FixTarget): FixPlan[] {
+  return req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req);
+}
+
 /**
  * A "did you mean" for a tool name: offered, never preferred (the entry may be a tool the
  * runtime has and the catalog does not list, and a preferred fix never grants a tool the

@@ -2,7 +2,7 @@ import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { findingOn, quote } from '../../common';
-import { offered, standardFixes } from '../../../fixes/plans';
+import { normalizingFixes } from '../../../fixes/plans';
 import { HOOKS_SCALARS } from '../constants';
 import { kindName, type PicassoRule } from '../util';
 
@@ -66,5 +66,5 @@ export const invalidHooks: PicassoRule = {
     return out;
   },
   // Only a change of case or spacing is preferred: `some` is not `none` for certain.
-  fixes: { 'picasso/invalid-hooks': (req) => (req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req)) },
+  fixes: { 'picasso/invalid-hooks': normalizingFixes },
 };

@@ -1,7 +1,7 @@
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { findingOn, quote } from '../../common';
-import { offered, standardFixes } from '../../../fixes/plans';
+import { normalizingFixes } from '../../../fixes/plans';
 import { MEMORY_SCOPES } from '../constants';
 import { kindName, type PicassoRule } from '../util';
 
@@ -38,5 +38,5 @@ export const invalidMemory: PicassoRule = {
     ];
   },
   // Only the same scope written differently is preferred: `one` is not `none` for certain, and a scope decides which tools the role keeps.
-  fixes: { 'picasso/invalid-memory': (req) => (req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req)) },
+  fixes: { 'picasso/invalid-memory': normalizingFixes },
 };
