@@ -53,12 +53,22 @@ describe('subagents/workspace', function () {
     await client.start([ws]);
   }
   const ask = (uris?: string[]) => client.request<WorkspaceResult>(WORKSPACE_REQUEST, uris ? { uris } : {});
-  /** Asks until the answer is complete: an incomplete answer subscribes, and the end of the pass is notified. */
+  /**
+   * Asks until the answer is complete: an incomplete answer subscribes, and the end of the pass is
+   * notified. Then waits until the notifications go quiet, so that a late one about this pass is
+   * not taken by the caller for one about what it changes next.
+   */
   async function complete(): Promise<WorkspaceResult> {
     for (;;) {
       const since = changes.length;
       const result = await ask();
-      if (result.complete) return result;
+      if (result.complete) {
+        for (let seen = -1; seen !== changes.length; ) {
+          seen = changes.length;
+          await new Promise((r) => setTimeout(r, 400)); // several times the server's quiet period
+        }
+        return result;
+      }
       await client.until(() => changes.length > since, 20000, 'a workspaceChanged notification');
     }
   }
