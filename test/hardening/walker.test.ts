@@ -71,10 +71,14 @@ describe('hardening: the file walker', function () {
     const realFs = require('fs') as typeof fs;
     const original = realFs.readdirSync;
     const many = Array.from({ length: 130_000 }, (_, i) => ({ name: `d${i}`, isDirectory: () => true, isFile: () => false, isSymbolicLink: () => false }));
+    let listedFake = 0;
     realFs.readdirSync = function (this: unknown, ...args: Parameters<typeof fs.readdirSync>) {
       const dir = String(args[0]);
       if (dir === root) return [...(original as (...a: unknown[]) => fs.Dirent[]).apply(this, args), ...many];
-      if (path.dirname(dir) === root && /^d\d+$/.test(path.basename(dir))) return [];
+      if (path.dirname(dir) === root && /^d\d+$/.test(path.basename(dir))) {
+        listedFake++;
+        return [];
+      }
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof fs.readdirSync;
     let files: string[];
@@ -84,6 +88,7 @@ describe('hardening: the file walker', function () {
       realFs.readdirSync = original;
     }
     assert.deepStrictEqual(rel(root, files), ['.polytoken/subagents/ok.md']);
+    assert.strictEqual(listedFake, 130_000, 'the walk went through the faked listing (else this tests nothing)');
   });
 
   it('node_modules and .git are never searched', () => {
