@@ -49,7 +49,8 @@ export function quickPolytokenName(raw: string): string | undefined {
 /** The name of the YAML mapping in `text[start, end)`, read line by line (see quickPolytokenName). */
 function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
   const region = text.slice(start, end);
-  if (region.includes('\t')) return undefined;
+  // A tab, or a lone CR (the yaml package does not break lines on it as this reader would): let the parser decide.
+  if (region.includes('\t') || /\r(?!\n)/.test(region)) return undefined;
   let found: QuickName | undefined;
   let afterName = false;
   let seenKey = false;

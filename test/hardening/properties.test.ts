@@ -43,6 +43,10 @@ describe('hardening: properties of analyze and resolve', function () {
   const polytokenText = fc.oneof(frontmatter, CASES.polytoken.map((c) => c.text));
 
   it('the shadowing index reads a name without a parse only when a clean parse agrees', () => {
+    // Found by this property: the yaml package does not break a line on a lone CR, so `\rname:` is no key of its own.
+    const loneCr = '---\n\rname: triage\nextra:\n# subagents-disable-next-line\n  "       ": ""\n---\n';
+    assert.strictEqual(polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(loneCr), '/ws/.polytoken/subagents/file.md'), '/ws/.polytoken/subagents/file.md'), 'file');
+    assert.strictEqual(quickPolytokenName(loneCr), undefined);
     let quick = 0;
     fc.assert(
       fc.property(polytokenText, (t) => {
