@@ -30,7 +30,11 @@ if (!fs.existsSync(cli)) {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-cache-'));
 const ws = path.join(tmp, 'ws');
 const cacheFile = path.join(tmp, 'check.cache');
-const outputs = { plain: path.join(tmp, 'plain.json'), cold: path.join(tmp, 'cold.json'), warm: path.join(tmp, 'warm.json') };
+const outputs = {
+  plain: path.join(tmp, 'plain.json'),
+  cold: path.join(tmp, 'cold.json'),
+  warm: path.join(tmp, 'warm.json'),
+};
 const times = { plain: [], cold: [], warm: [] };
 let cacheBytes;
 try {
@@ -48,15 +52,30 @@ try {
     cacheBytes = fs.statSync(cacheFile).size;
     check('warm', ['--cache', '--cache-location', cacheFile]);
     const plain = fs.readFileSync(outputs.plain);
-    for (const kind of ['cold', 'warm']) if (!plain.equals(fs.readFileSync(outputs[kind]))) throw new Error(`the ${kind} run printed other bytes than the run without cache`);
+    for (const kind of ['cold', 'warm'])
+      if (!plain.equals(fs.readFileSync(outputs[kind])))
+        throw new Error(`the ${kind} run printed other bytes than the run without cache`);
   }
 } finally {
   if (!args.includes('--keep')) fs.rmSync(tmp, { recursive: true, force: true });
   else process.stderr.write(`kept ${tmp}\n`);
 }
 
-const summary = (kind) => ({ wallMs: median(times[kind].map((m) => m.wall)), bestMs: Math.min(...times[kind].map((m) => m.wall)), cpuMs: median(times[kind].map((m) => m.cpu ?? NaN)), rssMiB: Math.max(...times[kind].map((m) => m.rss)) });
-const result = { definitions: size, runs, load: os.loadavg(), cacheBytes, plain: summary('plain'), cold: summary('cold'), warm: summary('warm') };
+const summary = (kind) => ({
+  wallMs: median(times[kind].map((m) => m.wall)),
+  bestMs: Math.min(...times[kind].map((m) => m.wall)),
+  cpuMs: median(times[kind].map((m) => m.cpu ?? NaN)),
+  rssMiB: Math.max(...times[kind].map((m) => m.rss)),
+});
+const result = {
+  definitions: size,
+  runs,
+  load: os.loadavg(),
+  cacheBytes,
+  plain: summary('plain'),
+  cold: summary('cold'),
+  warm: summary('warm'),
+};
 result.warmOverCold = result.warm.wallMs / result.cold.wallMs;
 result.warmOverColdBest = result.warm.bestMs / result.cold.bestMs;
 result.warmOverColdCpu = result.warm.cpuMs / result.cold.cpuMs;
@@ -64,7 +83,9 @@ result.warmOverColdCpu = result.warm.cpuMs / result.cold.cpuMs;
 if (asJson) console.log(JSON.stringify(result));
 else {
   const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-  console.log(`check --cache on ${size.toLocaleString('en')} definitions: node ${process.version}, ${os.availableParallelism()} cores, load ${result.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}; cache file ${(cacheBytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(
+    `check --cache on ${size.toLocaleString('en')} definitions: node ${process.version}, ${os.availableParallelism()} cores, load ${result.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}; cache file ${(cacheBytes / 1024 / 1024).toFixed(1)} MiB`,
+  );
   console.log('');
   console.log('| run | wall (ms) | best (ms) | CPU (ms) | peak RSS (MiB) |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
@@ -72,5 +93,7 @@ else {
     const s = result[kind];
     console.log(`| ${kind} | ${fmt(s.wallMs)} | ${fmt(s.bestMs)} | ${fmt(s.cpuMs)} | ${fmt(s.rssMiB)} |`);
   }
-  console.log(`| warm / cold | ${fmt(100 * result.warmOverCold, 1)} % | ${fmt(100 * result.warmOverColdBest, 1)} % | ${fmt(100 * result.warmOverColdCpu, 1)} % | |`);
+  console.log(
+    `| warm / cold | ${fmt(100 * result.warmOverCold, 1)} % | ${fmt(100 * result.warmOverColdBest, 1)} % | ${fmt(100 * result.warmOverColdCpu, 1)} % | |`,
+  );
 }

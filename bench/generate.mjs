@@ -17,10 +17,32 @@ export function prng(seed) {
   };
 }
 
-const POLY_TOOLS = ['file_read', 'glob', 'grep', 'message_subagent', 'deploy', 'shell', 'mcp__github__create_issue', 'mcp__github'];
-const PICASSO_TOOLS = ['read_file', 'grep', 'glob', 'find_symbol', 'query_memory', 'write_memory', 'create_file', 'edit_file', 'run_tests'];
+const POLY_TOOLS = [
+  'file_read',
+  'glob',
+  'grep',
+  'message_subagent',
+  'deploy',
+  'shell',
+  'mcp__github__create_issue',
+  'mcp__github',
+];
+const PICASSO_TOOLS = [
+  'read_file',
+  'grep',
+  'glob',
+  'find_symbol',
+  'query_memory',
+  'write_memory',
+  'create_file',
+  'edit_file',
+  'run_tests',
+];
 const PROFY_TOOLS = ['read', 'grep', 'glob', 'web_search', 'mcp__ledger__post_entry', 'mcp__ledger__get_entry'];
-const WORDS = 'review triage lint plan audit search index deploy migrate summarize translate test refactor document release monitor'.split(' ');
+const WORDS =
+  'review triage lint plan audit search index deploy migrate summarize translate test refactor document release monitor'.split(
+    ' ',
+  );
 
 const CONFIG = `# Benchmark workspace configuration
 tools:
@@ -56,13 +78,27 @@ function polytokenFile(rand, name, mistake) {
   let extra = '';
   let body = `You are the ${name.replace(/-/g, ' ')} subagent.\n\n{% if task %}\nWork on: {{ task }}\n{% endif %}\n\n## Steps\n\n1. Read the relevant files.\n2. Report what you found with \`exit_tool\`.\n3. Keep progress updates short.\n\n{# internal note #}\nFinish with a summary of {{ summary | default("the work") }}.\n`;
   switch (mistake) {
-    case 'name': fmName = name + '-x'; break;
-    case 'tool': tools.push('file_raed'); break;
-    case 'key': extra = '  tool_deny: [grep]\n'; break;
-    case 'exit': tools.push('exit_tool'); break;
-    case 'deny': deny.push('job_status'); break;
-    case 'template': body += '\n{% for x in items %}\n{{ x }\n'; break;
-    case 'yaml': extra = '  model: [unclosed\n'; break;
+    case 'name':
+      fmName = name + '-x';
+      break;
+    case 'tool':
+      tools.push('file_raed');
+      break;
+    case 'key':
+      extra = '  tool_deny: [grep]\n';
+      break;
+    case 'exit':
+      tools.push('exit_tool');
+      break;
+    case 'deny':
+      deny.push('job_status');
+      break;
+    case 'template':
+      body += '\n{% for x in items %}\n{{ x }\n';
+      break;
+    case 'yaml':
+      extra = '  model: [unclosed\n';
+      break;
   }
   return `---
 name: ${fmName}
@@ -73,7 +109,10 @@ polytoken:
     - big-model
   tools:
 ${yamlList(tools, '    ')}
-${deny.length ? `  tools_deny:\n${yamlList(deny, '    ')}\n` : ''}  undeferred_tools: [${tools.filter((t) => !t.startsWith('mcp__') && t !== 'exit_tool' && !deny.includes(t)).slice(0, 1).join(', ')}]
+${deny.length ? `  tools_deny:\n${yamlList(deny, '    ')}\n` : ''}  undeferred_tools: [${tools
+    .filter((t) => !t.startsWith('mcp__') && t !== 'exit_tool' && !deny.includes(t))
+    .slice(0, 1)
+    .join(', ')}]
   autonomous_hint: Work without asking questions.
   inherit_tools: ${rand() < 0.3}
   allow_subagent_spawn: false
@@ -99,13 +138,27 @@ function picassoRole(rand, name, mistake, markdown) {
   let maxSteps = 20 + Math.floor(rand() * 30);
   let extra = '';
   switch (mistake) {
-    case 'name': roleName = name.replace(/_/g, '-'); break;
-    case 'invocation': invocation = `'@${name}2'`; break;
-    case 'overlap': deny.push(tools[0]); break;
-    case 'memory': memory = 'forever'; break;
-    case 'steps': maxSteps = 0; break;
-    case 'key': extra = 'max_stesp: 3\n'; break;
-    case 'yaml': extra = 'tools: [dup]\n'; break;
+    case 'name':
+      roleName = name.replace(/_/g, '-');
+      break;
+    case 'invocation':
+      invocation = `'@${name}2'`;
+      break;
+    case 'overlap':
+      deny.push(tools[0]);
+      break;
+    case 'memory':
+      memory = 'forever';
+      break;
+    case 'steps':
+      maxSteps = 0;
+      break;
+    case 'key':
+      extra = 'max_stesp: 3\n';
+      break;
+    case 'yaml':
+      extra = 'tools: [dup]\n';
+      break;
   }
   if (memory === 'none') tools = tools.filter((t) => t !== 'query_memory' && t !== 'write_memory');
   if (memory === 'read-only') tools = tools.filter((t) => t !== 'write_memory');
@@ -155,13 +208,26 @@ function profyExpert(rand, name, mistake) {
     subagents,
   };
   switch (mistake) {
-    case 'reserved': subagents[0].name = 'Task'; break;
-    case 'missing': delete subagents[1].system_prompt; break;
-    case 'dup': subagents[1].name = subagents[0].name; break;
-    case 'tool': subagents[0].tools = ['reed']; break;
-    case 'key': expert.delegationBreif = 'typo'; break;
-    case 'brief': delete expert.delegationBrief; break;
-    case 'json': return JSON.stringify(expert, null, 2).replace(/,\n/, '\n');
+    case 'reserved':
+      subagents[0].name = 'Task';
+      break;
+    case 'missing':
+      delete subagents[1].system_prompt;
+      break;
+    case 'dup':
+      subagents[1].name = subagents[0].name;
+      break;
+    case 'tool':
+      subagents[0].tools = ['reed'];
+      break;
+    case 'key':
+      expert.delegationBreif = 'typo';
+      break;
+    case 'brief':
+      delete expert.delegationBrief;
+      break;
+    case 'json':
+      return JSON.stringify(expert, null, 2).replace(/,\n/, '\n');
   }
   return JSON.stringify(expert, null, 2) + '\n';
 }
@@ -189,26 +255,37 @@ export function generateWorkspace(root, total, { seed = 42, mistakeRate = 0.25, 
     fs.writeFileSync(file, text);
   };
   // Definitions of the shared discovery folder (shadowed by projects' definitions of the same name).
-  for (let i = 0; i < 10; i++) write(path.join(root, 'vendor/agents', `agent-${i}.md`), polytokenFile(rand, `agent-${i}`, undefined));
+  for (let i = 0; i < 10; i++)
+    write(path.join(root, 'vendor/agents', `agent-${i}.md`), polytokenFile(rand, `agent-${i}`, undefined));
   let made = 0;
   for (let p = 0; made < total; p++) {
     const proj = path.join(root, 'projects', `p${String(p).padStart(4, '0')}`);
-    if (p % 10 === 3) write(path.join(proj, '.subagents.yaml'), CONFIG.replace('subagentDirs: [vendor/agents]', 'subagentDirs: []') + (p % 20 === 3 ? 'rules: {broken\n' : ''));
+    if (p % 10 === 3)
+      write(
+        path.join(proj, '.subagents.yaml'),
+        CONFIG.replace('subagentDirs: [vendor/agents]', 'subagentDirs: []') + (p % 20 === 3 ? 'rules: {broken\n' : ''),
+      );
     write(path.join(proj, 'README.md'), `# Project ${p}\n\nNot a definition.\n`);
     write(path.join(proj, 'src', 'index.ts'), `export const project = ${p};\n`);
     write(path.join(proj, 'node_modules', 'dep', '.polytoken', 'subagents', 'skipped.md'), '---\nname: wrong\n---\n');
     counts.noise += 3;
     for (let k = 0; k < perProject && made < total; k++, made++) {
       const r = rand();
-      const mistakeFor = (d) => (rand() < mistakeRate ? MISTAKES[d][Math.floor(rand() * MISTAKES[d].length)] : undefined);
+      const mistakeFor = (d) =>
+        rand() < mistakeRate ? MISTAKES[d][Math.floor(rand() * MISTAKES[d].length)] : undefined;
       if (r < 0.4) {
         const name = k < 10 && p % 4 === 0 ? `agent-${k}` : `${WORDS[k % WORDS.length]}-${p}-${k}`;
-        write(path.join(proj, '.polytoken', 'subagents', `${name}.md`), polytokenFile(rand, name, mistakeFor('polytoken')));
+        write(
+          path.join(proj, '.polytoken', 'subagents', `${name}.md`),
+          polytokenFile(rand, name, mistakeFor('polytoken')),
+        );
         counts.polytoken++;
       } else if (r < 0.7) {
         const name = `${WORDS[k % WORDS.length]}_${p}_${k}`;
         const md = rand() < 0.5;
-        const file = md ? path.join(proj, '.picasso', 'agents', `${name}.md`) : path.join(proj, 'apps', 'cli', 'agents', `${name}.yaml`);
+        const file = md
+          ? path.join(proj, '.picasso', 'agents', `${name}.md`)
+          : path.join(proj, 'apps', 'cli', 'agents', `${name}.yaml`);
         write(file, picassoRole(rand, name, mistakeFor('picasso'), md));
         counts.picasso++;
       } else {

@@ -18,7 +18,10 @@ const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const TIMEOUT_MS = 120_000;
 
-const NEIGHBOUR = ['.polytoken/subagents/neighbour.md', '---\nname: other\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n'];
+const NEIGHBOUR = [
+  '.polytoken/subagents/neighbour.md',
+  '---\nname: other\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n',
+];
 const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
 const write = (ws, rel, text) => {
   fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
@@ -33,7 +36,10 @@ const linux = process.platform === 'linux';
 const CASES = {
   'Profy: 200,000 repeats of one key (1.2 MB)': {
     files: { 'dup.expert.json': '{"name":"x"' + ',"a":1'.repeat(200_000) + '}' },
-    expect: (r) => (diag(r, 'dup.expert.json').some((d) => d.rule === 'syntax/json') ? 'a repeated key is not a syntax error' : undefined),
+    expect: (r) =>
+      diag(r, 'dup.expert.json').some((d) => d.rule === 'syntax/json')
+        ? 'a repeated key is not a syntax error'
+        : undefined,
   },
   '130,000 folders in one folder': {
     setup: (ws) => {
@@ -78,7 +84,10 @@ const CASES = {
     expect: (r) => expectCount(diag(r, 'apps/cli/agents/keys.yaml'), 'syntax/yaml', 51),
   },
   'YAML: 40,000 suppression comments': {
-    files: { 'apps/cli/agents/quiet.yaml': 'name: quiet\n' + '# subagents-disable-next-line picasso/unknown-key\n'.repeat(40_000) },
+    files: {
+      'apps/cli/agents/quiet.yaml':
+        'name: quiet\n' + '# subagents-disable-next-line picasso/unknown-key\n'.repeat(40_000),
+    },
   },
   'glob `**/*a*a*a*a*a*a*a*a*a*a*b` in ignore, 40-character names': {
     files: {
@@ -89,24 +98,60 @@ const CASES = {
   },
   'Profy glob `a*a*…*b` (40 stars) against a 100,000-character tool': {
     files: {
-      'glob.expert.json': JSON.stringify({ name: 'glob', description: 'd', tools: ['a'.repeat(100_000), 'read'], subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: ['a*'.repeat(40) + 'b', 'read'] }] }),
+      'glob.expert.json': JSON.stringify({
+        name: 'glob',
+        description: 'd',
+        tools: ['a'.repeat(100_000), 'read'],
+        subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: ['a*'.repeat(40) + 'b', 'read'] }],
+      }),
     },
-    expect: (r) => (diag(r, 'glob.expert.json').some((d) => d.rule === 'profy/unresolved-tool') ? undefined : 'the glob that matches nothing is reported'),
+    expect: (r) =>
+      diag(r, 'glob.expert.json').some((d) => d.rule === 'profy/unresolved-tool')
+        ? undefined
+        : 'the glob that matches nothing is reported',
   },
   'Profy: 40,000 tools, one allowlist of 40,000 other names (did-you-mean for each)': {
     files: {
-      'big.expert.json': JSON.stringify({ name: 'big', description: 'd', delegationBrief: 'b', tools: lines(40_000, (i) => `tool_number_${i}`).split('\n'), subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: lines(40_000, (i) => `other_name_${i}`).split('\n') }] }),
+      'big.expert.json': JSON.stringify({
+        name: 'big',
+        description: 'd',
+        delegationBrief: 'b',
+        tools: lines(40_000, (i) => `tool_number_${i}`).split('\n'),
+        subagents: [
+          {
+            name: 's',
+            description: 'd',
+            system_prompt: 'p',
+            tools: lines(40_000, (i) => `other_name_${i}`).split('\n'),
+          },
+        ],
+      }),
     },
     expect: (r) => expectCount(diag(r, 'big.expert.json'), 'profy/unresolved-tool', 1001),
   },
   'Profy: 20,000 globs `*x<n>*` against 20,000 tools (past the match budget)': {
     files: {
-      'globs.expert.json': JSON.stringify({ name: 'globs', description: 'd', delegationBrief: 'b', tools: lines(20_000, (i) => `tool_${i}`).split('\n'), subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: lines(20_000, (i) => `*x${i}*`).split('\n') }] }),
+      'globs.expert.json': JSON.stringify({
+        name: 'globs',
+        description: 'd',
+        delegationBrief: 'b',
+        tools: lines(20_000, (i) => `tool_${i}`).split('\n'),
+        subagents: [
+          { name: 's', description: 'd', system_prompt: 'p', tools: lines(20_000, (i) => `*x${i}*`).split('\n') },
+        ],
+      }),
     },
     expect: (r) => expectCount(diag(r, 'globs.expert.json'), 'profy/unknown-toolset', 1),
   },
   'Polytoken: a 50,000-value status enum': {
-    files: { '.polytoken/subagents/triage.md': `---\nname: triage\ndescription: d\npolytoken:\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [${lines(50_000, (i) => `v${i}`).split('\n').join(', ')}] }\n---\nBody.\n` },
+    files: {
+      '.polytoken/subagents/triage.md': `---\nname: triage\ndescription: d\npolytoken:\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [${lines(
+        50_000,
+        (i) => `v${i}`,
+      )
+        .split('\n')
+        .join(', ')}] }\n---\nBody.\n`,
+    },
     expect: (r) => expectCount(diag(r, '.polytoken/subagents/triage.md'), 'polytoken/invalid-exit-schema', 1),
   },
   ...(linux
@@ -171,7 +216,9 @@ try {
       }
     }
     result[label] = { ms: Math.round(m.wall), rssMiB: Math.round(m.rss), ok: !note, ...(note ? { note } : {}) };
-    process.stderr.write(`${label}: ${Math.round(m.wall)} ms, ${Math.round(m.rss)} MiB${note ? ` — PROBLEM: ${note}` : ''}\n`);
+    process.stderr.write(
+      `${label}: ${Math.round(m.wall)} ms, ${Math.round(m.rss)} MiB${note ? ` — PROBLEM: ${note}` : ''}\n`,
+    );
     if (!args.includes('--keep')) fs.rmSync(ws, { recursive: true, force: true });
   }
 } finally {

@@ -35,11 +35,18 @@ export class Client {
   constructor() {
     this.started = performance.now();
     this.child = spawn(process.execPath, [cli, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.c = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.c = createMessageConnection(
+      new StreamMessageReader(this.child.stdout),
+      new StreamMessageWriter(this.child.stdin),
+    );
     this.listeners = new Set();
-    this.c.onNotification('textDocument/publishDiagnostics', (p) => this.emit({ type: 'diagnostics', ...p, at: performance.now() }));
+    this.c.onNotification('textDocument/publishDiagnostics', (p) =>
+      this.emit({ type: 'diagnostics', ...p, at: performance.now() }),
+    );
     this.c.onNotification('$/progress', (p) => this.emit({ type: 'progress', ...p, at: performance.now() }));
-    this.c.onNotification('subagents/workspaceChanged', (p) => this.emit({ type: 'workspaceChanged', ...p, at: performance.now() }));
+    this.c.onNotification('subagents/workspaceChanged', (p) =>
+      this.emit({ type: 'workspaceChanged', ...p, at: performance.now() }),
+    );
     this.c.onNotification('window/logMessage', () => {});
     this.c.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
     this.c.onRequest('client/registerCapability', () => null);
@@ -70,7 +77,14 @@ export class Client {
       processId: process.pid,
       rootUri: uriOf(folder),
       workspaceFolders: [{ uri: uriOf(folder), name: 'ws' }],
-      capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionItem: { snippetSupport: true } } } },
+      capabilities: {
+        window: { workDoneProgress: true },
+        workspace: { configuration: true },
+        textDocument: {
+          publishDiagnostics: { versionSupport: true },
+          completion: { completionItem: { snippetSupport: true } },
+        },
+      },
     });
     this.c.sendNotification('initialized', {});
   }

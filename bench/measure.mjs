@@ -13,9 +13,18 @@ const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout } = {}) {
   const out = fs.openSync(stdoutFile, 'w');
   const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
-  const [cmd, cmdArgs] = timeBin ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const [cmd, cmdArgs] = timeBin
+    ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
   const start = performance.now();
-  const r = spawnSync(cmd, cmdArgs, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env }, cwd, timeout, killSignal: 'SIGKILL', maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, cmdArgs, {
+    stdio: ['ignore', out, 'pipe'],
+    env: { ...process.env, ...env },
+    cwd,
+    timeout,
+    killSignal: 'SIGKILL',
+    maxBuffer: 1 << 28,
+  });
   const wall = performance.now() - start;
   fs.closeSync(out);
   const stderr = r.stderr?.toString() ?? '';
@@ -30,8 +39,18 @@ export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout
     rssKb = m ? Number(m[1]) : NaN;
   }
   // time(1) exits with the child's status; its own line is not part of the child's stderr.
-  const childStderr = stderr.replace(/^(Command exited with non-zero status \d+|Command terminated by signal \d+)\n/m, '').replace(/BENCH_TIME .*\n?/, '').replace(/\nSUBAGENTS_BENCH_MAXRSS_KB=\d+\n/, '');
-  return { wall, rss: rssKb / 1024, cpu, status: r.status, stderr: childStderr, timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL' };
+  const childStderr = stderr
+    .replace(/^(Command exited with non-zero status \d+|Command terminated by signal \d+)\n/m, '')
+    .replace(/BENCH_TIME .*\n?/, '')
+    .replace(/\nSUBAGENTS_BENCH_MAXRSS_KB=\d+\n/, '');
+  return {
+    wall,
+    rss: rssKb / 1024,
+    cpu,
+    status: r.status,
+    stderr: childStderr,
+    timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL',
+  };
 }
 
 export const median = (xs) => {

@@ -37,7 +37,19 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(), load: os.loadavg(), runs, check: [], limits: undefined, hostile: undefined, cache: undefined, server: undefined, view: undefined };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.availableParallelism(),
+  load: os.loadavg(),
+  runs,
+  check: [],
+  limits: undefined,
+  hostile: undefined,
+  cache: undefined,
+  server: undefined,
+  view: undefined,
+};
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
 try {
@@ -90,21 +102,33 @@ try {
     if (!keep) fs.rmSync(ws, { recursive: true, force: true });
   }
 
-  const limits = spawnSync(process.execPath, [path.join(here, 'limits.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 10 * 60_000 });
+  const limits = spawnSync(process.execPath, [path.join(here, 'limits.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+    timeout: 10 * 60_000,
+  });
   try {
     results.limits = JSON.parse(limits.stdout.toString().trim().split('\n').pop());
   } catch {
     results.limits = { error: `limits benchmark failed (exit ${limits.status})` };
   }
 
-  const hostile = spawnSync(process.execPath, [path.join(here, 'hostile.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 30 * 60_000 });
+  const hostile = spawnSync(process.execPath, [path.join(here, 'hostile.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+    timeout: 30 * 60_000,
+  });
   try {
     results.hostile = JSON.parse(hostile.stdout.toString().trim().split('\n').pop());
   } catch {
     results.hostile = { error: `hostile inputs benchmark failed (exit ${hostile.status})` };
   }
 
-  const cache = spawnSync(process.execPath, [path.join(here, 'cache.mjs'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24, timeout: 15 * 60_000 });
+  const cache = spawnSync(process.execPath, [path.join(here, 'cache.mjs'), '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+    timeout: 15 * 60_000,
+  });
   try {
     results.cache = JSON.parse(cache.stdout.toString().trim().split('\n').pop());
   } catch {
@@ -112,13 +136,21 @@ try {
   }
 
   if (withServer) {
-    const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
+    const server = spawnSync(process.execPath, [path.join(here, 'server.mjs'), '--tmp', tmp], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 26,
+      timeout: 15 * 60_000,
+    });
     try {
       results.server = JSON.parse(server.stdout.toString().trim().split('\n').pop());
     } catch {
       results.server = { error: `server benchmark failed (exit ${server.status})` };
     }
-    const view = spawnSync(process.execPath, [path.join(here, 'view.mjs'), '--tmp', tmp], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, timeout: 15 * 60_000 });
+    const view = spawnSync(process.execPath, [path.join(here, 'view.mjs'), '--tmp', tmp], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 26,
+      timeout: 15 * 60_000,
+    });
     try {
       results.view = JSON.parse(view.stdout.toString().trim().split('\n').pop());
     } catch {
@@ -132,9 +164,13 @@ try {
 
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const lines = [];
-lines.push(`subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}`);
+lines.push(
+  `subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}`,
+);
 lines.push('');
-lines.push('| definitions | check (ms) | files/s | peak RSS (MiB) | check CPU (ms) | 1 thread (ms) | floor (ms) | floor RSS (MiB) | floor CPU (ms) | check/floor | best/best | ms per 1k |');
+lines.push(
+  '| definitions | check (ms) | files/s | peak RSS (MiB) | check CPU (ms) | 1 thread (ms) | floor (ms) | floor RSS (MiB) | floor CPU (ms) | check/floor | best/best | ms per 1k |',
+);
 lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of results.check) {
   lines.push(
@@ -156,7 +192,8 @@ if (results.hostile) {
   else {
     lines.push('| hostile input (a workspace, CLI check, whole process) | ms | peak RSS (MiB) | outcome |');
     lines.push('| --- | ---: | ---: | --- |');
-    for (const [k, v] of Object.entries(results.hostile)) lines.push(`| ${k} | ${fmt(v.ms)} | ${fmt(v.rssMiB)} | ${v.ok ? 'as expected' : `**${v.note}**`} |`);
+    for (const [k, v] of Object.entries(results.hostile))
+      lines.push(`| ${k} | ${fmt(v.ms)} | ${fmt(v.rssMiB)} | ${v.ok ? 'as expected' : `**${v.note}**`} |`);
   }
 }
 if (results.cache) {
@@ -170,17 +207,22 @@ if (results.cache) {
     lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
   }
 }
-for (const [title, s] of [['server', results.server], ['workspace view (subagents/workspace)', results.view]]) {
+for (const [title, s] of [
+  ['server', results.server],
+  ['workspace view (subagents/workspace)', results.view],
+]) {
   if (!s) continue;
   lines.push('');
   if (s.error) lines.push(`${title}: ${s.error}`);
   else {
     lines.push(`| ${title} | value |`);
     lines.push('| --- | ---: |');
-    for (const [k, v] of Object.entries(s)) lines.push(`| ${k} | ${typeof v === 'number' ? fmt(v, v < 10 ? 1 : 0) : v} |`);
+    for (const [k, v] of Object.entries(s))
+      lines.push(`| ${k} | ${typeof v === 'number' ? fmt(v, v < 10 ? 1 : 0) : v} |`);
   }
 }
 console.log(lines.join('\n'));
 fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 // A hostile input that crashed, hung or gave the wrong answer fails the run.
-if (results.hostile && (results.hostile.error || Object.values(results.hostile).some((v) => !v.ok))) process.exitCode = 1;
+if (results.hostile && (results.hostile.error || Object.values(results.hostile).some((v) => !v.ok)))
+  process.exitCode = 1;

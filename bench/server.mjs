@@ -47,7 +47,9 @@ try {
     const uri = uriOf(file);
     const got = client.wait((e) => e.type === 'diagnostics' && e.uri === uri);
     await client.init(small);
-    client.c.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: POLY('first') } });
+    client.c.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'markdown', version: 1, text: POLY('first') },
+    });
     const e = await got;
     firstTimes.push(e.at - client.started);
     await client.stop();
@@ -69,7 +71,9 @@ try {
   const file = path.join(big, 'projects/p0001/.polytoken/subagents/edited.md');
   const uri = uriOf(file);
   const opened = client.wait((e) => e.type === 'diagnostics' && e.uri === uri);
-  client.c.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: POLY('edited') } });
+  client.c.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'markdown', version: 1, text: POLY('edited') },
+  });
   await opened;
   const latencies = [];
   for (let v = 2; v <= 201; v++) {
@@ -77,7 +81,10 @@ try {
     const text = v % 2 ? POLY('edited', '') : POLY(`edited${v % 10}`, `    - file_raed${v}\n`);
     const got = client.wait((e) => e.type === 'diagnostics' && e.uri === uri && e.version === v, 30_000);
     const sent = performance.now();
-    client.c.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text }] });
+    client.c.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: v },
+      contentChanges: [{ text }],
+    });
     const e = await got;
     latencies.push(e.at - sent);
   }
@@ -98,7 +105,10 @@ try {
   const settled = client.wait((e) => e.type === 'diagnostics' && e.uri === uri && e.version === lastBurst, 60_000);
   const burstStart = performance.now();
   for (let v = firstBurst; v <= lastBurst; v++) {
-    client.c.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: POLY(`burst${v}`, '') }] });
+    client.c.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: v },
+      contentChanges: [{ text: POLY(`burst${v}`, '') }],
+    });
   }
   await settled;
   result['burst of 1,000 edits: last version published after (ms)'] = performance.now() - burstStart;
@@ -115,7 +125,10 @@ try {
     }
     return out;
   };
-  const completion = await timed('textDocument/completion', { textDocument: { uri }, position: { line: 6, character: 6 } });
+  const completion = await timed('textDocument/completion', {
+    textDocument: { uri },
+    position: { line: 6, character: 6 },
+  });
   const hover = await timed('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: 5 } });
   result['completion, median (ms)'] = median(completion);
   result['completion, p90 (ms)'] = pct(completion, 90);
@@ -126,5 +139,6 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-for (const [k, v] of Object.entries(result)) process.stderr.write(`${k}: ${typeof v === 'number' ? v.toFixed(1) : v}\n`);
+for (const [k, v] of Object.entries(result))
+  process.stderr.write(`${k}: ${typeof v === 'number' ? v.toFixed(1) : v}\n`);
 console.log(JSON.stringify(result));

@@ -63,7 +63,9 @@ try {
   }
 
   // One file changed on disk (renamed inside, so the runtime rejects it): the notification naming it.
-  const file = fs.readdirSync(path.join(ws, 'projects/p0001/.polytoken/subagents')).map((f) => path.join(ws, 'projects/p0001/.polytoken/subagents', f))[0];
+  const file = fs
+    .readdirSync(path.join(ws, 'projects/p0001/.polytoken/subagents'))
+    .map((f) => path.join(ws, 'projects/p0001/.polytoken/subagents', f))[0];
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^name: (.*)$/m, 'name: $1-edited'));
   const uri = uriOf(file);
   const named = client.wait((e) => e.type === 'workspaceChanged' && e.uris.includes(uri), 30_000);
@@ -90,5 +92,6 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-for (const [k, v] of Object.entries(result)) process.stderr.write(`${k}: ${typeof v === 'number' ? v.toFixed(1) : v}\n`);
+for (const [k, v] of Object.entries(result))
+  process.stderr.write(`${k}: ${typeof v === 'number' ? v.toFixed(1) : v}\n`);
 console.log(JSON.stringify(result));

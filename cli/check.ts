@@ -42,23 +42,33 @@ export function commandCheck(args: string[], io: Io): number {
   const fix = fixMode(parsed);
   if (fix === 'dry-run') return fixDryRun(parsed, options, io, allowUnmatched);
   if (fix === 'write') applyFixes(parsed, options, io, allowUnmatched);
-  const run = parsed.flags.has('--stdin') ? checkStdin(parsed, options, io, allowUnmatched) : checkFiles(parsed, options, io, allowUnmatched);
+  const run = parsed.flags.has('--stdin')
+    ? checkStdin(parsed, options, io, allowUnmatched)
+    : checkFiles(parsed, options, io, allowUnmatched);
   if (run.cacheProblem) io.err(`subagents: ${run.cacheProblem}\n`);
 
-  const files = run.files.map((f) => ({ path: relativePath(io.cwd, f.path), kind: f.kind, diagnostics: quiet ? errorsOnly(f) : f.diagnostics }));
+  const files = run.files.map((f) => ({
+    path: relativePath(io.cwd, f.path),
+    kind: f.kind,
+    diagnostics: quiet ? errorsOnly(f) : f.diagnostics,
+  }));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report = buildReport(files);
   const ioErrors = run.ioErrors.map((e) => ({ path: relativePath(io.cwd, e.path), message: e.message }));
   for (const e of ioErrors) io.err(`subagents: ${e.path}: ${e.message}\n`);
   const tooManyWarnings = maxWarnings !== undefined && report.summary.warnings > maxWarnings;
-  const warningsLine = tooManyWarnings ? `Too many warnings: ${report.summary.warnings}, the maximum is ${maxWarnings} (--max-warnings).\n` : '';
+  const warningsLine = tooManyWarnings
+    ? `Too many warnings: ${report.summary.warnings}, the maximum is ${maxWarnings} (--max-warnings).\n`
+    : '';
 
   const outputFile = parsed.values['--output-file'];
   let text: string;
   if (format === 'json') text = formatJson(report);
   else if (format === 'sarif') text = formatSarif(report, { version: io.version, cwd: toPosix(io.cwd), ioErrors });
   else if (format === 'github') text = formatGithub(report) + warningsLine;
-  else text = formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
+  else
+    text =
+      formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
   // The whole report in one write: an interrupted run never leaves half a document.
   if (outputFile === undefined) io.out(text);
   else {
@@ -74,7 +84,8 @@ function fixMode(parsed: ParsedArgs): 'write' | 'dry-run' | undefined {
   const write = parsed.flags.has('--fix');
   const dry = parsed.flags.has('--fix-dry-run');
   if (write && dry) throw new UsageError('--fix and --fix-dry-run exclude each other');
-  if ((write || dry) && parsed.flags.has('--stdin')) throw new UsageError('--fix and --fix-dry-run work on files, not on --stdin');
+  if ((write || dry) && parsed.flags.has('--stdin'))
+    throw new UsageError('--fix and --fix-dry-run work on files, not on --stdin');
   return write ? 'write' : dry ? 'dry-run' : undefined;
 }
 
@@ -84,10 +95,20 @@ function analyzedFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allow
 }
 
 /** Every fix, configurations first; `ioErrors` of the first check (the second reads the same files). */
-function fixedFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): FixOutcome & { ioErrors: CheckRun['ioErrors'] } {
+function fixedFiles(
+  parsed: ParsedArgs,
+  options: ConfigOptions,
+  io: Io,
+  allowUnmatched: boolean,
+): FixOutcome & { ioErrors: CheckRun['ioErrors'] } {
   let ioErrors: CheckRun['ioErrors'] = [];
   const outcome = fixInTwoPasses((configTexts) => {
-    const run = analyzedFiles(parsed, configTexts ? withConfigTexts(options, configTexts) : options, io, allowUnmatched);
+    const run = analyzedFiles(
+      parsed,
+      configTexts ? withConfigTexts(options, configTexts) : options,
+      io,
+      allowUnmatched,
+    );
     if (!configTexts) ioErrors = run.ioErrors;
     return run.files;
   });
@@ -102,9 +123,13 @@ function withConfigTexts(options: ConfigOptions, texts: ReadonlyMap<string, stri
 /** `--fix`: writes every file the preferred fixes change; the check that follows reports what is left. */
 function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): void {
   const { fixed, problems } = fixedFiles(parsed, options, io, allowUnmatched);
-  for (const p of [...problems, ...writeFixed(fixed)]) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
+  for (const p of [...problems, ...writeFixed(fixed)])
+    io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
   const count = fixed.reduce((n, f) => n + f.rules.length, 0);
-  if (fixed.length) io.err(`subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${fixed.length} file${fixed.length === 1 ? '' : 's'}\n`);
+  if (fixed.length)
+    io.err(
+      `subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${fixed.length} file${fixed.length === 1 ? '' : 's'}\n`,
+    );
 }
 
 /**
@@ -122,8 +147,16 @@ function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnma
     if (problem) throw new UsageError(`cannot write the diff to ${outputFile}: ${problem}`);
   }
   const texts = new Map(fixed.map((f) => [f.path, f.after]));
-  const after = runCheckPaths(parsed.positionals, { ...withConfigTexts(options, texts), contents: texts, failOnUnmatched: !allowUnmatched }, io);
-  const errors = after.files.reduce((n, f) => n + f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error).length, 0);
+  const after = runCheckPaths(
+    parsed.positionals,
+    { ...withConfigTexts(options, texts), contents: texts, failOnUnmatched: !allowUnmatched },
+    io,
+  );
+  const errors = after.files.reduce(
+    (n, f) =>
+      n + f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error).length,
+    0,
+  );
   if (ioErrors.length || problems.length) return 2;
   return errors > 0 ? 1 : 0;
 }
@@ -134,8 +167,10 @@ function errorsOnly(f: FileReport) {
 }
 
 function checkFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
-  if (parsed.values['--stdin-filename'] !== undefined) throw new UsageError('--stdin-filename is only used with --stdin');
-  if (parsed.values['--cache-location'] !== undefined && !parsed.flags.has('--cache')) throw new UsageError('--cache-location needs --cache');
+  if (parsed.values['--stdin-filename'] !== undefined)
+    throw new UsageError('--stdin-filename is only used with --stdin');
+  if (parsed.values['--cache-location'] !== undefined && !parsed.flags.has('--cache'))
+    throw new UsageError('--cache-location needs --cache');
   const cache = parsed.flags.has('--cache') ? cacheOptions(parsed, io) : undefined;
   return runCheckPaths(parsed.positionals, { ...options, cache, failOnUnmatched: !allowUnmatched }, io);
 }
@@ -143,9 +178,12 @@ function checkFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
 /** `--stdin --stdin-filename PATH`: standard input checked as if it were PATH (which need not exist). */
 function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
   const name = parsed.values['--stdin-filename'];
-  if (name === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the path decides the dialect and the configuration');
-  if (parsed.positionals.length) throw new UsageError(`--stdin checks standard input only; drop "${parsed.positionals[0]}"`);
-  if (parsed.flags.has('--cache') || parsed.values['--cache-location'] !== undefined) throw new UsageError('--cache is not used with --stdin');
+  if (name === undefined)
+    throw new UsageError('--stdin needs --stdin-filename PATH: the path decides the dialect and the configuration');
+  if (parsed.positionals.length)
+    throw new UsageError(`--stdin checks standard input only; drop "${parsed.positionals[0]}"`);
+  if (parsed.flags.has('--cache') || parsed.values['--cache-location'] !== undefined)
+    throw new UsageError('--cache is not used with --stdin');
   if (!io.readStdin) throw new UsageError('standard input cannot be read here');
   let text: string;
   try {
@@ -154,9 +192,16 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
     throw new UsageError(`cannot read standard input: ${describeError(e)}`);
   }
   const abs = absolutePath(io.cwd, name);
-  const run = runCheckPaths([abs, ...siblingsForShadowing(abs)], { ...options, contents: new Map([[abs, text]]), keepAnalysis: (p) => p === abs }, io);
+  const run = runCheckPaths(
+    [abs, ...siblingsForShadowing(abs)],
+    { ...options, contents: new Map([[abs, text]]), keepAnalysis: (p) => p === abs },
+    io,
+  );
   const own = run.files.filter((f) => f.path === abs);
-  if (!own.length && !allowUnmatched) throw new UsageError(`${describeUnmatched({ input: name, form: 'file' })}; pass --no-error-on-unmatched-pattern to allow this`);
+  if (!own.length && !allowUnmatched)
+    throw new UsageError(
+      `${describeUnmatched({ input: name, form: 'file' })}; pass --no-error-on-unmatched-pattern to allow this`,
+    );
   return { files: own, ioErrors: run.ioErrors.filter((e) => e.path === abs), unmatched: [] };
 }
 

@@ -9,13 +9,22 @@ import { HELP } from './help';
 
 /** `subagents resolve FILE`: the effective tool set of each definition in the file. */
 export function commandResolve(args: string[], io: Io): number {
-  const parsed = parseArgs(args, { values: ['--format', '--config'], flags: ['--no-global'], aliases: { '-f': '--format' } }, 'resolve');
+  const parsed = parseArgs(
+    args,
+    { values: ['--format', '--config'], flags: ['--no-global'], aliases: { '-f': '--format' } },
+    'resolve',
+  );
   if (parsed.help) {
     io.out(HELP.resolve);
     return 0;
   }
   const format = formatOption(parsed, ['text', 'json'] as const, 'text');
-  if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'resolve takes exactly one FILE' : 'resolve needs a FILE; run `subagents resolve --help`');
+  if (parsed.positionals.length !== 1)
+    throw new UsageError(
+      parsed.positionals.length
+        ? 'resolve takes exactly one FILE'
+        : 'resolve needs a FILE; run `subagents resolve --help`',
+    );
   const file = parsed.positionals[0];
   const abs = absolutePath(io.cwd, file);
   let stat: fs.Stats;
@@ -30,10 +39,12 @@ export function commandResolve(args: string[], io: Io): number {
   const own = run.ioErrors.find((e) => e.path === abs);
   if (own) throw new UsageError(`${file}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);
-  if (!report) throw new UsageError(`${file}: not a recognized definition file (see the file patterns in \`subagents --help\`)`);
+  if (!report)
+    throw new UsageError(`${file}: not a recognized definition file (see the file patterns in \`subagents --help\`)`);
   if (report.kind === 'config') throw new UsageError(`${file}: is the project configuration, not a definition file`);
   const resolution = report.analysis ? resolveAnalysis(report.analysis, relativePath(io.cwd, abs)) : undefined;
-  if (!resolution) throw new UsageError(`${file}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
+  if (!resolution)
+    throw new UsageError(`${file}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
   // Paths in every output are relative to the current folder.
   for (const d of resolution.definitions) if (d.shadowedBy) d.shadowedBy = relativePath(io.cwd, d.shadowedBy);
   io.out(format === 'json' ? JSON.stringify(resolution, null, 2) + '\n' : formatResolution(resolution));
@@ -43,10 +54,15 @@ export function commandResolve(args: string[], io: Io): number {
 const list = (items: readonly string[] | undefined) => (items && items.length ? items.join(', ') : '(none)');
 
 export function formatResolution(r: Resolution): string {
-  const lines = [`${r.file} (${r.dialect}): ${r.definitions.length} definition${r.definitions.length === 1 ? '' : 's'}`];
+  const lines = [
+    `${r.file} (${r.dialect}): ${r.definitions.length} definition${r.definitions.length === 1 ? '' : 's'}`,
+  ];
   for (const d of r.definitions) {
     lines.push('', `${d.name || '(unnamed)'}: ${d.status}${d.reasons?.length ? ` (${d.reasons.join(', ')})` : ''}`);
-    if (d.silenced?.length) lines.push(`  silenced:   ${list(d.silenced)} (hidden or downgraded by your settings; the runtime still applies them)`);
+    if (d.silenced?.length)
+      lines.push(
+        `  silenced:   ${list(d.silenced)} (hidden or downgraded by your settings; the runtime still applies them)`,
+      );
     if (d.shadowedBy) lines.push(`  shadowed:   never runs, ${d.shadowedBy} replaces it`);
     lines.push(`  tools:      ${list(d.tools)}`);
     if (d.undeferred) lines.push(`  undeferred: ${list(d.undeferred)}`);
@@ -66,15 +82,25 @@ export function commandRules(args: string[], io: Io): number {
   }
   if (parsed.positionals.length) throw new UsageError(`rules takes no arguments (got "${parsed.positionals[0]}")`);
   const format = formatOption(parsed, ['text', 'json', 'markdown'] as const, 'text');
-  const rules = RULES.map((r) => ({ id: r.id, severity: r.defaultSeverity, summary: r.summary, docs: ruleDocsUrl(r.id) }));
+  const rules = RULES.map((r) => ({
+    id: r.id,
+    severity: r.defaultSeverity,
+    summary: r.summary,
+    docs: ruleDocsUrl(r.id),
+  }));
   if (format === 'json') {
     io.out(JSON.stringify({ rules }, null, 2) + '\n');
   } else if (format === 'markdown') {
-    const rows = RULES.map((r) => `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.defaultSeverity}${r.deprecated ? ' (deprecated usage)' : ''} | ${r.summary.replace(/\|/g, '\\|')} |`);
+    const rows = RULES.map(
+      (r) =>
+        `| [\`${r.id}\`](docs/rules/${r.id}.md) | ${r.defaultSeverity}${r.deprecated ? ' (deprecated usage)' : ''} | ${r.summary.replace(/\|/g, '\\|')} |`,
+    );
     io.out(['| rule | default severity | what it reports |', '| --- | --- | --- |', ...rows].join('\n') + '\n');
   } else {
     const idWidth = rules.reduce((width, r) => Math.max(width, r.id.length), 0);
-    io.out(rules.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(11)}  ${r.summary}  ${r.docs}`).join('\n') + '\n');
+    io.out(
+      rules.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(11)}  ${r.summary}  ${r.docs}`).join('\n') + '\n',
+    );
   }
   return 0;
 }

@@ -59,13 +59,17 @@ export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<
   try {
     return checkPaths(paths, {
       keepAnalysis: false,
-      onRuleError: (rule, error) => io.err(`subagents: internal error in rule ${rule}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`),
+      onRuleError: (rule, error) =>
+        io.err(
+          `subagents: internal error in rule ${rule}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
+        ),
       ...options,
       cwd: options.cwd ?? io.cwd,
     });
   } catch (e) {
     if (e instanceof InputError) throw new UsageError(e.message);
-    if (e instanceof UnmatchedInputError) throw new UsageError(`${e.message}; pass --no-error-on-unmatched-pattern to allow this`);
+    if (e instanceof UnmatchedInputError)
+      throw new UsageError(`${e.message}; pass --no-error-on-unmatched-pattern to allow this`);
     throw e;
   }
 }
@@ -80,7 +84,9 @@ export function siblingsForShadowing(abs: string): string[] {
   try {
     return fs
       .readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && isRegularFile(posix.join(dir, e.name)))))
+      .filter(
+        (e) => e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && isRegularFile(posix.join(dir, e.name)))),
+      )
       .map((e) => posix.join(dir, e.name))
       .filter((p) => p !== abs);
   } catch {

@@ -37,10 +37,17 @@ function keyed(definitions: readonly SideDefinition[]): Map<string, SideDefiniti
   return out;
 }
 
-const grantOf = (definition: ResolvedDefinition, tool: string): Grant => ({ tool, by: definition.provenance?.[tool]?.join('; ') || 'tools' });
+const grantOf = (definition: ResolvedDefinition, tool: string): Grant => ({
+  tool,
+  by: definition.provenance?.[tool]?.join('; ') || 'tools',
+});
 
 /** Added, removed and changed definitions (status or tools), in file order; unchanged ones are left out. */
-export function compare(base: readonly SideDefinition[], head: readonly SideDefinition[], labels: { base: string; head: string }): DiffReport {
+export function compare(
+  base: readonly SideDefinition[],
+  head: readonly SideDefinition[],
+  labels: { base: string; head: string },
+): DiffReport {
   const before = keyed(base);
   const after = keyed(head);
   const changes: DefinitionChange[] = [];
@@ -63,7 +70,15 @@ export function compare(base: readonly SideDefinition[], head: readonly SideDefi
   }
   for (const [key, b] of before) {
     if (after.has(key)) continue;
-    changes.push({ file: b.file, dialect: b.dialect, name: b.definition.name, change: 'removed', status: { from: b.definition.status, to: null }, granted: [], revoked: [...b.definition.tools] });
+    changes.push({
+      file: b.file,
+      dialect: b.dialect,
+      name: b.definition.name,
+      change: 'removed',
+      status: { from: b.definition.status, to: null },
+      granted: [],
+      revoked: [...b.definition.tools],
+    });
   }
   changes.sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
   return { base: labels.base, head: labels.head, changes };
@@ -80,7 +95,8 @@ function counts(report: DiffReport): string {
   return `${total} definition${total === 1 ? '' : 's'} changed (${n('added')} added, ${n('removed')} removed, ${n('changed')} changed)`;
 }
 
-const statusText = (c: DefinitionChange) => (c.status.from === c.status.to ? `${c.status.to}` : `${c.status.from ?? '(none)'} → ${c.status.to ?? '(none)'}`);
+const statusText = (c: DefinitionChange) =>
+  c.status.from === c.status.to ? `${c.status.to}` : `${c.status.from ?? '(none)'} → ${c.status.to ?? '(none)'}`;
 
 export function formatDiffText(report: DiffReport): string {
   const title = `subagents diff ${report.base}..${report.head}`;
@@ -111,7 +127,13 @@ export function formatDiffMarkdown(report: DiffReport): string {
   if (!report.changes.length) return lines.concat('No definition changed its tools or status.', '').join('\n');
   lines.push(`${counts(report)}.`);
   for (const c of report.changes) {
-    lines.push('', `#### ${code(c.name || '(unnamed)')} (${c.dialect}): ${c.change}`, '', `${code(c.file)}, status: **${cell(statusText(c))}**`, '');
+    lines.push(
+      '',
+      `#### ${code(c.name || '(unnamed)')} (${c.dialect}): ${c.change}`,
+      '',
+      `${code(c.file)}, status: **${cell(statusText(c))}**`,
+      '',
+    );
     if (!c.granted.length && !c.revoked.length) {
       lines.push('No tool granted or revoked.');
       continue;

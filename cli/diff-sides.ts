@@ -16,7 +16,8 @@ import { UsageError } from './args';
 import { absolutePath, relativePath, runCheckPaths, type Io } from './common';
 import { listFiles, readBlobs, resolveCommit, topLevel } from './git';
 
-export type Side = { kind: 'worktree' } | { kind: 'git'; revision: string; commit: string } | { kind: 'folder'; path: string };
+export type Side =
+  { kind: 'worktree' } | { kind: 'git'; revision: string; commit: string } | { kind: 'folder'; path: string };
 
 /** What a side is called in the output: the revision or folder as given, or `worktree`. */
 export function sideLabel(side: Side): string {
@@ -47,10 +48,12 @@ export function chooseSides(positionals: string[], dashDash: number | undefined,
   let rest: string[];
   if (dashDash !== undefined) {
     const named = positionals.slice(0, dashDash);
-    if (named.length > 2) throw new UsageError(`diff takes at most two sides before \`--\`, BASE and HEAD (got ${named.length})`);
+    if (named.length > 2)
+      throw new UsageError(`diff takes at most two sides before \`--\`, BASE and HEAD (got ${named.length})`);
     for (const arg of named) {
       const side = isFolder(absolutePath(io.cwd, arg)) ? ({ kind: 'folder', path: arg } as const) : revision(arg);
-      if (!side) throw new UsageError(`${arg}: neither a folder nor a git revision${top ? '' : ' (not in a git repository)'}`);
+      if (!side)
+        throw new UsageError(`${arg}: neither a folder nor a git revision${top ? '' : ' (not in a git repository)'}`);
       given.push(side);
     }
     rest = positionals.slice(dashDash);
@@ -63,7 +66,8 @@ export function chooseSides(positionals: string[], dashDash: number | undefined,
     }
     rest = positionals.slice(k);
   }
-  if (given.length < 1 && !top) throw new UsageError('not in a git repository: name the two folders to compare, `subagents diff OLD NEW --`');
+  if (given.length < 1 && !top)
+    throw new UsageError('not in a git repository: name the two folders to compare, `subagents diff OLD NEW --`');
   const base = given[0] ?? revision('HEAD');
   if (!base) throw new UsageError('HEAD names no commit yet: commit once, or name BASE');
   return { base, head: given[1] ?? { kind: 'worktree' }, paths: rest, ...(top ? { top } : {}) };
@@ -106,7 +110,11 @@ function lay(side: Side, sides: Sides, options: ConfigOptions, io: Io): Laid {
     throw e;
   }
   const here = relativePath(top, toPosix(fs.realpathSync(io.cwd)));
-  return { root: here === '.' ? into : posix.join(into, here), stopAt: into, cleanup: () => fs.rmSync(into, { recursive: true, force: true }) };
+  return {
+    root: here === '.' ? into : posix.join(into, here),
+    stopAt: into,
+    cleanup: () => fs.rmSync(into, { recursive: true, force: true }),
+  };
 }
 
 /**
@@ -115,7 +123,9 @@ function lay(side: Side, sides: Sides, options: ConfigOptions, io: Io): Laid {
  * its folders and `--config` (a superset; the check then decides with the right one).
  */
 function writeDefinitions(top: string, commit: string, into: string, options: ConfigOptions): void {
-  const files = listFiles(top, commit).filter((f) => !f.path.split('/').some((s) => s === '..' || s === '.' || s === '' || s === '.git'));
+  const files = listFiles(top, commit).filter(
+    (f) => !f.path.split('/').some((s) => s === '..' || s === '.' || s === '' || s === '.git'),
+  );
   const configFiles = files.filter((f) => posix.basename(f.path) === CONFIG_FILE_NAME);
   const configs = new Map<string, LoadedConfig>();
   readBlobs(
@@ -125,7 +135,10 @@ function writeDefinitions(top: string, commit: string, into: string, options: Co
     const dir = posix.dirname(posix.join(into, configFiles[i].path));
     configs.set(dir, parseConfig(blob.toString('utf8'), posix.join(into, configFiles[i].path), dir));
   });
-  const always = [defaultLoadedConfig(into), ...(options.configFile ? [loadConfigFile(options.configFile, options)] : [])];
+  const always = [
+    defaultLoadedConfig(into),
+    ...(options.configFile ? [loadConfigFile(options.configFile, options)] : []),
+  ];
   const wanted = files.filter((f) => {
     const abs = posix.join(into, f.path);
     if (posix.basename(f.path) === CONFIG_FILE_NAME) return true;
@@ -147,22 +160,33 @@ function writeDefinitions(top: string, commit: string, into: string, options: Co
 }
 
 /** Every definition under the PATHs on one side, with its resolution. */
-export function resolveSide(side: Side, sides: Sides, options: ConfigOptions, io: Io): { definitions: SideDefinition[]; present: Set<string> } {
+export function resolveSide(
+  side: Side,
+  sides: Sides,
+  options: ConfigOptions,
+  io: Io,
+): { definitions: SideDefinition[]; present: Set<string> } {
   const laid = lay(side, sides, options, io);
   try {
     const inputs = sides.paths.length ? sides.paths : ['.'];
     // A PATH may exist on one side only (a folder added or deleted).
-    const present = new Set(inputs.filter((p) => picomatch.scan(toPosix(p)).isGlob || fs.existsSync(posix.resolve(laid.root, relativeToCwd(p, io)))));
+    const present = new Set(
+      inputs.filter(
+        (p) => picomatch.scan(toPosix(p)).isGlob || fs.existsSync(posix.resolve(laid.root, relativeToCwd(p, io))),
+      ),
+    );
     const used = inputs.filter((p) => present.has(p)).map((p) => relativeToCwd(p, io));
     if (!used.length) return { definitions: [], present };
     const run = runCheckPaths(used, { ...options, cwd: laid.root, stopAt: laid.stopAt, keepAnalysis: true }, io);
-    for (const e of run.ioErrors) throw new UsageError(`${sideLabel(side)}: ${relativePath(laid.root, e.path)}: ${e.message}`);
+    for (const e of run.ioErrors)
+      throw new UsageError(`${sideLabel(side)}: ${relativePath(laid.root, e.path)}: ${e.message}`);
     const definitions: SideDefinition[] = [];
     for (const report of run.files) {
       const file = relativePath(laid.root, report.path);
       const resolution = report.analysis && resolveAnalysis(report.analysis, file);
       if (!resolution) continue;
-      for (const definition of resolution.definitions) definitions.push({ file, dialect: resolution.dialect, definition });
+      for (const definition of resolution.definitions)
+        definitions.push({ file, dialect: resolution.dialect, definition });
     }
     return { definitions, present };
   } finally {

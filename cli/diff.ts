@@ -6,7 +6,11 @@ import { chooseSides, resolveSide, sideLabel } from './diff-sides';
 import { GitError } from './git';
 import { HELP } from './help';
 
-export const DIFF_OPTIONS = { values: ['--format', '--config'], flags: ['--fail-on-grant', '--no-global'], aliases: { '-f': '--format' } };
+export const DIFF_OPTIONS = {
+  values: ['--format', '--config'],
+  flags: ['--fail-on-grant', '--no-global'],
+  aliases: { '-f': '--format' },
+};
 
 export function commandDiff(args: string[], io: Io): number {
   const parsed = parseArgs(args, DIFF_OPTIONS, 'diff');
@@ -21,9 +25,21 @@ export function commandDiff(args: string[], io: Io): number {
     const base = resolveSide(sides.base, sides, options, io);
     const head = resolveSide(sides.head, sides, options, io);
     const missing = sides.paths.find((p) => !base.present.has(p) && !head.present.has(p));
-    if (missing !== undefined) throw new UsageError(`${missing}: no such file or folder in ${sideLabel(sides.base)} nor in ${sideLabel(sides.head)}`);
-    const report = compare(base.definitions, head.definitions, { base: sideLabel(sides.base), head: sideLabel(sides.head) });
-    io.out(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'markdown' ? formatDiffMarkdown(report) : formatDiffText(report));
+    if (missing !== undefined)
+      throw new UsageError(
+        `${missing}: no such file or folder in ${sideLabel(sides.base)} nor in ${sideLabel(sides.head)}`,
+      );
+    const report = compare(base.definitions, head.definitions, {
+      base: sideLabel(sides.base),
+      head: sideLabel(sides.head),
+    });
+    io.out(
+      format === 'json'
+        ? JSON.stringify(report, null, 2) + '\n'
+        : format === 'markdown'
+          ? formatDiffMarkdown(report)
+          : formatDiffText(report),
+    );
     return parsed.flags.has('--fail-on-grant') && grantsSomething(report) ? 1 : 0;
   } catch (e) {
     if (e instanceof GitError) throw new UsageError(e.message);

@@ -33,7 +33,9 @@ export interface FixOutcome {
  * then the definitions as `check(configTexts)` reports them with the fixed configurations in
  * force (a misspelt key can make a whole configuration fall back to the defaults).
  */
-export function fixInTwoPasses(check: (configTexts?: ReadonlyMap<string, string>) => readonly FileReport[]): FixOutcome {
+export function fixInTwoPasses(
+  check: (configTexts?: ReadonlyMap<string, string>) => readonly FileReport[],
+): FixOutcome {
   const first = check();
   const configs = fixReports(first.filter((r) => r.kind === 'config'));
   const texts = new Map(configs.fixed.map((f) => [f.path, f.after]));
@@ -59,7 +61,8 @@ function fixReports(reports: readonly FileReport[]): FixOutcome {
     // A configuration is read with its own settings (its `rules:` may silence its own problems).
     const config = ctx ? ctx.loaded : parseConfig(before, report.path, posix.dirname(report.path));
     const result = fixAll({ text: before, path: report.path, config, kind: report.kind });
-    if (result.text !== before) fixed.push({ path: report.path, before, after: result.text, rules: result.applied.map((a) => a.rule) });
+    if (result.text !== before)
+      fixed.push({ path: report.path, before, after: result.text, rules: result.applied.map((a) => a.rule) });
   }
   return { fixed, problems };
 }
@@ -79,7 +82,9 @@ export function unifiedDiff(fixed: readonly FixedFile[], relative: (path: string
   return fixed
     .map((f) => {
       const rel = relative(f.path);
-      return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, f.before, f.after, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
+      return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, f.before, f.after, undefined, undefined, {
+        context: 3,
+      }).replace(/^=+\n/, '');
     })
     .join('');
 }

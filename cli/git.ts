@@ -5,10 +5,17 @@ import { spawnSync } from 'child_process';
 export class GitError extends Error {}
 
 function git(args: string[], cwd: string, input?: Buffer | string): { ok: boolean; stdout: Buffer; stderr: string } {
-  const r = spawnSync('git', args, { cwd, input, maxBuffer: 2 ** 31 - 1, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  const r = spawnSync('git', args, {
+    cwd,
+    input,
+    maxBuffer: 2 ** 31 - 1,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+  });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
-    throw new GitError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `git ${args[0]}: ${r.error.message.split('\n')[0]}`);
+    throw new GitError(
+      code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `git ${args[0]}: ${r.error.message.split('\n')[0]}`,
+    );
   }
   return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr.toString().trim().split('\n')[0] ?? '' };
 }
@@ -65,7 +72,8 @@ export function readBlobs(top: string, oids: readonly string[]): Buffer[] {
     // <oid> SP <type> SP <size> LF <contents> LF
     const eol = out.indexOf(10, at);
     const header = out.subarray(at, eol).toString('utf8').split(' ');
-    if (eol < 0 || header[0] !== oid || header[1] !== 'blob') throw new GitError(`git cat-file: unexpected answer for ${oid}`);
+    if (eol < 0 || header[0] !== oid || header[1] !== 'blob')
+      throw new GitError(`git cat-file: unexpected answer for ${oid}`);
     const size = Number(header[2]);
     blobs.push(out.subarray(eol + 1, eol + 1 + size));
     at = eol + 1 + size + 1;

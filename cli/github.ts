@@ -1,7 +1,12 @@
 import type { SeverityName } from '../shared/types';
 import type { JsonReport } from './report';
 
-const COMMAND: Record<SeverityName, string> = { error: 'error', warning: 'warning', information: 'notice', hint: 'notice' };
+const COMMAND: Record<SeverityName, string> = {
+  error: 'error',
+  warning: 'warning',
+  information: 'notice',
+  hint: 'notice',
+};
 
 /** A workflow command's message: `%`, CR and LF escaped, as GitHub's toolkit does. */
 export function escapeData(text: string): string {

@@ -87,10 +87,17 @@ function launch(): void {
   const cachedData = file ? readCache(file, key) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // Written at exit, so that it holds the functions this run compiled too.
-  if (file && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(file, key, script.createCachedData()));
+  if (file && (!cachedData || script.cachedDataRejected))
+    process.once('exit', () => writeCache(file, key, script.createCachedData()));
   const main = new Module(bundle, module);
   main.filename = bundle;
-  const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: Module, filename: string, dirname: string) => void;
+  const run = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeRequire,
+    module: Module,
+    filename: string,
+    dirname: string,
+  ) => void;
   run.call(main.exports, main.exports, Module.createRequire(bundle), main, bundle, __dirname);
 }
 

@@ -9,7 +9,11 @@ export function runLsp(args: string[]): number | undefined {
   }
   // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot commands.
   process.removeAllListeners('uncaughtException');
-  process.on('uncaughtException', (e) => process.stderr.write(`subagents lsp: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
+  process.on('uncaughtException', (e) =>
+    process.stderr.write(
+      `subagents lsp: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    ),
+  );
   const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
   startServer(connection);
   return undefined; // keeps running until the client exits it

@@ -43,7 +43,10 @@ export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
     rule: ruleOf(d),
     severity: severityName(d.severity),
     message: typeof d.message === 'string' ? d.message : (d.message as { value: string }).value,
-    range: { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } },
+    range: {
+      start: { line: d.range.start.line, character: d.range.start.character },
+      end: { line: d.range.end.line, character: d.range.end.character },
+    },
   };
 }
 
@@ -83,12 +86,19 @@ export function textColors(env: NodeJS.ProcessEnv, isTTY: boolean): Colors {
 
 /** `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary. */
 export function formatText(report: JsonReport, c: Colors = PLAIN): string {
-  const severity: Record<SeverityName, (s: string) => string> = { error: c.red, warning: c.yellow, information: c.blue, hint: c.dim };
+  const severity: Record<SeverityName, (s: string) => string> = {
+    error: c.red,
+    warning: c.yellow,
+    information: c.blue,
+    hint: c.dim,
+  };
   const lines: string[] = [];
   for (const f of report.files) {
     for (const d of f.diagnostics) {
       const message = d.message.replace(/\s*[\r\n]+\s*/g, ' ');
-      lines.push(`${c.bold(f.path)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity](d.severity)} ${message} ${c.dim(`[${d.rule}]`)}`);
+      lines.push(
+        `${c.bold(f.path)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity](d.severity)} ${message} ${c.dim(`[${d.rule}]`)}`,
+      );
     }
   }
   const s = report.summary;

@@ -35,8 +35,10 @@ export function main(argv: string[], io: Io): number | undefined {
           return 0;
         }
         const unknown = rest.find((a) => a !== '--stdio');
-        if (unknown !== undefined) throw new UsageError(`unknown option ${unknown} for \`subagents lsp\`; run \`subagents lsp --stdio\``);
-        if (!rest.includes('--stdio')) throw new UsageError('lsp needs --stdio (the only transport); run `subagents lsp --stdio`');
+        if (unknown !== undefined)
+          throw new UsageError(`unknown option ${unknown} for \`subagents lsp\`; run \`subagents lsp --stdio\``);
+        if (!rest.includes('--stdio'))
+          throw new UsageError('lsp needs --stdio (the only transport); run `subagents lsp --stdio`');
         // Loaded only here: the server is not needed by the other commands.
         // eslint-disable-next-line @typescript-eslint/no-var-requires
         const { runLsp } = require('./lsp') as typeof import('./lsp');
@@ -44,7 +46,9 @@ export function main(argv: string[], io: Io): number | undefined {
       }
       default:
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command}; run \`subagents --help\`` : `unknown command "${command}"; run \`subagents --help\``,
+          command.startsWith('-')
+            ? `unknown option ${command}; run \`subagents --help\``
+            : `unknown command "${command}"; run \`subagents --help\``,
         );
     }
   } catch (e) {
@@ -58,4 +62,3 @@ function oneLine(e: unknown): string {
   const text = e instanceof Error ? e.message || e.name : String(e);
   return text.split('\n')[0];
 }
-

@@ -45,7 +45,8 @@ export function formatSarif(report: JsonReport, options: SarifOptions): string {
     for (const d of f.diagnostics) {
       let ruleIndex = index.get(d.rule);
       if (ruleIndex === undefined) {
-        ruleIndex = descriptors.push({ id: d.rule, shortDescription: { text: d.rule }, helpUri: ruleDocsUrl(d.rule) }) - 1;
+        ruleIndex =
+          descriptors.push({ id: d.rule, shortDescription: { text: d.rule }, helpUri: ruleDocsUrl(d.rule) }) - 1;
         index.set(d.rule, ruleIndex);
       }
       results.push({
@@ -86,7 +87,10 @@ export function formatSarif(report: JsonReport, options: SarifOptions): string {
           },
         },
         originalUriBaseIds: { SRCROOT: { uri: root } },
-        artifacts: report.files.map((f) => ({ location: { uri: relativeUri(f.path), uriBaseId: 'SRCROOT' }, properties: { dialect: f.dialect } })),
+        artifacts: report.files.map((f) => ({
+          location: { uri: relativeUri(f.path), uriBaseId: 'SRCROOT' },
+          properties: { dialect: f.dialect },
+        })),
         invocations: [
           {
             executionSuccessful: ioErrors.length === 0,

@@ -25,7 +25,11 @@ export function hasProblems(d: WorkspaceDefinition): boolean {
 /** "4 tools · 2 errors 1 warning" (counts that are zero are left out). */
 export function definitionDescription(d: WorkspaceDefinition): string {
   const p = d.problems;
-  const problems = [p.errors ? plural(p.errors, 'error') : '', p.warnings ? plural(p.warnings, 'warning') : '', p.information ? `${p.information} info` : ''].filter(Boolean);
+  const problems = [
+    p.errors ? plural(p.errors, 'error') : '',
+    p.warnings ? plural(p.warnings, 'warning') : '',
+    p.information ? `${p.information} info` : '',
+  ].filter(Boolean);
   return [plural(d.tools, 'tool'), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
 }
 
@@ -57,11 +61,34 @@ export function toolRows(d: ResolvedDefinition): ToolRow[] {
   for (const tool of d.tools) {
     const from = d.provenance?.[tool]?.join(', ');
     const description = [from, undeferred.has(tool) ? 'undeferred' : ''].filter(Boolean).join(' · ');
-    rows.push({ kind: 'granted', label: tool, description, tooltip: `${tool}: granted${from ? ` by ${from}` : ''}${undeferred.has(tool) ? ', undeferred (loaded up front)' : ''}` });
+    rows.push({
+      kind: 'granted',
+      label: tool,
+      description,
+      tooltip: `${tool}: granted${from ? ` by ${from}` : ''}${undeferred.has(tool) ? ', undeferred (loaded up front)' : ''}`,
+    });
   }
-  for (const r of d.removed) rows.push({ kind: 'removed', label: r.tool, description: `removed by ${r.by}`, tooltip: `${r.tool} — removed by ${r.by}` });
-  for (const r of d.dropped ?? []) rows.push({ kind: 'dropped', label: r.entry, description: `dropped: ${r.reason}`, tooltip: `${r.entry} — dropped: ${r.reason}` });
-  for (const u of d.unexpanded ?? []) rows.push({ kind: 'unexpanded', label: u, description: 'not expanded', tooltip: `${u}: the catalog cannot expand it, so what it grants is not known` });
+  for (const r of d.removed)
+    rows.push({
+      kind: 'removed',
+      label: r.tool,
+      description: `removed by ${r.by}`,
+      tooltip: `${r.tool} — removed by ${r.by}`,
+    });
+  for (const r of d.dropped ?? [])
+    rows.push({
+      kind: 'dropped',
+      label: r.entry,
+      description: `dropped: ${r.reason}`,
+      tooltip: `${r.entry} — dropped: ${r.reason}`,
+    });
+  for (const u of d.unexpanded ?? [])
+    rows.push({
+      kind: 'unexpanded',
+      label: u,
+      description: 'not expanded',
+      tooltip: `${u}: the catalog cannot expand it, so what it grants is not known`,
+    });
   if (!rows.length) rows.push({ kind: 'note', label: 'No tools' });
   return rows;
 }

@@ -35,7 +35,10 @@ export interface DetailNode {
   parent: DefinitionNode;
 }
 
-const byName = (a: DefinitionNode, b: DefinitionNode) => a.definition.name.localeCompare(b.definition.name) || a.uri.localeCompare(b.uri) || a.definition.index - b.definition.index;
+const byName = (a: DefinitionNode, b: DefinitionNode) =>
+  a.definition.name.localeCompare(b.definition.name) ||
+  a.uri.localeCompare(b.uri) ||
+  a.definition.index - b.definition.index;
 
 const RUNTIMES_ORDER: Runtime[] = ['polytoken', 'picasso', 'profy'];
 

@@ -21,7 +21,14 @@ import {
 } from '../shared/protocol';
 import type { ResolvedDefinition } from '../shared/results';
 import { definitionDescription, hasProblems, RUNTIMES, statusLine, toolRows, type ToolRow } from './definitions-model';
-import { DefinitionsStore, type DefinitionNode, type DefinitionsNode, type DetailNode, type GroupNode, type RuntimeNode } from './definitions-store';
+import {
+  DefinitionsStore,
+  type DefinitionNode,
+  type DefinitionsNode,
+  type DetailNode,
+  type GroupNode,
+  type RuntimeNode,
+} from './definitions-store';
 
 export type { DefinitionsNode } from './definitions-store';
 
@@ -66,13 +73,18 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     private readonly state: vscode.Memento,
   ) {
     this.onlyProblems = state.get<boolean>(ONLY_PROBLEMS_KEY, false);
-    this.treeView = vscode.window.createTreeView(DEFINITIONS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.treeView = vscode.window.createTreeView(DEFINITIONS_VIEW_ID, {
+      treeDataProvider: this,
+      showCollapseAll: true,
+    });
     void vscode.commands.executeCommand('setContext', ONLY_PROBLEMS_KEY, this.onlyProblems);
     void vscode.commands.executeCommand('setContext', LOADING_KEY, true);
     this.disposables.push(
       this.treeView,
       this.changed,
-      client.onNotification(WORKSPACE_CHANGED_NOTIFICATION, (params: WorkspaceChangedParams) => this.serverChanged(params)),
+      client.onNotification(WORKSPACE_CHANGED_NOTIFICATION, (params: WorkspaceChangedParams) =>
+        this.serverChanged(params),
+      ),
       this.treeView.onDidChangeVisibility((e) => {
         if (e.visible && this.pending !== 'all' && this.pending.size) void this.fetch();
       }),
@@ -138,8 +150,20 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
         item.tooltip = this.tooltip(d);
         item.resourceUri = vscode.Uri.parse(d.uri);
         item.contextValue = `subagents.definition.${d.status}`;
-        const range = new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character);
-        item.command = { title: 'Open Definition', command: 'vscode.open', arguments: [vscode.Uri.parse(d.uri), { selection: range, preview: true } satisfies vscode.TextDocumentShowOptions] };
+        const range = new vscode.Range(
+          d.range.start.line,
+          d.range.start.character,
+          d.range.end.line,
+          d.range.end.character,
+        );
+        item.command = {
+          title: 'Open Definition',
+          command: 'vscode.open',
+          arguments: [
+            vscode.Uri.parse(d.uri),
+            { selection: range, preview: true } satisfies vscode.TextDocumentShowOptions,
+          ],
+        };
         return item;
       }
       case 'detail': {
@@ -257,7 +281,10 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     md.appendMarkdown(`**${escape(d.name || '(unnamed)')}** (${RUNTIMES[d.dialect].label})\n\n`);
     md.appendMarkdown(`${statusLine(d)}\n\n`);
     if (d.reasons?.length) md.appendMarkdown(`Because of: ${d.reasons.map((r) => `\`${r}\``).join(', ')}\n\n`);
-    if (d.silenced?.length) md.appendMarkdown(`Hidden by your settings, applied by the runtime all the same: ${d.silenced.map((r) => `\`${r}\``).join(', ')}\n\n`);
+    if (d.silenced?.length)
+      md.appendMarkdown(
+        `Hidden by your settings, applied by the runtime all the same: ${d.silenced.map((r) => `\`${r}\``).join(', ')}\n\n`,
+      );
     md.appendMarkdown(`${escape(vscode.workspace.asRelativePath(vscode.Uri.parse(d.uri)))}`);
     return md;
   }
@@ -278,7 +305,13 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
       resolved = at && at.name === node.definition.name ? at : defs.find((d) => d.name === node.definition.name);
     } catch (e) {
       this.resolutions.delete(node.uri);
-      return [this.detail(node, 0, { kind: 'note', label: 'Could not resolve', description: e instanceof Error ? e.message : String(e) })];
+      return [
+        this.detail(node, 0, {
+          kind: 'note',
+          label: 'Could not resolve',
+          description: e instanceof Error ? e.message : String(e),
+        }),
+      ];
     }
     if (!resolved) return [this.detail(node, 0, { kind: 'note', label: 'Not found in the file any more' })];
     return toolRows(resolved).map((row, i) => this.detail(node, i, row));

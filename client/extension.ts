@@ -1,7 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
 import { CLIENT_RESOLVE_COMMAND, RESOLVE_REQUEST, type ResolveParams } from '../shared/protocol';
 import type { Resolution } from '../shared/results';
@@ -44,7 +50,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6009'] },
+    },
   };
   const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
   context.subscriptions.push(watcher);
@@ -59,7 +69,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     initializationOptions: () => {
       const cfg = vscode.workspace.getConfiguration('subagents');
       // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
-      return { settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } }, clientCommands: [CLIENT_RESOLVE_COMMAND], documentPatterns: true };
+      return {
+        settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } },
+        clientCommands: [CLIENT_RESOLVE_COMMAND],
+        documentPatterns: true,
+      };
     },
   };
   client = new LanguageClient('subagents', 'Subagents', serverOptions, clientOptions);
@@ -86,7 +100,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     }),
   );
   const previewUri = (source: vscode.Uri): vscode.Uri =>
-    vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${path.posix.basename(source.path)} (resolved).md`, query: source.toString() });
+    vscode.Uri.from({
+      scheme: PREVIEW_SCHEME,
+      path: `/${path.posix.basename(source.path)} (resolved).md`,
+      query: source.toString(),
+    });
 
   async function resolve(source: vscode.Uri): Promise<Resolution> {
     const t = Date.now();
@@ -94,7 +112,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     const result = await lc.sendRequest<Resolution | null>(RESOLVE_REQUEST, params);
     if (timings.firstResolveMs === undefined) {
       timings.firstResolveMs = Date.now() - t0;
-      output.info(`First resolve answered ${timings.firstResolveMs} ms after activation (request took ${Date.now() - t} ms).`);
+      output.info(
+        `First resolve answered ${timings.firstResolveMs} ms after activation (request took ${Date.now() - t} ms).`,
+      );
     }
     if (!result) throw new Error('This file is not a subagent definition the server has open.');
     return result;
@@ -127,9 +147,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
         return undefined;
       }
       // The server resolves open documents (their current text).
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString()) ?? (await vscode.workspace.openTextDocument(source));
+      const doc =
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString()) ??
+        (await vscode.workspace.openTextDocument(source));
       if (!patterns.matches(doc)) {
-        void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(source)} is not a subagent definition.`);
+        void vscode.window.showInformationMessage(
+          `${vscode.workspace.asRelativePath(source)} is not a subagent definition.`,
+        );
         return undefined;
       }
       const target = previewUri(source);
@@ -140,7 +164,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
         await vscode.commands.executeCommand('markdown.showPreviewToSide', target);
       } catch {
         // No Markdown preview (disabled built-in extension): show the Markdown source instead.
-        await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+        await vscode.window.showTextDocument(target, {
+          viewColumn: vscode.ViewColumn.Beside,
+          preview: true,
+          preserveFocus: true,
+        });
       }
       return { previewUri: target.toString(), markdown: previews.get(key)!.markdown };
     }),
@@ -159,7 +187,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       for (const [key, state] of previews) {
         if (state.source.toString() !== source) continue;
         clearTimeout(timers.get(key));
-        timers.set(key, setTimeout(() => void refreshPreview(key), 200));
+        timers.set(
+          key,
+          setTimeout(() => void refreshPreview(key), 200),
+        );
       }
     }),
     vscode.workspace.onDidCloseTextDocument((d) => {
@@ -170,7 +201,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   // ----- the Subagents view in the Explorer (definitions-view.ts); a restarted server is asked again
   const definitions = new DefinitionsView(lc, context.workspaceState);
-  context.subscriptions.push(definitions, lc.onDidChangeState((e) => e.newState === State.Running && definitions.serverStarted()));
+  context.subscriptions.push(
+    definitions,
+    lc.onDidChangeState((e) => e.newState === State.Running && definitions.serverStarted()),
+  );
 
   // ----- status bar: dialect, status and tool count of the active definition
   const item = vscode.window.createStatusBarItem('subagents.status', vscode.StatusBarAlignment.Left, 10);
@@ -237,7 +271,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   }
 
   return {
-    status: () => ({ text: item.text, tooltip: String(item.tooltip ?? ''), visible: statusUri !== undefined, uri: statusUri, command: typeof item.command === 'string' ? item.command : item.command?.command }),
+    status: () => ({
+      text: item.text,
+      tooltip: String(item.tooltip ?? ''),
+      visible: statusUri !== undefined,
+      uri: statusUri,
+      command: typeof item.command === 'string' ? item.command : item.command?.command,
+    }),
     timings: () => ({ ...timings }),
     previewUri,
     definitions,

@@ -17,7 +17,9 @@ type LspFilter = { scheme: string; pattern: string | DocumentPattern };
 
 function validPatterns(value: unknown): DocumentPattern[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((p): p is DocumentPattern => typeof p?.baseUri === 'string' && typeof p?.pattern === 'string').map((p) => ({ baseUri: p.baseUri, pattern: p.pattern }));
+  return value
+    .filter((p): p is DocumentPattern => typeof p?.baseUri === 'string' && typeof p?.pattern === 'string')
+    .map((p) => ({ baseUri: p.baseUri, pattern: p.pattern }));
 }
 
 export class DocumentPatterns implements vscode.Disposable {
@@ -36,7 +38,10 @@ export class DocumentPatterns implements vscode.Disposable {
 
   /** Whether the language server is handed this document. */
   matches(doc: vscode.TextDocument): boolean {
-    const extra = this.patterns.map((p) => ({ scheme: 'file', pattern: new vscode.RelativePattern(vscode.Uri.parse(p.baseUri), p.pattern) }));
+    const extra = this.patterns.map((p) => ({
+      scheme: 'file',
+      pattern: new vscode.RelativePattern(vscode.Uri.parse(p.baseUri), p.pattern),
+    }));
     return vscode.languages.match([...DOCUMENT_SELECTOR, ...extra], doc) > 0;
   }
 
@@ -57,7 +62,9 @@ export class DocumentPatterns implements vscode.Disposable {
         const selector = this.clientSelector();
         if (JSON.stringify(selector) === JSON.stringify(client.clientOptions.documentSelector)) return;
         client.clientOptions.documentSelector = selector;
-        log(`Definition files changed (${next.length} pattern${next.length === 1 ? '' : 's'} beyond the defaults): restarting the language client.`);
+        log(
+          `Definition files changed (${next.length} pattern${next.length === 1 ? '' : 's'} beyond the defaults): restarting the language client.`,
+        );
         try {
           await client.restart();
         } catch (e) {

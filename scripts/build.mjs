@@ -4,7 +4,16 @@ import { existsSync } from 'fs';
 
 const production = process.argv.includes('--production');
 // mainFields: jsonc-parser's `main` is a UMD build whose dynamic require esbuild cannot bundle; its ESM build can.
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
 
 const entries = [
   // `subagents`: a small launcher that runs the CLI's bundle with a V8 code cache (cli/launch.ts).

@@ -13,8 +13,14 @@ function print(found: DiagnosticFixes[]): void {
   for (const d of found) {
     console.log(`  ${d.rel}:${d.line + 1} [${d.rule}] ${d.message.split('\n')[0]}`);
     for (const plan of d.plans) {
-      const how = isAppliedByFixAll(plan) ? 'preferred, Fix all applies it' : plan.preferred ? 'preferred, rename only' : 'offered';
-      console.log(`    - [${how}] ${plan.title}${plan.rename ? `  (renames to ${path.basename(plan.rename.newPath)})` : ''}`);
+      const how = isAppliedByFixAll(plan)
+        ? 'preferred, Fix all applies it'
+        : plan.preferred
+          ? 'preferred, rename only'
+          : 'offered';
+      console.log(
+        `    - [${how}] ${plan.title}${plan.rename ? `  (renames to ${path.basename(plan.rename.newPath)})` : ''}`,
+      );
     }
   }
 }

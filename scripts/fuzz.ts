@@ -28,7 +28,8 @@ for (const kind of kinds) {
   let done = 0;
   const result = fc.check(
     fc.property(CASES[kind], loadedConfig, workspaceIndex, (c, loaded, workspace) => {
-      if (++done % 50_000 === 0) process.stdout.write(`  ${kind}: ${done.toLocaleString('en')}/${runs.toLocaleString('en')}\n`);
+      if (++done % 50_000 === 0)
+        process.stdout.write(`  ${kind}: ${done.toLocaleString('en')}/${runs.toLocaleString('en')}\n`);
       checkInvariants(c, loaded, workspace);
     }),
     { numRuns: runs, seed },

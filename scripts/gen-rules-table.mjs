@@ -27,7 +27,9 @@ if (a < 0 || b < a) {
 const next = `${text.slice(0, a + START.length)}\n${table}${text.slice(b)}`;
 if (process.argv.includes('--check')) {
   if (next !== text) {
-    console.error('gen-rules-table: the rule table in README.md is out of date; run `node scripts/gen-rules-table.mjs`');
+    console.error(
+      'gen-rules-table: the rule table in README.md is out of date; run `node scripts/gen-rules-table.mjs`',
+    );
     process.exit(1);
   }
   console.log('gen-rules-table: README.md is up to date');

@@ -55,7 +55,9 @@ if (process.argv.includes('--check')) {
     // missing: out of date
   }
   if (current !== next) {
-    console.error('gen-validators: shared/schema/validators.generated.ts is out of date; run `node scripts/gen-validators.mjs`');
+    console.error(
+      'gen-validators: shared/schema/validators.generated.ts is out of date; run `node scripts/gen-validators.mjs`',
+    );
     process.exit(1);
   }
 } else {

@@ -16,7 +16,13 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import { posix, join } from 'path';
-import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
+import {
+  MessageType,
+  ShowMessageNotification,
+  type ClientCapabilities,
+  type Connection,
+  type ExecuteCommandParams,
+} from 'vscode-languageserver';
 import { renderResolution } from '../shared/docs/resolution';
 import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared/protocol';
 import type { Resolution, ResolvedDefinition } from '../shared/types';
@@ -78,7 +84,12 @@ export class ServerCommands {
     const uri = uriArgument(params.arguments);
     const resolution = uri ? this.host.resolve(uri) : undefined;
     if (!uri || !resolution) {
-      this.show(MessageType.Warning, uri ? `subagents: ${uri} is not an open subagent definition.` : `subagents: ${SERVER_RESOLVE_COMMAND} needs the URI of an open definition.`);
+      this.show(
+        MessageType.Warning,
+        uri
+          ? `subagents: ${uri} is not an open subagent definition.`
+          : `subagents: ${SERVER_RESOLVE_COMMAND} needs the URI of an open definition.`,
+      );
       return null;
     }
     const path = uriToPath(uri) ?? uri;
@@ -88,11 +99,16 @@ export class ServerCommands {
     try {
       rendered = this.write(uri, posix.basename(path), renderResolution(resolution, label, { live: false }));
     } catch (error) {
-      connection.console.error(`subagents: could not write the resolution: ${error instanceof Error ? error.message : String(error)}`);
+      connection.console.error(
+        `subagents: could not write the resolution: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     let shown = false;
     if (rendered && this.host.capabilities().window?.showDocument?.support) {
-      shown = await connection.window.showDocument({ uri: pathToUri(rendered), takeFocus: true }).then((r) => r.success, () => false);
+      shown = await connection.window.showDocument({ uri: pathToUri(rendered), takeFocus: true }).then(
+        (r) => r.success,
+        () => false,
+      );
     }
     if (!shown) {
       const lines = [`subagents: ${label} (${resolution.dialect})`, ...resolution.definitions.map(summaryLine)];

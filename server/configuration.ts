@@ -29,14 +29,28 @@ const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
 
 /** The `subagents` settings section; unknown or malformed values are ignored. */
 export function readSettings(raw: unknown): Settings {
-  const s = (raw ?? {}) as { rules?: unknown; polytoken?: { globalDir?: unknown }; inlayHints?: { enabled?: unknown }; fadeRemovedTools?: unknown };
+  const s = (raw ?? {}) as {
+    rules?: unknown;
+    polytoken?: { globalDir?: unknown };
+    inlayHints?: { enabled?: unknown };
+    fadeRemovedTools?: unknown;
+  };
   const rules: Record<string, SeveritySetting> = {};
   if (s.rules && typeof s.rules === 'object') {
-    for (const [id, v] of Object.entries(s.rules as Record<string, unknown>)) if (typeof v === 'string' && SEVERITIES.has(v)) rules[id] = v as SeveritySetting;
+    for (const [id, v] of Object.entries(s.rules as Record<string, unknown>))
+      if (typeof v === 'string' && SEVERITIES.has(v)) rules[id] = v as SeveritySetting;
   }
-  const globalDir = typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim() ? s.polytoken.globalDir.trim() : undefined;
+  const globalDir =
+    typeof s.polytoken?.globalDir === 'string' && s.polytoken.globalDir.trim()
+      ? s.polytoken.globalDir.trim()
+      : undefined;
   // Both default to on: only an explicit `false` turns them off.
-  return { rules, globalDir, inlayHints: s.inlayHints?.enabled !== false, fadeRemovedTools: s.fadeRemovedTools !== false };
+  return {
+    rules,
+    globalDir,
+    inlayHints: s.inlayHints?.enabled !== false,
+    fadeRemovedTools: s.fadeRemovedTools !== false,
+  };
 }
 
 const withoutTrailingSlash = (path: string): string => path.replace(/\/+$/, '') || '/';
@@ -53,7 +67,10 @@ export class Configuration {
   private merged = new WeakMap<LoadedConfig, LoadedConfig>();
 
   setFolders(uris: string[]): void {
-    this.folders = uris.map((uri) => uriToPath(uri)).filter((p): p is string => !!p).map(withoutTrailingSlash);
+    this.folders = uris
+      .map((uri) => uriToPath(uri))
+      .filter((p): p is string => !!p)
+      .map(withoutTrailingSlash);
   }
 
   changeFolders(added: string[], removed: string[]): void {
@@ -68,7 +85,8 @@ export class Configuration {
   /** The innermost workspace folder holding the path. */
   folderOf(path: string): string | undefined {
     let best: string | undefined;
-    for (const f of this.folders) if ((path === f || path.startsWith(f.endsWith('/') ? f : f + '/')) && (!best || f.length > best.length)) best = f;
+    for (const f of this.folders)
+      if ((path === f || path.startsWith(f.endsWith('/') ? f : f + '/')) && (!best || f.length > best.length)) best = f;
     return best;
   }
 
@@ -98,7 +116,15 @@ export class Configuration {
   private resolverFor(folder: string | undefined): ConfigResolver {
     const key = folder ?? '';
     let r = this.resolvers.get(key);
-    if (!r) this.resolvers.set(key, (r = new ConfigResolver({ stopAt: folder, globalDirSetting: this.settings.globalDir, openText: (p) => this.openText?.(p) })));
+    if (!r)
+      this.resolvers.set(
+        key,
+        (r = new ConfigResolver({
+          stopAt: folder,
+          globalDirSetting: this.settings.globalDir,
+          openText: (p) => this.openText?.(p),
+        })),
+      );
     return r;
   }
 }

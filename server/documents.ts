@@ -9,7 +9,13 @@
  * (`publish`), and only the open documents whose name that update touched are checked again:
  * opening N definitions costs N analyses, not N²/2.
  */
-import { DiagnosticSeverity, TextDocuments, type Connection, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  TextDocuments,
+  type Connection,
+  type Diagnostic,
+  type TextEdit,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared/engine';
 import type { LoadedConfig } from '../shared/config/config';
@@ -29,8 +35,13 @@ export const MAX_PUBLISHED_DIAGNOSTICS = 1000;
 /** Keeps the most severe diagnostics (in position order) and says how many were left out. */
 export function capDiagnostics(diagnostics: Diagnostic[], max = MAX_PUBLISHED_DIAGNOSTICS): Diagnostic[] {
   if (diagnostics.length <= max) return diagnostics;
-  const ranked = diagnostics.map((d, i) => ({ d, i })).sort((a, b) => (a.d.severity ?? 1) - (b.d.severity ?? 1) || a.i - b.i);
-  const kept = ranked.slice(0, max).sort((a, b) => a.i - b.i).map((x) => x.d);
+  const ranked = diagnostics
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => (a.d.severity ?? 1) - (b.d.severity ?? 1) || a.i - b.i);
+  const kept = ranked
+    .slice(0, max)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.d);
   kept.unshift({
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
@@ -90,7 +101,12 @@ export class OpenDocuments {
     const doc = this.text.get(uri);
     if (!doc) return undefined;
     const cached = this.cache.get(uri);
-    if (cached && cached.version === doc.version && cached.generation === this.generation && (cached.name === undefined || this.index.names.revisionOf(cached.name) === cached.nameRevision)) {
+    if (
+      cached &&
+      cached.version === doc.version &&
+      cached.generation === this.generation &&
+      (cached.name === undefined || this.index.names.revisionOf(cached.name) === cached.nameRevision)
+    ) {
       return cached;
     }
     const path = uriToPath(uri);
@@ -98,13 +114,30 @@ export class OpenDocuments {
     const started = performance.now();
     const config = this.configuration.configFor(path);
     const folder = this.configuration.folderOf(path);
-    const analysis = analyze({ text: doc.getText(), path, config, root: folder, workspace: this.index.names.workspaceIndex(), onRuleError: this.onRuleError });
+    const analysis = analyze({
+      text: doc.getText(),
+      path,
+      config,
+      root: folder,
+      workspace: this.index.names.workspaceIndex(),
+      onRuleError: this.onRuleError,
+    });
     // A moving average, so one slow run (a GC pause) does not start debouncing.
     const took = performance.now() - started;
     const previous = this.cost.get(uri);
     this.cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
-    const registered = (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path)) : undefined;
-    const entry: CacheEntry = { version: doc.version, generation: this.generation, analysis, config, name: registered, nameRevision: registered === undefined ? 0 : this.index.names.revisionOf(registered) };
+    const registered =
+      (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context
+        ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path))
+        : undefined;
+    const entry: CacheEntry = {
+      version: doc.version,
+      generation: this.generation,
+      analysis,
+      config,
+      name: registered,
+      nameRevision: registered === undefined ? 0 : this.index.names.revisionOf(registered),
+    };
     this.cache.set(uri, entry);
     this.trackName(uri, registered);
     return entry;
@@ -159,7 +192,14 @@ export class OpenDocuments {
     const path = uriToPath(uri);
     if (!doc || !path) return undefined;
     const text = doc.getText();
-    const result = fixAll({ text, path, config: this.configuration.configFor(path), root: this.configuration.folderOf(path), workspace: this.index.names.workspaceIndex(), onRuleError: this.onRuleError });
+    const result = fixAll({
+      text,
+      path,
+      config: this.configuration.configFor(path),
+      root: this.configuration.folderOf(path),
+      workspace: this.index.names.workspaceIndex(),
+      onRuleError: this.onRuleError,
+    });
     return result.text === text ? [] : [minimalEdit(doc, text, result.text)];
   }
 
@@ -204,7 +244,10 @@ export class OpenDocuments {
     }
     // Everything above runs synchronously, so this is the document's current version.
     const findings = result?.analysis.diagnostics ?? [];
-    const shown = result && this.configuration.settings.fadeRemovedTools ? findings.concat(removedToolDiagnostics(result.analysis)) : findings;
+    const shown =
+      result && this.configuration.settings.fadeRemovedTools
+        ? findings.concat(removedToolDiagnostics(result.analysis))
+        : findings;
     this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(shown) });
   }
 
@@ -230,7 +273,7 @@ export class OpenDocuments {
   private readonly onRuleError = (rule: string, error: unknown): void => {
     if (this.loggedRuleErrors.has(rule)) return;
     this.loggedRuleErrors.add(rule);
-    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.connection.console.error(`subagents: rule ${rule} failed and was skipped: ${detail}`);
   };
 }

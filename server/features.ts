@@ -46,7 +46,14 @@ export function requestGuard(connection: Connection) {
  * `lensCommand`: the command id the code lenses carry (see commands.ts). `resolveClosed`: the
  * resolution of a definition that is not open (the workspace view expands any definition).
  */
-export function registerFeatures(connection: Connection, documents: OpenDocuments, index: DefinitionIndex, capabilities: () => ClientCapabilities, lensCommand: () => string = () => RESOLVE_COMMAND, resolveClosed: (uri: string) => Resolution | undefined = () => undefined): void {
+export function registerFeatures(
+  connection: Connection,
+  documents: OpenDocuments,
+  index: DefinitionIndex,
+  capabilities: () => ClientCapabilities,
+  lensCommand: () => string = () => RESOLVE_COMMAND,
+  resolveClosed: (uri: string) => Resolution | undefined = () => undefined,
+): void {
   const safe = requestGuard(connection);
 
   connection.onCompletion(
@@ -58,10 +65,12 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
     }),
   );
 
-  connection.onHover(safe(null, (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    return a ? hover(a.analysis, params.position) ?? null : null;
-  }));
+  connection.onHover(
+    safe(null, (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      return a ? (hover(a.analysis, params.position) ?? null) : null;
+    }),
+  );
 
   connection.onCodeAction(
     safe([], (params) => {
@@ -82,54 +91,93 @@ export function registerFeatures(connection: Connection, documents: OpenDocument
     }),
   );
 
-  connection.onDocumentLinks(safe([], (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    return a ? ruleLinks(a.analysis) : [];
-  }));
+  connection.onDocumentLinks(
+    safe([], (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      return a ? ruleLinks(a.analysis) : [];
+    }),
+  );
 
-  connection.onDocumentSymbol(safe([], (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    return a ? documentSymbols(a.analysis) : [];
-  }));
+  connection.onDocumentSymbol(
+    safe([], (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      return a ? documentSymbols(a.analysis) : [];
+    }),
+  );
 
-  connection.onFoldingRanges(safe([], (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    return a ? foldingRanges(a.analysis) : [];
-  }));
+  connection.onFoldingRanges(
+    safe([], (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      return a ? foldingRanges(a.analysis) : [];
+    }),
+  );
 
   connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.names.symbols(params.query)));
 
-  connection.onDefinition(safe(null, (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    if (!a) return null;
-    return definition(a.analysis, params.position, { configPath: a.config.path, readText: documents.readText, pathToUri }) ?? null;
-  }));
+  connection.onDefinition(
+    safe(null, (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      if (!a) return null;
+      return (
+        definition(a.analysis, params.position, {
+          configPath: a.config.path,
+          readText: documents.readText,
+          pathToUri,
+        }) ?? null
+      );
+    }),
+  );
 
-  connection.onCodeLens(safe([], (params) => {
-    const a = documents.analysisFor(params.textDocument.uri);
-    if (!a) return [];
-    const command = lensCommand();
-    return codeLenses(a.analysis, params.textDocument.uri).map((l) => (l.command ? { ...l, command: { ...l.command, command } } : l));
-  }));
+  connection.onCodeLens(
+    safe([], (params) => {
+      const a = documents.analysisFor(params.textDocument.uri);
+      if (!a) return [];
+      const command = lensCommand();
+      return codeLenses(a.analysis, params.textDocument.uri).map((l) =>
+        l.command ? { ...l, command: { ...l.command, command } } : l,
+      );
+    }),
+  );
 
-  connection.onRequest(RESOLVE_REQUEST, safe(null, (params: { uri?: string } | undefined) => {
-    const uri = params?.uri;
-    return typeof uri === 'string' ? resolveOpen(documents, uri) ?? resolveClosed(uri) ?? null : null;
-  }));
+  connection.onRequest(
+    RESOLVE_REQUEST,
+    safe(null, (params: { uri?: string } | undefined) => {
+      const uri = params?.uri;
+      return typeof uri === 'string' ? (resolveOpen(documents, uri) ?? resolveClosed(uri) ?? null) : null;
+    }),
+  );
 }
 
 /** Runs each dialect once on a small sample so the first real keystroke does not pay for JIT and schema compilation. */
 export function warmUp(configuration: Configuration): void {
   const dir = configuration.folders[0] ?? '/';
   const samples: [Dialect, string, string][] = [
-    ['polytoken', 'warm.md', '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n'],
-    ['picasso', 'warm.yaml', 'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n'],
-    ['profy', 'warm.expert.json', '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}'],
+    [
+      'polytoken',
+      'warm.md',
+      '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n',
+    ],
+    [
+      'picasso',
+      'warm.yaml',
+      'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n',
+    ],
+    [
+      'profy',
+      'warm.expert.json',
+      '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}',
+    ],
   ];
   for (const [kind, name, text] of samples) {
     try {
       const path = posix.join(dir, name);
-      const analysis = analyze({ text, path, kind, config: configuration.configFor(path), root: configuration.folders[0] });
+      const analysis = analyze({
+        text,
+        path,
+        kind,
+        config: configuration.configFor(path),
+        root: configuration.folders[0],
+      });
       completions(analysis, { line: 3, character: 10 });
       resolveWithProvenance(analysis, 'warm:');
     } catch {

@@ -43,12 +43,19 @@ const checks: Record<string, Check> = {
   onWillSaveTextDocument: textDocumentUri,
   onDidChangeWatchedFiles: (p) => {
     if (!isObject(p) || !Array.isArray(p.changes)) return 'changes is not a list';
-    return p.changes.every((c) => isObject(c) && isString(c.uri) && typeof c.type === 'number') ? undefined : 'a change has no uri or type';
+    return p.changes.every((c) => isObject(c) && isString(c.uri) && typeof c.type === 'number')
+      ? undefined
+      : 'a change has no uri or type';
   },
 };
 
 function validRange(r: unknown): boolean {
-  const pos = (p: unknown) => isObject(p) && Number.isInteger(p.line) && Number.isInteger(p.character) && (p.line as number) >= 0 && (p.character as number) >= 0;
+  const pos = (p: unknown) =>
+    isObject(p) &&
+    Number.isInteger(p.line) &&
+    Number.isInteger(p.character) &&
+    (p.line as number) >= 0 &&
+    (p.character as number) >= 0;
   return isObject(r) && pos(r.start) && pos(r.end);
 }
 
@@ -57,22 +64,21 @@ function validRange(r: unknown): boolean {
  * the server register through it only ever sees well-formed params.
  */
 export function guardedConnection(connection: Connection, log: (message: string) => void): Connection {
-  const wrap =
-    (name: string, check: Check | undefined) =>
-    (handler: (params: any) => unknown) =>
-      (connection as any)[name]((params: unknown) => {
-        const problem = check?.(params);
-        if (problem) {
-          log(`subagents: ignored a malformed ${name.replace(/^on/, '')} notification (${problem}).`);
-          return;
-        }
-        try {
-          const result = handler(params);
-          if (result && typeof (result as Promise<unknown>).catch === 'function') (result as Promise<unknown>).catch((e) => log(`subagents: ${name} failed: ${describe(e)}`));
-        } catch (e) {
-          log(`subagents: ${name} failed: ${describe(e)}`);
-        }
-      });
+  const wrap = (name: string, check: Check | undefined) => (handler: (params: any) => unknown) =>
+    (connection as any)[name]((params: unknown) => {
+      const problem = check?.(params);
+      if (problem) {
+        log(`subagents: ignored a malformed ${name.replace(/^on/, '')} notification (${problem}).`);
+        return;
+      }
+      try {
+        const result = handler(params);
+        if (result && typeof (result as Promise<unknown>).catch === 'function')
+          (result as Promise<unknown>).catch((e) => log(`subagents: ${name} failed: ${describe(e)}`));
+      } catch (e) {
+        log(`subagents: ${name} failed: ${describe(e)}`);
+      }
+    });
   return new Proxy(connection, {
     get(target, prop, receiver) {
       if (typeof prop === 'string' && prop in checks) return wrap(prop, checks[prop]);

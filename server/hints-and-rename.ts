@@ -6,7 +6,15 @@
  * editor could not rename) comes as a `window/showMessage` notification.
  */
 import * as fs from 'fs';
-import { LSPErrorCodes, MessageType, ResponseError, ShowMessageNotification, type ClientCapabilities, type Connection, type ServerCapabilities } from 'vscode-languageserver';
+import {
+  LSPErrorCodes,
+  MessageType,
+  ResponseError,
+  ShowMessageNotification,
+  type ClientCapabilities,
+  type Connection,
+  type ServerCapabilities,
+} from 'vscode-languageserver';
 import { inlayHints } from '../shared/features/inlay-hints';
 import { isRefusal, prepareRename, renameDefinition } from '../shared/features/rename';
 import type { Configuration } from './configuration';
@@ -16,7 +24,9 @@ import type { DefinitionIndex } from './workspace-index';
 import { pathToUri, uriToPath } from './uri';
 
 /** The capabilities to announce, by what the client supports. */
-export function hintAndRenameCapabilities(client: ClientCapabilities): Pick<ServerCapabilities, 'inlayHintProvider' | 'renameProvider'> {
+export function hintAndRenameCapabilities(
+  client: ClientCapabilities,
+): Pick<ServerCapabilities, 'inlayHintProvider' | 'renameProvider'> {
   return {
     ...(client.textDocument?.inlayHint ? { inlayHintProvider: true } : {}),
     renameProvider: client.textDocument?.rename?.prepareSupport ? { prepareProvider: true } : true,
@@ -70,7 +80,8 @@ export function registerHintsAndRename(host: HintsAndRenameHost): void {
       });
       if (!result) return null;
       if (isRefusal(result)) return new ResponseError(LSPErrorCodes.RequestFailed, result.error);
-      for (const message of result.notes) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      for (const message of result.notes)
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
       return result.edit;
     }),
   );
@@ -78,5 +89,6 @@ export function registerHintsAndRename(host: HintsAndRenameHost): void {
 
 /** Asks the client to fetch inlay hints again (configuration or settings changed what they say). */
 export function refreshInlayHints(connection: Connection, capabilities: ClientCapabilities): void {
-  if (capabilities.workspace?.inlayHint?.refreshSupport) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  if (capabilities.workspace?.inlayHint?.refreshSupport)
+    void connection.languages.inlayHint.refresh().catch(() => undefined);
 }

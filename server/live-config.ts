@@ -10,7 +10,12 @@
  *   the client, with a relative pattern on the folder.
  */
 import { posix } from 'path';
-import { DidChangeWatchedFilesNotification, type ClientCapabilities, type Connection, type Disposable } from 'vscode-languageserver';
+import {
+  DidChangeWatchedFilesNotification,
+  type ClientCapabilities,
+  type Connection,
+  type Disposable,
+} from 'vscode-languageserver';
 import { parseConfig, type LoadedConfig } from '../shared/config/config';
 import { DIALECTS } from '../shared/basics';
 import { relativeInside, toPosix } from '../shared/files';
@@ -42,7 +47,12 @@ export interface LiveConfigHost {
 function discoveryKey(text: string | undefined, path: string): string {
   if (text === undefined) return '';
   const { config } = parseConfig(text, path, posix.dirname(path));
-  return JSON.stringify([config.files, config.ignore, config.polytoken.subagentDirs, config.polytoken.globalDir ?? null]);
+  return JSON.stringify([
+    config.files,
+    config.ignore,
+    config.polytoken.subagentDirs,
+    config.polytoken.globalDir ?? null,
+  ]);
 }
 
 /** The file's text on disk, read as every file is (regular files only, within the size limit). */
@@ -51,7 +61,8 @@ const readDisk = (path: string): string | undefined => nodeWorkspaceHost.readFil
 /** The extra definition patterns of the loaded configurations, sorted and without repeats. */
 export function documentPatterns(configs: Iterable<LoadedConfig>, folders: readonly string[]): DocumentPattern[] {
   const seen = new Map<string, DocumentPattern>();
-  const add = (dir: string, pattern: string) => seen.set(`${dir}\u0000${pattern}`, { baseUri: pathToUri(dir), pattern });
+  const add = (dir: string, pattern: string) =>
+    seen.set(`${dir}\u0000${pattern}`, { baseUri: pathToUri(dir), pattern });
   for (const loaded of configs) {
     if (!loaded.path) continue;
     for (const d of DIALECTS) for (const glob of loaded.config.files[d] ?? []) add(loaded.dir, glob);
@@ -113,7 +124,9 @@ export class LiveConfiguration {
 
   private sendPatterns(): void {
     if (!this.host.wantsPatterns()) return;
-    const params: DocumentPatternsParams = { patterns: documentPatterns(this.host.configuration.loadedConfigs(), this.host.configuration.folders) };
+    const params: DocumentPatternsParams = {
+      patterns: documentPatterns(this.host.configuration.loadedConfigs(), this.host.configuration.folders),
+    };
     const key = JSON.stringify(params);
     if (key === this.sentPatterns) return;
     this.sentPatterns = key;
@@ -139,7 +152,11 @@ export class LiveConfiguration {
     this.outsideRegistration = undefined;
     if (!dirs.length) return;
     // A relative pattern reaches outside the workspace; a client without them gets the absolute glob.
-    const watchers = dirs.map((dir) => ({ globPattern: watching.relativePatternSupport ? { baseUri: pathToUri(dir), pattern: '*.md' } : `${dir}/*.md` }));
-    this.outsideRegistration = this.host.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch(() => undefined);
+    const watchers = dirs.map((dir) => ({
+      globPattern: watching.relativePatternSupport ? { baseUri: pathToUri(dir), pattern: '*.md' } : `${dir}/*.md`,
+    }));
+    this.outsideRegistration = this.host.connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers })
+      .catch(() => undefined);
   }
 }

@@ -83,7 +83,12 @@ export function startServer(raw: Connection): void {
   const view = new WorkspaceView({ connection, configuration, index, isOpen: (path) => documents.isOpen(path) });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   let lensCommand = lensCommandFor(undefined);
-  const commands = new ServerCommands({ connection, capabilities: () => capabilities, resolve: (uri) => resolveOpen(documents, uri) ?? view.resolveClosed(uri), folderOf: (p) => configuration.folderOf(p) });
+  const commands = new ServerCommands({
+    connection,
+    capabilities: () => capabilities,
+    resolve: (uri) => resolveOpen(documents, uri) ?? view.resolveClosed(uri),
+    folderOf: (p) => configuration.folderOf(p),
+  });
   /** Started after initialize when the client cannot register file watchers. */
   let watcher: FolderWatcher | undefined;
 
@@ -134,7 +139,9 @@ export function startServer(raw: Connection): void {
     capabilities = params.capabilities;
     const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     configuration.setFolders(wsFolders.map((f) => f.uri));
-    configuration.settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    configuration.settings = readSettings(
+      (params.initializationOptions as { settings?: unknown } | undefined)?.settings,
+    );
     lensCommand = lensCommandFor(params.initializationOptions);
     wantsPatterns = (params.initializationOptions as InitializationOptions | undefined)?.documentPatterns === true;
     return {
@@ -172,7 +179,9 @@ export function startServer(raw: Connection): void {
 
   connection.onInitialized(async () => {
     if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
-      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'subagents' }).catch(() => undefined);
+      void connection.client
+        .register(DidChangeConfigurationNotification.type, { section: 'subagents' })
+        .catch(() => undefined);
     }
     if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client
@@ -190,11 +199,16 @@ export function startServer(raw: Connection): void {
         log: (message) => connection.console.log(message),
       });
       watcher.refreshNow();
-      connection.console.log(`subagents: the client cannot watch files; the server watches ${watcher.watched().length} folders.`);
+      connection.console.log(
+        `subagents: the client cannot watch files; the server watches ${watcher.watched().length} folders.`,
+      );
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
-        configuration.changeFolders(e.added.map((f) => f.uri), e.removed.map((f) => f.uri));
+        configuration.changeFolders(
+          e.added.map((f) => f.uri),
+          e.removed.map((f) => f.uri),
+        );
         configurationChanged();
         void index.rebuild();
       });
@@ -234,7 +248,14 @@ export function startServer(raw: Connection): void {
   }
   connection.onDidChangeWatchedFiles(watchedFilesChanged);
 
-  registerFeatures(connection, documents, index, () => capabilities, () => lensCommand, (uri) => view.resolveClosed(uri));
+  registerFeatures(
+    connection,
+    documents,
+    index,
+    () => capabilities,
+    () => lensCommand,
+    (uri) => view.resolveClosed(uri),
+  );
   commands.register();
   registerHintsAndRename({ connection, documents, index, configuration, capabilities: () => capabilities });
   view.register();

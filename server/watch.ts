@@ -70,7 +70,8 @@ function folderChain(host: Pick<WatchHost, 'folderOf'>, path: string): string[] 
   return out;
 }
 
-const isWatchedFile = (name: string): boolean => name === CONFIG_FILE_NAME || INDEXED_EXTENSIONS.has(posix.extname(name));
+const isWatchedFile = (name: string): boolean =>
+  name === CONFIG_FILE_NAME || INDEXED_EXTENSIONS.has(posix.extname(name));
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -138,7 +139,10 @@ export class FolderWatcher {
     const missing = new Set<string>();
     for (const dir of wanted) {
       if (keep.size >= MAX_WATCHED_FOLDERS) {
-        if (!this.warnedCap) this.host.log(`subagents: watching ${MAX_WATCHED_FOLDERS} folders, not all ${wanted.length}; changes elsewhere are seen on save or restart.`);
+        if (!this.warnedCap)
+          this.host.log(
+            `subagents: watching ${MAX_WATCHED_FOLDERS} folders, not all ${wanted.length}; changes elsewhere are seen on save or restart.`,
+          );
         this.warnedCap = true;
         break;
       }
@@ -163,7 +167,8 @@ export class FolderWatcher {
     for (const dir of keep) {
       if (!this.watchers.has(dir) && !this.watch(dir)) continue;
       // It appeared since the last refresh: whatever it already holds is new to the server.
-      if (this.missing.has(dir) && !standIns.has(dir)) for (const name of this.list(dir)) this.queue(posix.join(dir, name));
+      if (this.missing.has(dir) && !standIns.has(dir))
+        for (const name of this.list(dir)) this.queue(posix.join(dir, name));
     }
     this.missing = missing;
     this.standIns = standIns;

@@ -12,7 +12,14 @@ import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
 import { definitionNames } from '../shared/features/symbols';
 import { nodeWorkspaceHost } from '../shared/node/host';
 import { walkFiles } from '../shared/node/walk';
-import { DefinitionIndex as NameIndex, namesFromText, polytokenDiscoveryDirs, readDiscoveryFolders, type IndexEntry, type WorkspaceHost } from '../shared/workspace/definitions';
+import {
+  DefinitionIndex as NameIndex,
+  namesFromText,
+  polytokenDiscoveryDirs,
+  readDiscoveryFolders,
+  type IndexEntry,
+  type WorkspaceHost,
+} from '../shared/workspace/definitions';
 import type { Dialect } from '../shared/types';
 import type { Configuration } from './configuration';
 import { pathToUri, uriToPath } from './uri';
@@ -47,7 +54,12 @@ export class DefinitionIndex {
   /** Records the names from an open document's analysis; returns the Polytoken names whose definitions changed. */
   updateFromAnalysis(path: string, uri: string, analysis: Analysis): string[] {
     if (!analysis.context || !analysis.kind || analysis.kind === 'config') return this.names.set(path, undefined);
-    return this.names.set(path, { path, uri, kind: analysis.kind, names: definitionNames(analysis.kind, analysis.context.file, path) });
+    return this.names.set(path, {
+      path,
+      uri,
+      kind: analysis.kind,
+      names: definitionNames(analysis.kind, analysis.context.file, path),
+    });
   }
 
   /** A document was closed: back to what is on disk (outside every folder: forgotten). */
@@ -68,7 +80,12 @@ export class DefinitionIndex {
         continue;
       }
       if (this.host.isOpen(path)) continue; // the editor's text wins
-      const names = change.type === FileChangeType.Deleted ? this.names.set(path, undefined) : this.host.configuration.folderOf(path) ? this.indexFile(path) : [];
+      const names =
+        change.type === FileChangeType.Deleted
+          ? this.names.set(path, undefined)
+          : this.host.configuration.folderOf(path)
+            ? this.indexFile(path)
+            : [];
       for (const n of names) touched.add(n);
     }
     return { configChanged, touched: [...touched] };
@@ -82,14 +99,18 @@ export class DefinitionIndex {
   async rebuild(): Promise<void> {
     const { connection, capabilities, configuration } = this.host;
     const build = ++this.build;
-    const progress = capabilities().window?.workDoneProgress ? await connection.window.createWorkDoneProgress().catch(() => undefined) : undefined;
+    const progress = capabilities().window?.workDoneProgress
+      ? await connection.window.createWorkDoneProgress().catch(() => undefined)
+      : undefined;
     progress?.begin('Subagents: indexing definitions', 0, undefined, false);
     try {
       const files: string[] = [];
       for (const folder of configuration.folders) for (const f of walkFiles(folder)) files.push(f);
       const found = new Map<string, IndexEntry>();
       // The discovery folders of each folder's and each Polytoken file's configuration.
-      const configs = new Set<LoadedConfig>(configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))));
+      const configs = new Set<LoadedConfig>(
+        configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))),
+      );
       let done = 0;
       for (const path of files) {
         if (build !== this.build || this.shuttingDown) return;
@@ -105,7 +126,8 @@ export class DefinitionIndex {
           await new Promise((r) => setImmediate(r));
         }
       }
-      for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), host, (p) => found.has(p))) found.set(e.path, e);
+      for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), host, (p) => found.has(p)))
+        found.set(e.path, e);
       if (build !== this.build) return;
       this.names.replaceAll(found, this.host.isOpen);
       this.host.onRebuilt();

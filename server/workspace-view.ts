@@ -20,7 +20,14 @@ import { CONFIG_FILE_NAME } from '../shared/config/config';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { summarizeFile, type SummaryPlace } from '../shared/features/workspace-summary';
 import { nodeWorkspaceHost } from '../shared/node/host';
-import { WORKSPACE_CHANGED_NOTIFICATION, WORKSPACE_REQUEST, type WorkspaceChangedParams, type WorkspaceDefinition, type WorkspaceParams, type WorkspaceResult } from '../shared/protocol';
+import {
+  WORKSPACE_CHANGED_NOTIFICATION,
+  WORKSPACE_REQUEST,
+  type WorkspaceChangedParams,
+  type WorkspaceDefinition,
+  type WorkspaceParams,
+  type WorkspaceResult,
+} from '../shared/protocol';
 import type { Dialect, Resolution } from '../shared/types';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
@@ -99,7 +106,9 @@ export class WorkspaceView {
       this.kick();
     }
     const definitions: WorkspaceDefinition[] = [];
-    const uris = Array.isArray(params?.uris) ? params.uris.filter((u): u is string => typeof u === 'string') : undefined;
+    const uris = Array.isArray(params?.uris)
+      ? params.uris.filter((u): u is string => typeof u === 'string')
+      : undefined;
     if (uris) {
       for (const uri of uris) {
         const path = uriToPath(uri);
@@ -230,7 +239,15 @@ export class WorkspaceView {
 
   private analyzeText(path: string, text: string, kind: Dialect): Analysis {
     const { configuration, index } = this.host;
-    return analyze({ text, path, kind, config: configuration.configFor(path), root: configuration.folderOf(path), workspace: index.names.workspaceIndex(), onRuleError: this.onRuleError });
+    return analyze({
+      text,
+      path,
+      kind,
+      config: configuration.configFor(path),
+      root: configuration.folderOf(path),
+      workspace: index.names.workspaceIndex(),
+      onRuleError: this.onRuleError,
+    });
   }
 
   private store(path: string, uri: string, analysis: Analysis): void {
@@ -291,6 +308,8 @@ export class WorkspaceView {
   private readonly onRuleError = (rule: string, error: unknown): void => {
     if (this.loggedRuleErrors.has(rule)) return;
     this.loggedRuleErrors.add(rule);
-    this.host.connection.console.error(`subagents: rule ${rule} failed and was skipped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    this.host.connection.console.error(
+      `subagents: rule ${rule} failed and was skipped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   };
 }

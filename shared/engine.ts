@@ -18,7 +18,17 @@ import { withSuggestionBudget } from './text/nearest';
 import { DirectiveUse } from './rules/directives';
 import { unreadableReason } from './text/limits';
 import { capPerRule } from './diagnostics-cap';
-import type { Analysis, Dialect, DialectModule, DocumentInput, FileKind, Finding, Resolution, RuleContext, SeverityName } from './types';
+import type {
+  Analysis,
+  Dialect,
+  DialectModule,
+  DocumentInput,
+  FileKind,
+  Finding,
+  Resolution,
+  RuleContext,
+  SeverityName,
+} from './types';
 import { polytoken } from './dialects/polytoken';
 import { profy } from './dialects/profy';
 import { picasso } from './dialects/picasso';
@@ -35,9 +45,14 @@ const SEVERITY: Record<SeverityName, DiagnosticSeverity> = {
 };
 
 export function severityName(s: DiagnosticSeverity | undefined): SeverityName {
-  return s === DiagnosticSeverity.Warning ? 'warning' : s === DiagnosticSeverity.Information ? 'information' : s === DiagnosticSeverity.Hint ? 'hint' : 'error';
+  return s === DiagnosticSeverity.Warning
+    ? 'warning'
+    : s === DiagnosticSeverity.Information
+      ? 'information'
+      : s === DiagnosticSeverity.Hint
+        ? 'hint'
+        : 'error';
 }
-
 
 export function fileStem(path: string): string {
   const base = posix.basename(toPosix(path));
@@ -60,12 +75,25 @@ export function analyze(input: DocumentInput): Analysis {
   if (kind === 'config') {
     const { loaded, document } = parseConfigDocument(input.text, input.path, input.config.dir);
     // A file too large or binary to parse is not searched for directives either (nor can one hide that).
-    if (!document) return { kind, findings: loaded.findings, diagnostics: finalize(loaded.findings, input.config.config, () => false) };
-    return { kind, ...withDirectives(loaded.findings, input.config.config, source, document.file.yamlRegions), configDocument: document };
+    if (!document)
+      return {
+        kind,
+        findings: loaded.findings,
+        diagnostics: finalize(loaded.findings, input.config.config, () => false),
+      };
+    return {
+      kind,
+      ...withDirectives(loaded.findings, input.config.config, source, document.file.yamlRegions),
+      configDocument: document,
+    };
   }
   const unreadable = unreadableReason(input.text);
   if (unreadable) {
-    const finding: Finding = { rule: kind === 'profy' ? 'syntax/json' : 'syntax/yaml', range: source.firstLine(), message: unreadable };
+    const finding: Finding = {
+      rule: kind === 'profy' ? 'syntax/json' : 'syntax/yaml',
+      range: source.firstLine(),
+      message: unreadable,
+    };
     return { kind, findings: [finding], diagnostics: finalize([finding], input.config.config, () => false) };
   }
   const module = DIALECT_MODULES[kind];
@@ -82,7 +110,9 @@ export function analyze(input: DocumentInput): Analysis {
     model: undefined,
   };
   const findings: Finding[] = file.syntax.slice();
-  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () => runRules(module, context, findings, input.onRuleError));
+  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () =>
+    runRules(module, context, findings, input.onRuleError),
+  );
   if (!ran) return { kind, findings, diagnostics: finalize(findings, input.config.config, () => false) };
   return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
 }
@@ -91,7 +121,12 @@ export function analyze(input: DocumentInput): Analysis {
 const SUGGESTION_COMPARISONS = 2_000_000;
 
 /** Builds the model, then runs every rule isolated; false when the model cannot be built (no rule can run then). */
-function runRules(module: DialectModule<any>, context: RuleContext<unknown>, findings: Finding[], onRuleError: DocumentInput['onRuleError']): boolean {
+function runRules(
+  module: DialectModule<any>,
+  context: RuleContext<unknown>,
+  findings: Finding[],
+  onRuleError: DocumentInput['onRuleError'],
+): boolean {
   try {
     context.model = module.model(context as RuleContext<undefined>);
   } catch (error) {
@@ -113,7 +148,12 @@ function runRules(module: DialectModule<any>, context: RuleContext<unknown>, fin
  * The diagnostics after the author's display settings (`rules:` overrides, suppression
  * comments in the YAML regions), and the findings with the directive rules' own added.
  */
-function withDirectives(found: Finding[], config: SubagentsConfig, source: SourceText, regions: { start: number; end: number }[]): Pick<Analysis, 'findings' | 'diagnostics' | 'directives'> {
+function withDirectives(
+  found: Finding[],
+  config: SubagentsConfig,
+  source: SourceText,
+  regions: { start: number; end: number }[],
+): Pick<Analysis, 'findings' | 'diagnostics' | 'directives'> {
   const suppressions = findSuppressions(source, regions);
   const use = new DirectiveUse(suppressions);
   const shown = finalize(found, config, (f) => use.silences(f.rule, f.range.start.line));
@@ -122,7 +162,9 @@ function withDirectives(found: Finding[], config: SubagentsConfig, source: Sourc
   // Directive findings are not silenced by directives (as ESLint's unused-directive reports).
   const diagnostics = finalize(directives, config, () => false);
   for (const d of shown) diagnostics.push(d);
-  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  diagnostics.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
   const findings = found.slice();
   for (const f of directives) findings.push(f);
   return { findings, diagnostics, directives: suppressions.directives };
@@ -139,7 +181,11 @@ export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
 export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 
 /** Findings as the author chose to see them: `rules:` overrides, then suppression comments. */
-function finalize(findings: readonly Finding[], config: SubagentsConfig, suppressed: (f: Finding) => boolean): Diagnostic[] {
+function finalize(
+  findings: readonly Finding[],
+  config: SubagentsConfig,
+  suppressed: (f: Finding) => boolean,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const f of findings) {
     const override = config.rules[f.rule];
@@ -160,13 +206,18 @@ function finalize(findings: readonly Finding[], config: SubagentsConfig, suppres
       data: { rule: f.rule, ...f.data },
     });
   }
-  return capPerRule(out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
+  return capPerRule(
+    out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character),
+  );
 }
 
 /** The resolution of a definition file; undefined for files that are not definitions. */
 export function resolveAnalysis(analysis: Analysis, file: string): Resolution | undefined {
   if (!analysis.context || !analysis.kind || analysis.kind === 'config') return undefined;
   const module = DIALECT_MODULES[analysis.kind];
-  const definitions = module.resolve(analysis.context, { findings: analysis.findings, diagnostics: analysis.diagnostics });
+  const definitions = module.resolve(analysis.context, {
+    findings: analysis.findings,
+    diagnostics: analysis.diagnostics,
+  });
   return { file, dialect: module.dialect, definitions };
 }

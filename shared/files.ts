@@ -20,17 +20,24 @@ export function globMatcher(globs: readonly string[]): Matcher {
   const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
   // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths fail on it.
   // (Not a negated one: `!…` matches what the rest does not. picomatch also takes one trailing `/`.)
-  const suffixes = globs.map((glob) => (glob.startsWith('!') ? '' : /\*([\w.-]+)$/.exec(glob)?.[1] ?? ''));
-  const mayMatch = (path: string, suffix: string) => path.endsWith(suffix) || (path.endsWith('/') && path.endsWith(`${suffix}/`));
+  const suffixes = globs.map((glob) => (glob.startsWith('!') ? '' : (/\*([\w.-]+)$/.exec(glob)?.[1] ?? '')));
+  const mayMatch = (path: string, suffix: string) =>
+    path.endsWith(suffix) || (path.endsWith('/') && path.endsWith(`${suffix}/`));
   return (path) => {
     if (path === '') return false;
-    for (let i = 0; i < regexes.length; i++) if (path === globs[i] || (mayMatch(path, suffixes[i]) && regexes[i].test(path))) return true;
+    for (let i = 0; i < regexes.length; i++)
+      if (path === globs[i] || (mayMatch(path, suffixes[i]) && regexes[i].test(path))) return true;
     return false;
   };
 }
 
-const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }>();
-const defaultMatchers = Object.fromEntries(DIALECTS.map((d) => [d, globMatcher(DEFAULT_GLOBS[d])])) as unknown as Record<Dialect, Matcher>;
+const matcherCache = new WeakMap<
+  LoadedConfig,
+  { ignore: Matcher; extra: Partial<Record<Dialect, Matcher>>; dirs: Set<string> }
+>();
+const defaultMatchers = Object.fromEntries(
+  DIALECTS.map((d) => [d, globMatcher(DEFAULT_GLOBS[d])]),
+) as unknown as Record<Dialect, Matcher>;
 
 function matchersFor(loaded: LoadedConfig) {
   let m = matcherCache.get(loaded);
@@ -49,7 +56,14 @@ function matchersFor(loaded: LoadedConfig) {
 /** `path` relative to `dir` when it is inside it, else undefined. */
 export function relativeInside(dir: string, path: string): string | undefined {
   // The common case (a normalized absolute path below its folder) without posix.relative.
-  if (dir.charCodeAt(0) === 47 && path.charCodeAt(dir.length) === 47 && path.length > dir.length + 1 && path.startsWith(dir) && isNormal(path)) return path.slice(dir.length + 1);
+  if (
+    dir.charCodeAt(0) === 47 &&
+    path.charCodeAt(dir.length) === 47 &&
+    path.length > dir.length + 1 &&
+    path.startsWith(dir) &&
+    isNormal(path)
+  )
+    return path.slice(dir.length + 1);
   const rel = posix.relative(dir, path);
   return rel && !rel.startsWith('../') && rel !== '..' && !posix.isAbsolute(rel) ? rel : undefined;
 }
@@ -90,11 +104,16 @@ const isNormalAbsolute = (path: string) => path.charCodeAt(0) === 47 && (path ==
  * once (checkPaths classifies ten thousand files in a thousand folders): the answer for
  * `name` is dialectOf(`${dir}/${name}`, loaded, root).
  */
-export function folderDialects(dir: string, loaded: LoadedConfig, root?: string): (name: string) => Dialect | undefined {
+export function folderDialects(
+  dir: string,
+  loaded: LoadedConfig,
+  root?: string,
+): (name: string) => Dialect | undefined {
   const rootDir = root === undefined ? undefined : toPosix(root);
   const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
   // Slicing is exact for normalized absolute paths only; anything else takes the per-file way.
-  if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir))) return (name) => dialectOf(join(name), loaded, root);
+  if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir)))
+    return (name) => dialectOf(join(name), loaded, root);
   const m = matchersFor(loaded);
   /** The folder relative to `base` ('' for base itself), undefined outside it. */
   const below = (base: string) => (dir === base ? '' : relativeInside(base, dir));

@@ -4,9 +4,27 @@
  * `node/` helpers, which read the file system (configuration discovery, the workspace check).
  */
 export type * from './types';
-export { analyze, defaultSeverity, fileStem, findingsToDiagnostics, kindOf, resolveAnalysis, severityName, unreadableReason, DIALECT_MODULES, MAX_FILE_CHARS } from './engine';
+export {
+  analyze,
+  defaultSeverity,
+  fileStem,
+  findingsToDiagnostics,
+  kindOf,
+  resolveAnalysis,
+  severityName,
+  unreadableReason,
+  DIALECT_MODULES,
+  MAX_FILE_CHARS,
+} from './engine';
 export { RULES, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
-export { CONFIG_FILE_NAME, defaultConfig, defaultLoadedConfig, parseConfig, type LoadedConfig, type SubagentsConfig } from './config/config';
+export {
+  CONFIG_FILE_NAME,
+  defaultConfig,
+  defaultLoadedConfig,
+  parseConfig,
+  type LoadedConfig,
+  type SubagentsConfig,
+} from './config/config';
 export { catalogFor, type Catalog } from './catalog/catalog';
 export { DEFAULT_GLOBS, dialectOf, toPosix } from './files';
 export * from './protocol';
@@ -17,7 +35,14 @@ export { hover } from './features/hover';
 export { codeActions, FIX_ALL_KIND, type CodeActionOptions } from './features/code-actions';
 export { codeLenses } from './features/code-lens';
 export { definition, type DefinitionHost } from './features/definition';
-export { documentSymbols, foldingRanges, workspaceSymbols, definitionNames, type IndexedFile, type IndexedName } from './features/symbols';
+export {
+  documentSymbols,
+  foldingRanges,
+  workspaceSymbols,
+  definitionNames,
+  type IndexedFile,
+  type IndexedName,
+} from './features/symbols';
 export { resolveWithProvenance } from './features/resolve';
 export { renderResolution, renderError, summarize } from './docs/resolution';
 

@@ -26,7 +26,9 @@ function filesBelow(dir: string, rel = ''): string[] {
 /** A folder with a `subagents` command that runs the built CLI, for PATH. */
 function binFolder(): string {
   const bin = temps.dir('subagents-bin-');
-  fs.writeFileSync(path.join(bin, 'subagents'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'subagents'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, {
+    mode: 0o755,
+  });
   return bin;
 }
 
@@ -49,11 +51,21 @@ describe('.pre-commit-hooks.yaml', function () {
     const files = new RegExp(hook.files);
     const all = filesBelow(path.join(ROOT, 'examples'));
     const selected = all.filter((f) => files.test(f));
-    const listed = JSON.parse(spawnSync(process.execPath, [CLI, 'check', '-f', 'json'], { cwd: path.join(ROOT, 'examples'), encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: temps.xdg } }).stdout).files.map((f: { path: string }) => f.path);
+    const listed = JSON.parse(
+      spawnSync(process.execPath, [CLI, 'check', '-f', 'json'], {
+        cwd: path.join(ROOT, 'examples'),
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CONFIG_HOME: temps.xdg },
+      }).stdout,
+    ).files.map((f: { path: string }) => f.path);
     assert.deepEqual(selected.sort(), listed.sort(), 'the hook selects exactly what `subagents check` recognizes');
     assert.ok(!files.test('README.md') && !files.test('docs/agents.md'));
     const [command, ...args] = hook.entry.split(' ');
-    const r = spawnSync(command, [...args, ...selected, '../README.md'], { cwd: path.join(ROOT, 'examples'), encoding: 'utf8', env: { ...process.env, PATH: `${binFolder()}:${process.env.PATH}`, XDG_CONFIG_HOME: temps.xdg } });
+    const r = spawnSync(command, [...args, ...selected, '../README.md'], {
+      cwd: path.join(ROOT, 'examples'),
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${binFolder()}:${process.env.PATH}`, XDG_CONFIG_HOME: temps.xdg },
+    });
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /\[polytoken\/name-mismatch\]/);
     // A file the configuration ignores, or one named by a wider `files`, is no reason to fail.
@@ -65,22 +77,36 @@ describe('action.yml', function () {
   this.timeout(60000);
   const text = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
   const action = parse(text);
-  const steps: { id?: string; name?: string; uses?: string; run?: string; shell?: string; env?: Record<string, string>; with?: Record<string, string> }[] = action.runs.steps;
+  const steps: {
+    id?: string;
+    name?: string;
+    uses?: string;
+    run?: string;
+    shell?: string;
+    env?: Record<string, string>;
+    with?: Record<string, string>;
+  }[] = action.runs.steps;
 
   it('is a composite action: name, description, inputs with descriptions, a shell for every run step', () => {
     assert.equal(typeof action.name, 'string');
     assert.equal(typeof action.description, 'string');
     assert.equal(action.runs.using, 'composite');
-    for (const [name, input] of Object.entries<{ description?: string }>(action.inputs)) assert.equal(typeof input.description, 'string', name);
+    for (const [name, input] of Object.entries<{ description?: string }>(action.inputs))
+      assert.equal(typeof input.description, 'string', name);
     for (const step of steps) {
       assert.ok(!!step.uses !== !!step.run, `${step.name}: either uses or run`);
       if (step.run) assert.equal(step.shell, 'bash', step.name);
     }
     // Every input the file uses is declared, and every output names a step that exists.
-    for (const [, name] of text.matchAll(/inputs\.([\w-]+)/g)) assert.ok(name in action.inputs, `input ${name} is declared`);
+    for (const [, name] of text.matchAll(/inputs\.([\w-]+)/g))
+      assert.ok(name in action.inputs, `input ${name} is declared`);
     for (const [name, output] of Object.entries<{ value: string }>(action.outputs)) {
       const step = /steps\.([\w-]+)\./.exec(output.value)?.[1];
-      if (step) assert.ok(steps.some((s) => s.id === step), `output ${name}: step ${step}`);
+      if (step)
+        assert.ok(
+          steps.some((s) => s.id === step),
+          `output ${name}: step ${step}`,
+        );
     }
   });
 
@@ -102,7 +128,15 @@ describe('action.yml', function () {
       spawnSync('bash', ['-e', '-c', check.run!], {
         cwd: ws,
         encoding: 'utf8',
-        env: { ...process.env, PATH: `${binFolder()}:${process.env.PATH}`, XDG_CONFIG_HOME: temps.xdg, GITHUB_OUTPUT: output, SUBAGENTS_PATHS: paths, SUBAGENTS_ARGS: action.inputs.args.default, SUBAGENTS_SARIF: action.inputs['sarif-file'].default },
+        env: {
+          ...process.env,
+          PATH: `${binFolder()}:${process.env.PATH}`,
+          XDG_CONFIG_HOME: temps.xdg,
+          GITHUB_OUTPUT: output,
+          SUBAGENTS_PATHS: paths,
+          SUBAGENTS_ARGS: action.inputs.args.default,
+          SUBAGENTS_SARIF: action.inputs['sarif-file'].default,
+        },
       });
     const r = run(action.inputs.paths.default);
     assert.equal(r.status, 0, r.stderr);

@@ -78,7 +78,9 @@ function sameSizeEdit(file: string, from: string, to: string): void {
   assert.deepEqual([after.size, after.mtimeMs, after.ino], [before.size, before.mtimeMs, before.ino]);
 }
 
-const DEFINITIONS = Object.keys(FILES).filter((f) => f !== '.subagents.yaml').sort();
+const DEFINITIONS = Object.keys(FILES)
+  .filter((f) => f !== '.subagents.yaml')
+  .sort();
 /** Every checked file: the definitions and the configuration found on the way. */
 const CHECKED = Object.keys(FILES).sort();
 
@@ -105,7 +107,10 @@ describe('check --cache', function () {
       assert.deepEqual(inWorkspace(warm.hashed), CHECKED, 'every file is still read');
     }
     const cacheBytes = fs.readFileSync(path.join(ws, '.subagentscache'));
-    assert.ok(cacheBytes.every((b) => b < 0x80), 'the cache file is ASCII');
+    assert.ok(
+      cacheBytes.every((b) => b < 0x80),
+      'the cache file is ASCII',
+    );
     assert.match(cacheBytes.toString(), /caf\\u00e9_\\ud83d\\ude00/);
     assert.match(temps.run(['check', '--cache', '-f', 'json'], ws).stdout, /café_😀/);
   });
@@ -133,7 +138,11 @@ describe('check --cache', function () {
     runWatched(['check', '--cache'], ws);
     sameSizeEdit(path.join(ws, '.polytoken/subagents/typo.md'), 'file_raed', 'file_read');
     const edited = runWatched(['check', '--cache', '-f', 'json'], ws);
-    assert.deepEqual(inWorkspace(edited.hashed), CHECKED, 'files changed less than two seconds before they were read are read again');
+    assert.deepEqual(
+      inWorkspace(edited.hashed),
+      CHECKED,
+      'files changed less than two seconds before they were read are read again',
+    );
     assert.deepEqual(edited.analyzed, ['.polytoken/subagents/typo.md']);
     assert.equal(edited.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
     assert.doesNotMatch(edited.stdout, /file_raed/);
@@ -159,7 +168,10 @@ describe('check --cache', function () {
     const other = runWatched(['check', '--cache', '--config', 'other.yaml', '-f', 'json'], ws);
     const expected = temps.run(['check', '--config', 'other.yaml', '-f', 'json'], ws).stdout;
     // Without subagentDirs, vendor/agents/helper.md is no definition.
-    assert.deepEqual(other.analyzed, DEFINITIONS.filter((f) => !f.startsWith('vendor/')));
+    assert.deepEqual(
+      other.analyzed,
+      DEFINITIONS.filter((f) => !f.startsWith('vendor/')),
+    );
     assert.equal(other.stdout, expected);
   });
 
@@ -190,7 +202,8 @@ describe('check --cache', function () {
     const good = fs.readFileSync(cacheFile, 'utf8');
     const json = good.slice(good.indexOf('\n') + 1);
     // The JSON is written as ASCII: characters past it are escaped.
-    const ascii = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const ascii = (text: string) =>
+      text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const digested = (json: string) => `${createHash('sha256').update(json).digest('base64')}\n${json}`;
     const withDigest = (doc: unknown) => digested(ascii(JSON.stringify(doc)));
     assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
@@ -200,7 +213,21 @@ describe('check --cache', function () {
     // A stored diagnostic is [startLine, startCharacter, endLine, endCharacter, severity, rule, message].
     const damaged = good.replace(/,1,"syntax\/json"/, ',2,"syntax/json"');
     assert.notEqual(damaged, good);
-    const variants = ['', 'not json', good.slice(0, good.length / 2), json, 'null\nnull', withDigest(null), withDigest([]), withDigest({ ...JSON.parse(json), files: 7 }), damaged, withDigest(edited), withDigest(foreign), '\u0000\u0001', digested(JSON.stringify(JSON.parse(json)))];
+    const variants = [
+      '',
+      'not json',
+      good.slice(0, good.length / 2),
+      json,
+      'null\nnull',
+      withDigest(null),
+      withDigest([]),
+      withDigest({ ...JSON.parse(json), files: 7 }),
+      damaged,
+      withDigest(edited),
+      withDigest(foreign),
+      '\u0000\u0001',
+      digested(JSON.stringify(JSON.parse(json))),
+    ];
     for (const variant of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);
@@ -208,7 +235,11 @@ describe('check --cache', function () {
       assert.equal(r.stdout, expected, variant.slice(0, 40));
       assert.deepEqual(r.analyzed, DEFINITIONS, `nothing reused from ${variant.slice(0, 40)}`);
       const rewritten = fs.readFileSync(cacheFile, 'utf8');
-      assert.deepEqual(Object.keys(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1)).files).length, CHECKED.length, 'rewritten');
+      assert.deepEqual(
+        Object.keys(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1)).files).length,
+        CHECKED.length,
+        'rewritten',
+      );
     }
     // A file where the cache's folder should be: one warning line, the check itself unchanged.
     fs.writeFileSync(path.join(ws, 'blocker'), '');
@@ -241,7 +272,10 @@ describe('check --cache', function () {
     temps.run(['check', '--cache', '--cache-location', 'my.cache'], ws);
     assert.ok(fs.statSync(path.join(ws, 'my.cache')).isFile());
     temps.run(['check', '--cache', '--cache-location', '.cache/subagents/'], ws);
-    assert.ok(fs.statSync(path.join(ws, '.cache', 'subagents', '.subagentscache')).isFile(), 'missing folders are made');
+    assert.ok(
+      fs.statSync(path.join(ws, '.cache', 'subagents', '.subagentscache')).isFile(),
+      'missing folders are made',
+    );
     assert.ok(!fs.existsSync(path.join(ws, '.subagentscache')));
     const warm = runWatched(['check', '--cache', '--cache-location', 'my.cache'], ws);
     assert.deepEqual(warm.analyzed, []);

@@ -21,7 +21,10 @@ const MIXED = {
   'apps/cli/agents/runner.yaml': VALID_PICASSO('runner').replace(/^when_to_use:.*\n/m, ''),
 };
 
-function json(stdout: string): { files: { path: string; diagnostics: { rule: string; severity: string }[] }[]; summary: Record<string, number> } {
+function json(stdout: string): {
+  files: { path: string; diagnostics: { rule: string; severity: string }[] }[];
+  summary: Record<string, number>;
+} {
   return JSON.parse(stdout);
 }
 
@@ -30,14 +33,20 @@ describe('check: nothing matched is an error', function () {
 
   it('a folder without definitions: exit 2 with a one-line reason naming it', () => {
     const ws = temps.workspace({ 'docs/README.md': '# Docs\n', 'src/index.ts': 'export {};\n' });
-    assertUsageError(temps.run(['check', 'docs'], ws), /docs: no definition file in this folder.*--no-error-on-unmatched-pattern/);
+    assertUsageError(
+      temps.run(['check', 'docs'], ws),
+      /docs: no definition file in this folder.*--no-error-on-unmatched-pattern/,
+    );
     assertUsageError(temps.run(['check'], ws), /^subagents: \.: no definition file/);
   });
 
   it('a file that is not a definition, and a glob matching nothing, are errors too', () => {
     const ws = temps.workspace({ ...MIXED, 'docs/README.md': '# Docs\n' });
     assertUsageError(temps.run(['check', 'docs/README.md'], ws), /docs\/README\.md: not a definition file/);
-    assertUsageError(temps.run(['check', 'nowhere/**/*.md'], ws), /nowhere\/\*\*\/\*\.md: no definition file matches this pattern/);
+    assertUsageError(
+      temps.run(['check', 'nowhere/**/*.md'], ws),
+      /nowhere\/\*\*\/\*\.md: no definition file matches this pattern/,
+    );
     // One unmatched input among matched ones is enough, and nothing is checked then.
     assertUsageError(temps.run(['check', '.polytoken', 'docs'], ws), /docs: no definition file/);
   });
@@ -55,14 +64,20 @@ describe('check: nothing matched is an error', function () {
   it('a missing path stays a usage error, also with --no-error-on-unmatched-pattern', () => {
     const ws = temps.workspace(MIXED);
     assertUsageError(temps.run(['check', 'missing'], ws), /missing: no such file or folder/);
-    assertUsageError(temps.run(['check', 'missing', '--no-error-on-unmatched-pattern'], ws), /missing: no such file or folder/);
+    assertUsageError(
+      temps.run(['check', 'missing', '--no-error-on-unmatched-pattern'], ws),
+      /missing: no such file or folder/,
+    );
   });
 
   it('a configuration file named on its own counts as matched; a folder holding only one does not', () => {
     const ws = temps.workspace({ 'conf/.subagents.yaml': 'rules: {}\n' });
     const r = temps.run(['check', 'conf/.subagents.yaml', '--format', 'json'], ws);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(json(r.stdout).files.map((f) => f.path), ['conf/.subagents.yaml']);
+    assert.deepEqual(
+      json(r.stdout).files.map((f) => f.path),
+      ['conf/.subagents.yaml'],
+    );
     assertUsageError(temps.run(['check', 'conf'], ws), /conf: no definition file/);
   });
 });
@@ -87,13 +102,19 @@ describe('check: quoted globs are expanded by the checker', function () {
   };
 
   it('`**` crosses dot folders and keeps only definition files', () => {
-    assert.deepEqual(listed(['team-*/**/*.md']), ['team-a/.polytoken/subagents/reviewer.md', 'team-a/.polytoken/subagents/wrong.md']);
+    assert.deepEqual(listed(['team-*/**/*.md']), [
+      'team-a/.polytoken/subagents/reviewer.md',
+      'team-a/.polytoken/subagents/wrong.md',
+    ]);
     assert.deepEqual(listed(['**/*.yaml']), ['team-b/apps/cli/agents/runner.yaml']);
   });
 
   it('gives the same files as the folder itself; node_modules and .git are never searched', () => {
     assert.deepEqual(listed(['team-b/**']), listed(['team-b']));
-    assert.deepEqual(listed(['**/*.md']), listed(['.']).filter((p) => p.endsWith('.md')));
+    assert.deepEqual(
+      listed(['**/*.md']),
+      listed(['.']).filter((p) => p.endsWith('.md')),
+    );
     assert.ok(!listed(['**/*.md']).some((p) => /node_modules|\.git\//.test(p)));
   });
 
@@ -102,11 +123,17 @@ describe('check: quoted globs are expanded by the checker', function () {
     const odd = temps.workspace({ 'x[1]/.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer') });
     const r = temps.run(['check', 'x[1]', '--format', 'json'], odd);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(json(r.stdout).files.map((f) => f.path), ['x[1]/.polytoken/subagents/reviewer.md']);
+    assert.deepEqual(
+      json(r.stdout).files.map((f) => f.path),
+      ['x[1]/.polytoken/subagents/reviewer.md'],
+    );
   });
 
   it('a pattern with more than three wildcards is refused as configuration globs are (exit 2)', () => {
-    assertUsageError(temps.run(['check', '**/*a*b*c*.md'], ws), /\*\*\/\*a\*b\*c\*\.md: this pattern is refused: it has 5 wildcards/);
+    assertUsageError(
+      temps.run(['check', '**/*a*b*c*.md'], ws),
+      /\*\*\/\*a\*b\*c\*\.md: this pattern is refused: it has 5 wildcards/,
+    );
   });
 
   it('a single file is checked on its own, and overlapping inputs list a file once', () => {
@@ -124,11 +151,20 @@ describe('check: --quiet, -f, -o, --max-warnings -1', function () {
 
   it('--quiet reports errors only, in every format, and counts only them', () => {
     const all = json(temps.run(['check', '-f', 'json'], ws).stdout);
-    assert.ok(all.summary.warnings > 0 && all.summary.information > 0 && all.summary.errors > 0, JSON.stringify(all.summary));
+    assert.ok(
+      all.summary.warnings > 0 && all.summary.information > 0 && all.summary.errors > 0,
+      JSON.stringify(all.summary),
+    );
     const quiet = temps.run(['check', '--quiet', '-f', 'json'], ws);
     assert.equal(quiet.code, 1);
     const report = json(quiet.stdout);
-    assert.deepEqual(report.summary, { files: all.summary.files, errors: all.summary.errors, warnings: 0, information: 0, hints: 0 });
+    assert.deepEqual(report.summary, {
+      files: all.summary.files,
+      errors: all.summary.errors,
+      warnings: 0,
+      information: 0,
+      hints: 0,
+    });
     assert.ok(report.files.every((f) => f.diagnostics.every((d) => d.severity === 'error')));
     const text = temps.run(['check', '--quiet'], ws).stdout;
     assert.doesNotMatch(text, / (warning|information|hint) /);
@@ -138,7 +174,10 @@ describe('check: --quiet, -f, -o, --max-warnings -1', function () {
   it('-f is --format and -o FILE writes the report there, nothing on stdout', () => {
     const long = temps.run(['check', '--format', 'sarif'], ws);
     fs.writeFileSync(path.join(ws, 'blocker'), '');
-    assertUsageError(temps.run(['check', '-f', 'sarif', '-o', 'blocker/report.sarif'], ws), /cannot write the report to blocker\/report\.sarif: /);
+    assertUsageError(
+      temps.run(['check', '-f', 'sarif', '-o', 'blocker/report.sarif'], ws),
+      /cannot write the report to blocker\/report\.sarif: /,
+    );
     // As ESLint: missing folders are made.
     const written = temps.run(['check', '-f', 'sarif', '-o', 'out/report.sarif'], ws);
     assert.equal(written.code, long.code);
@@ -147,7 +186,10 @@ describe('check: --quiet, -f, -o, --max-warnings -1', function () {
     assert.deepEqual(fs.readdirSync(path.join(ws, 'out')), ['report.sarif'], 'no temporary file is left');
     const eq = temps.run(['check', '--format=json', '--output-file=out/report.json'], ws);
     assert.equal(eq.stdout, '');
-    assert.deepEqual(json(fs.readFileSync(path.join(ws, 'out', 'report.json'), 'utf8')).summary, json(temps.run(['check', '-f', 'json'], ws).stdout).summary);
+    assert.deepEqual(
+      json(fs.readFileSync(path.join(ws, 'out', 'report.json'), 'utf8')).summary,
+      json(temps.run(['check', '-f', 'json'], ws).stdout).summary,
+    );
   });
 
   it('-o replaces an existing report whole', () => {
@@ -176,14 +218,18 @@ describe('check --format github', function () {
     const lines = r.stdout.trimEnd().split('\n');
     const count = report.files.reduce((n, f) => n + f.diagnostics.length, 0);
     assert.equal(lines.length, count);
-    const pattern = /^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),endLine=(\d+),endColumn=(\d+),title=([^,:]+)::(.+)$/;
+    const pattern =
+      /^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),endLine=(\d+),endColumn=(\d+),title=([^,:]+)::(.+)$/;
     const seen = new Set<string>();
     for (const line of lines) {
       const m = pattern.exec(line);
       assert.ok(m, line);
       seen.add(m![1]);
       assert.ok(Number(m![3]) >= 1 && Number(m![4]) >= 1, line);
-      assert.ok(report.files.some((f) => f.path === m![2] && f.diagnostics.some((d) => d.rule === m![7].replace('%2F', '/'))), line);
+      assert.ok(
+        report.files.some((f) => f.path === m![2] && f.diagnostics.some((d) => d.rule === m![7].replace('%2F', '/'))),
+        line,
+      );
     }
     assert.deepEqual([...seen].sort(), ['error', 'notice', 'warning']);
     const mismatch = lines.find((l) => l.includes('title=polytoken/name-mismatch'));
@@ -193,8 +239,14 @@ describe('check --format github', function () {
   it('escapes %, CR and LF in the message and `:` and `,` in properties', () => {
     // The name, quoted in the message, holds a `%` and a line break.
     const ws = temps.workspace({ 'a,b:c%/.polytoken/subagents/wrong.md': VALID_POLYTOKEN('"50%\\nmore"') });
-    const line = temps.run(['check', '-f', 'github'], ws).stdout.split('\n').find((l) => l.includes('name-mismatch'))!;
-    assert.match(line, /^::error file=a%2Cb%3Ac%25\/\.polytoken\/subagents\/wrong\.md,line=2,col=7,endLine=2,endColumn=\d+,title=polytoken\/name-mismatch::/);
+    const line = temps
+      .run(['check', '-f', 'github'], ws)
+      .stdout.split('\n')
+      .find((l) => l.includes('name-mismatch'))!;
+    assert.match(
+      line,
+      /^::error file=a%2Cb%3Ac%25\/\.polytoken\/subagents\/wrong\.md,line=2,col=7,endLine=2,endColumn=\d+,title=polytoken\/name-mismatch::/,
+    );
     const message = line.slice(line.indexOf('::', 2) + 2);
     assert.ok(message.includes('50%25%0Amore'), message);
     assert.ok(!/%(?!25|0D|0A)/.test(message), message);
@@ -214,7 +266,8 @@ describe('check: colour', function () {
     assert.equal(forced.replace(/\u001b\[\d+m/g, ''), plain, 'colour only adds escapes');
     assert.equal(temps.run(['check'], ws, { env: { FORCE_COLOR: '0' } }).stdout, plain);
     assert.equal(temps.run(['check'], ws, { env: { NO_COLOR: '1' } }).stdout, plain);
-    for (const format of ['json', 'github', 'sarif']) assert.ok(!temps.run(['check', '-f', format], ws, { env: { FORCE_COLOR: '1' } }).stdout.includes(ESC), format);
+    for (const format of ['json', 'github', 'sarif'])
+      assert.ok(!temps.run(['check', '-f', format], ws, { env: { FORCE_COLOR: '1' } }).stdout.includes(ESC), format);
     temps.run(['check', '-o', 'report.txt'], ws, { env: { FORCE_COLOR: '1' } });
     assert.equal(fs.readFileSync(path.join(ws, 'report.txt'), 'utf8'), plain, 'a report file is never coloured');
   });
@@ -228,7 +281,11 @@ describe('check: colour on a terminal', function () {
     if (!hasScript) this.skip(); // util-linux script(1) gives the CLI a terminal
     const ws = temps.workspace(MIXED);
     const onTerminal = (env: NodeJS.ProcessEnv) =>
-      spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" check`, '/dev/null'], { cwd: ws, encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: temps.xdg, NO_COLOR: '', FORCE_COLOR: '', ...env } }).stdout;
+      spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" check`, '/dev/null'], {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CONFIG_HOME: temps.xdg, NO_COLOR: '', FORCE_COLOR: '', ...env },
+      }).stdout;
     assert.ok(onTerminal({}).includes('\u001b[31merror\u001b[39m'), 'coloured on a terminal');
     assert.ok(!onTerminal({ NO_COLOR: '1' }).includes('\u001b['), 'NO_COLOR turns it off');
     assert.ok(!onTerminal({ FORCE_COLOR: '0' }).includes('\u001b['), 'FORCE_COLOR=0 turns it off');
@@ -245,30 +302,60 @@ describe('check --stdin --stdin-filename PATH', function () {
     });
     // `deploy` is known only through team/.subagents.yaml; the file need not exist.
     const text = VALID_POLYTOKEN('new-one', '[deploy, file_raed]');
-    const r = temps.run(['check', '--stdin', '--stdin-filename', 'team/.polytoken/subagents/new-one.md', '-f', 'json'], ws, { input: text });
+    const r = temps.run(
+      ['check', '--stdin', '--stdin-filename', 'team/.polytoken/subagents/new-one.md', '-f', 'json'],
+      ws,
+      { input: text },
+    );
     assert.equal(r.code, 0, r.stderr);
     const report = json(r.stdout);
-    assert.deepEqual(report.files.map((f) => f.path), ['team/.polytoken/subagents/new-one.md']);
-    assert.deepEqual(report.files[0].diagnostics.map((d) => d.rule), ['polytoken/unknown-tool']);
+    assert.deepEqual(
+      report.files.map((f) => f.path),
+      ['team/.polytoken/subagents/new-one.md'],
+    );
+    assert.deepEqual(
+      report.files[0].diagnostics.map((d) => d.rule),
+      ['polytoken/unknown-tool'],
+    );
     // Standard input wins over the file on disk; the name-mismatch comes from PATH.
-    const over = temps.run(['check', '--stdin', '--stdin-filename', 'team/.polytoken/subagents/on-disk.md'], ws, { input: VALID_POLYTOKEN('elsewhere') });
+    const over = temps.run(['check', '--stdin', '--stdin-filename', 'team/.polytoken/subagents/on-disk.md'], ws, {
+      input: VALID_POLYTOKEN('elsewhere'),
+    });
     assert.equal(over.code, 1);
-    assert.match(over.stdout, /^team\/\.polytoken\/subagents\/on-disk\.md:2:7 error .*\[polytoken\/name-mismatch\]\n1 file checked/);
+    assert.match(
+      over.stdout,
+      /^team\/\.polytoken\/subagents\/on-disk\.md:2:7 error .*\[polytoken\/name-mismatch\]\n1 file checked/,
+    );
   });
 
   it('the same text as a Picasso path is checked as Picasso', () => {
     const ws = temps.workspace({});
-    const r = temps.run(['check', '--stdin', '--stdin-filename', 'apps/cli/agents/runner.yaml', '-f', 'json'], ws, { input: VALID_PICASSO('other_name') });
-    assert.deepEqual(json(r.stdout).files[0].diagnostics.map((d) => d.rule), ['picasso/name-mismatch']);
+    const r = temps.run(['check', '--stdin', '--stdin-filename', 'apps/cli/agents/runner.yaml', '-f', 'json'], ws, {
+      input: VALID_PICASSO('other_name'),
+    });
+    assert.deepEqual(
+      json(r.stdout).files[0].diagnostics.map((d) => d.rule),
+      ['picasso/name-mismatch'],
+    );
   });
 
   it('usage errors: no --stdin-filename, PATHs besides --stdin, a PATH that is no definition', () => {
     const ws = temps.workspace({});
     assertUsageError(temps.run(['check', '--stdin'], ws, { input: '' }), /--stdin needs --stdin-filename/);
-    assertUsageError(temps.run(['check', '--stdin', '--stdin-filename', 'a.expert.json', 'x'], ws, { input: '' }), /drop "x"/);
+    assertUsageError(
+      temps.run(['check', '--stdin', '--stdin-filename', 'a.expert.json', 'x'], ws, { input: '' }),
+      /drop "x"/,
+    );
     assertUsageError(temps.run(['check', '--stdin-filename', 'a.expert.json'], ws), /only used with --stdin/);
-    assertUsageError(temps.run(['check', '--stdin', '--stdin-filename', 'notes.md'], ws, { input: '# x' }), /notes\.md: not a definition file/);
-    const allowed = temps.run(['check', '--stdin', '--stdin-filename', 'notes.md', '--no-error-on-unmatched-pattern'], ws, { input: '# x' });
+    assertUsageError(
+      temps.run(['check', '--stdin', '--stdin-filename', 'notes.md'], ws, { input: '# x' }),
+      /notes\.md: not a definition file/,
+    );
+    const allowed = temps.run(
+      ['check', '--stdin', '--stdin-filename', 'notes.md', '--no-error-on-unmatched-pattern'],
+      ws,
+      { input: '# x' },
+    );
     assert.equal(allowed.code, 0);
     assert.match(allowed.stdout, /^0 files checked/);
   });
@@ -279,7 +366,8 @@ describe('check: reports on stdout are written in one piece', function () {
 
   it('a 1,000-file JSON or SARIF report is one write() of one complete document', () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 1000; i++) files[`p${i % 10}/.polytoken/subagents/agent-${i}.md`] = VALID_POLYTOKEN(i % 3 ? `agent-${i}` : `x-${i}`);
+    for (let i = 0; i < 1000; i++)
+      files[`p${i % 10}/.polytoken/subagents/agent-${i}.md`] = VALID_POLYTOKEN(i % 3 ? `agent-${i}` : `x-${i}`);
     const ws = temps.workspace(files);
     // Counts the CLI's calls of process.stdout.write.
     const counter = path.join(temps.dir(), 'count-writes.js');
@@ -305,7 +393,10 @@ describe('every option is documented', function () {
   it('in `--help` and in the README', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const ws = temps.dir();
-    for (const [command, spec] of [['check', CHECK_OPTIONS], ['diff', DIFF_OPTIONS]] as const) {
+    for (const [command, spec] of [
+      ['check', CHECK_OPTIONS],
+      ['diff', DIFF_OPTIONS],
+    ] as const) {
       const help = temps.run([command, '--help'], ws).stdout;
       for (const option of [...spec.values, ...spec.flags, ...Object.keys(spec.aliases)]) {
         assert.ok(help.includes(option), `${command} --help names ${option}`);

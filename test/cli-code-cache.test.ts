@@ -23,7 +23,8 @@ describe('the V8 code cache of dist/cli.js', function () {
   this.timeout(60000);
   const ws = temps.workspace(FILES);
   /** A run with its own temporary folder (TMPDIR), where the launcher keeps its cache. */
-  const run = (tmp: string, nodeArgs: string[] = []): Run => temps.run(['check', '-f', 'json'], ws, { env: { TMPDIR: tmp }, nodeArgs });
+  const run = (tmp: string, nodeArgs: string[] = []): Run =>
+    temps.run(['check', '-f', 'json'], ws, { env: { TMPDIR: tmp }, nodeArgs });
   const cacheFiles = (tmp: string) => {
     const dir = path.join(tmp, folderName);
     return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : [];

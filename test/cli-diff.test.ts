@@ -12,7 +12,13 @@ import { assertUsageError, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './suppo
 const temps = new Temps();
 after(() => temps.remove());
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com', GIT_CONFIG_NOSYSTEM: '1' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 function git(repo: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
@@ -38,8 +44,12 @@ function newRepo(): string {
   return repo;
 }
 
-const CONFIG = 'tools:\n  polytoken:\n    - deploy\n    - { name: shell, description: Runs a command., tags: [exec] }\nmcp:\n  github: [create_issue, list_issues]\n';
-const RUNNER_DENYING_GREP = VALID_PICASSO('runner').replace('tools: [read_file, grep]', 'tools: [read_file, grep]\ndeny: [grep]');
+const CONFIG =
+  'tools:\n  polytoken:\n    - deploy\n    - { name: shell, description: Runs a command., tags: [exec] }\nmcp:\n  github: [create_issue, list_issues]\n';
+const RUNNER_DENYING_GREP = VALID_PICASSO('runner').replace(
+  'tools: [read_file, grep]',
+  'tools: [read_file, grep]\ndeny: [grep]',
+);
 
 /** Two commits: triage gains tools through shorthands and loses grep, old-helper goes, deployer comes, runner starts to load. */
 function twoCommitRepo(): string {
@@ -81,7 +91,15 @@ const EXPECTED_CHANGES = [
     ],
     revoked: [],
   },
-  { file: '.polytoken/subagents/old-helper.md', dialect: 'polytoken', name: 'old-helper', change: 'removed', status: { from: 'loads', to: null }, granted: [], revoked: ['exit_tool', 'file_read'] },
+  {
+    file: '.polytoken/subagents/old-helper.md',
+    dialect: 'polytoken',
+    name: 'old-helper',
+    change: 'removed',
+    status: { from: 'loads', to: null },
+    granted: [],
+    revoked: ['exit_tool', 'file_read'],
+  },
   {
     file: '.polytoken/subagents/triage.md',
     dialect: 'polytoken',
@@ -94,7 +112,15 @@ const EXPECTED_CHANGES = [
     ],
     revoked: ['grep'],
   },
-  { file: 'apps/cli/agents/runner.yaml', dialect: 'picasso', name: 'runner', change: 'changed', status: { from: 'rejected', to: 'loads' }, granted: [{ tool: 'grep', by: 'tools' }], revoked: [] },
+  {
+    file: 'apps/cli/agents/runner.yaml',
+    dialect: 'picasso',
+    name: 'runner',
+    change: 'changed',
+    status: { from: 'rejected', to: 'loads' },
+    granted: [{ tool: 'grep', by: 'tools' }],
+    revoked: [],
+  },
 ];
 
 describe('subagents diff', function () {
@@ -120,32 +146,59 @@ describe('subagents diff', function () {
     const repo = twoCommitRepo();
     const text = temps.run(['diff', 'HEAD~1', 'HEAD'], repo).stdout;
     assert.match(text, /^subagents diff HEAD~1\.\.HEAD: 4 definitions changed \(1 added, 1 removed, 2 changed\)\n/);
-    assert.match(text, /\n\.polytoken\/subagents\/triage\.md: triage \(polytoken\) changed, status loads\n {2}\+ mcp__github__create_issue {2}granted by tools: mcp__github\n {2}\+ shell +granted by tools: tag!exec\n {2}- grep +revoked\n/);
+    assert.match(
+      text,
+      /\n\.polytoken\/subagents\/triage\.md: triage \(polytoken\) changed, status loads\n {2}\+ mcp__github__create_issue {2}granted by tools: mcp__github\n {2}\+ shell +granted by tools: tag!exec\n {2}- grep +revoked\n/,
+    );
     assert.match(text, /apps\/cli\/agents\/runner\.yaml: runner \(picasso\) changed, status rejected → loads\n/);
     const md = temps.run(['diff', 'HEAD~1', 'HEAD', '--format', 'markdown'], repo).stdout;
     assert.match(md, /^### Subagent permission changes: `HEAD~1` → `HEAD`\n/);
     assert.equal(md.match(/^\| change \| tool \| granted by \|$/gm)?.length, 4);
     assert.match(md, /^\| ➕ granted \| `shell` \| tools: tag!exec \|$/m);
     assert.match(md, /^\| ➖ revoked \| `grep` \| \|$/m);
-    assert.match(md, /^#### `runner` \(picasso\): changed\n\n`apps\/cli\/agents\/runner\.yaml`, status: \*\*rejected → loads\*\*$/m);
+    assert.match(
+      md,
+      /^#### `runner` \(picasso\): changed\n\n`apps\/cli\/agents\/runner\.yaml`, status: \*\*rejected → loads\*\*$/m,
+    );
   });
 
   it('defaults to HEAD against the working tree, and reads the configuration of each side', () => {
     const repo = twoCommitRepo();
-    assert.equal(temps.run(['diff'], repo).stdout, 'subagents diff HEAD..worktree: no definition changed its tools or status.\n');
+    assert.equal(
+      temps.run(['diff'], repo).stdout,
+      'subagents diff HEAD..worktree: no definition changed its tools or status.\n',
+    );
     // Only the configuration changes: `tag!exec` now also brings `deploy`.
-    fs.writeFileSync(path.join(repo, '.subagents.yaml'), CONFIG.replace('    - deploy\n', '    - { name: deploy, tags: [exec] }\n'));
+    fs.writeFileSync(
+      path.join(repo, '.subagents.yaml'),
+      CONFIG.replace('    - deploy\n', '    - { name: deploy, tags: [exec] }\n'),
+    );
     const r = JSON.parse(temps.run(['diff', '-f', 'json'], repo).stdout);
     assert.deepEqual(r.base, 'HEAD');
     assert.deepEqual(r.head, 'worktree');
     assert.deepEqual(r.changes, [
-      { file: '.polytoken/subagents/triage.md', dialect: 'polytoken', name: 'triage', change: 'changed', status: { from: 'loads', to: 'loads' }, granted: [{ tool: 'deploy', by: 'tools: tag!exec' }], revoked: [] },
+      {
+        file: '.polytoken/subagents/triage.md',
+        dialect: 'polytoken',
+        name: 'triage',
+        change: 'changed',
+        status: { from: 'loads', to: 'loads' },
+        granted: [{ tool: 'deploy', by: 'tools: tag!exec' }],
+        revoked: [],
+      },
     ]);
   });
 
   it('--fail-on-grant: 1 when a tool is granted or a definition starts to load, else 0', () => {
     const repo = newRepo();
-    commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read, grep]'), '.polytoken/subagents/b.md': VALID_POLYTOKEN('b', '[file_read, exit_tool]') }, 'first');
+    commit(
+      repo,
+      {
+        '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read, grep]'),
+        '.polytoken/subagents/b.md': VALID_POLYTOKEN('b', '[file_read, exit_tool]'),
+      },
+      'first',
+    );
     fs.writeFileSync(path.join(repo, '.polytoken/subagents/a.md'), VALID_POLYTOKEN('a', '[file_read]'));
     const revoked = temps.run(['diff', '--fail-on-grant'], repo);
     assert.equal(revoked.code, 0, 'revoking is fine');
@@ -155,7 +208,15 @@ describe('subagents diff', function () {
     const loads = temps.run(['diff', '--fail-on-grant', '-f', 'json', '.polytoken/subagents/b.md'], repo);
     assert.equal(loads.code, 1);
     assert.deepEqual(JSON.parse(loads.stdout).changes, [
-      { file: '.polytoken/subagents/b.md', dialect: 'polytoken', name: 'b', change: 'changed', status: { from: 'rejected', to: 'loads' }, granted: [], revoked: [] },
+      {
+        file: '.polytoken/subagents/b.md',
+        dialect: 'polytoken',
+        name: 'b',
+        change: 'changed',
+        status: { from: 'rejected', to: 'loads' },
+        granted: [],
+        revoked: [],
+      },
     ]);
     fs.writeFileSync(path.join(repo, '.polytoken/subagents/b.md'), VALID_POLYTOKEN('b', '[file_read, shell]'));
     const granted = temps.run(['diff', '--fail-on-grant'], repo);
@@ -176,17 +237,29 @@ describe('subagents diff', function () {
       sub.changes.map((c: { file: string }) => c.file),
       ['subagents/deployer.md', 'subagents/old-helper.md', 'subagents/triage.md'],
     );
-    const added = JSON.parse(temps.run(['diff', 'HEAD~1', 'HEAD', '.polytoken/subagents/deployer.md', '-f', 'json'], repo).stdout);
+    const added = JSON.parse(
+      temps.run(['diff', 'HEAD~1', 'HEAD', '.polytoken/subagents/deployer.md', '-f', 'json'], repo).stdout,
+    );
     assert.deepEqual(
       added.changes.map((c: { change: string }) => c.change),
       ['added'],
     );
-    assertUsageError(temps.run(['diff', 'HEAD~1', 'HEAD', 'nowhere'], repo), /nowhere: no such file or folder in HEAD~1 nor in HEAD/);
+    assertUsageError(
+      temps.run(['diff', 'HEAD~1', 'HEAD', 'nowhere'], repo),
+      /nowhere: no such file or folder in HEAD~1 nor in HEAD/,
+    );
   });
 
   it('files git archive would leave out (export-ignore) are still compared', () => {
     const repo = newRepo();
-    commit(repo, { '.gitattributes': '.polytoken/** export-ignore\n', '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read]') }, 'first');
+    commit(
+      repo,
+      {
+        '.gitattributes': '.polytoken/** export-ignore\n',
+        '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read]'),
+      },
+      'first',
+    );
     commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read, grep]') }, 'second');
     const r = JSON.parse(temps.run(['diff', 'HEAD~1', 'HEAD', '-f', 'json'], repo).stdout);
     assert.deepEqual(r.changes[0]?.granted, [{ tool: 'grep', by: 'tools' }]);
@@ -195,20 +268,36 @@ describe('subagents diff', function () {
   it('compares two folders given before `--`, also outside a repository', () => {
     const parent = temps.dir();
     temps.workspace({ '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read]') }, path.join(parent, 'old'));
-    temps.workspace({ '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read, grep]') }, path.join(parent, 'new'));
+    temps.workspace(
+      { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read, grep]') },
+      path.join(parent, 'new'),
+    );
     const r = temps.run(['diff', '-f', 'json', 'old', 'new', '--'], parent);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), {
       base: 'old',
       head: 'new',
-      changes: [{ file: '.polytoken/subagents/a.md', dialect: 'polytoken', name: 'a', change: 'changed', status: { from: 'loads', to: 'loads' }, granted: [{ tool: 'grep', by: 'tools' }], revoked: [] }],
+      changes: [
+        {
+          file: '.polytoken/subagents/a.md',
+          dialect: 'polytoken',
+          name: 'a',
+          change: 'changed',
+          status: { from: 'loads', to: 'loads' },
+          granted: [{ tool: 'grep', by: 'tools' }],
+          revoked: [],
+        },
+      ],
     });
   });
 
   it('usage errors: outside a repository, an unknown side before `--`, three sides, no commit yet, a bad format', () => {
     const plain = temps.dir();
     assertUsageError(temps.run(['diff'], plain), /not in a git repository: name the two folders to compare/);
-    assertUsageError(temps.run(['diff', 'nope', 'other', '--'], plain), /nope: neither a folder nor a git revision \(not in a git repository\)/);
+    assertUsageError(
+      temps.run(['diff', 'nope', 'other', '--'], plain),
+      /nope: neither a folder nor a git revision \(not in a git repository\)/,
+    );
     const repo = twoCommitRepo();
     assertUsageError(temps.run(['diff', 'HEAD~1', 'HEAD', 'HEAD', '--'], repo), /at most two sides/);
     assertUsageError(temps.run(['diff', 'HEAD', '--format', 'sarif'], repo), /unknown format "sarif"/);

@@ -19,7 +19,9 @@ const FIXTURES = path.join(ROOT, 'test/fixtures/rules');
 
 function filesBelow(dir: string, rel = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(path.join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesBelow(path.join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
 }
 
 function snapshot(dir: string): Map<string, string> {
@@ -27,7 +29,11 @@ function snapshot(dir: string): Map<string, string> {
 }
 
 const subagents = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, [CLI, 'check', '.', '--no-global', ...args], { cwd, encoding: 'utf8', env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.no-xdg'), NO_COLOR: '1' } });
+  spawnSync(process.execPath, [CLI, 'check', '.', '--no-global', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.no-xdg'), NO_COLOR: '1' },
+  });
 
 describe('subagents check --fix', function () {
   this.timeout(120_000);
@@ -46,7 +52,9 @@ describe('subagents check --fix', function () {
       removeTree(workspace);
       for (const rel of filesBelow(dest)) {
         const twin = path.join(dir, 'fixed', rel);
-        const text = fs.existsSync(twin) ? stripMarkers(fs.readFileSync(twin, 'utf8')).text : fs.readFileSync(path.join(dest, rel), 'utf8');
+        const text = fs.existsSync(twin)
+          ? stripMarkers(fs.readFileSync(twin, 'utf8')).text
+          : fs.readFileSync(path.join(dest, rel), 'utf8');
         expected.set(`${path.basename(dest)}/${rel}`, text);
       }
     }
@@ -57,7 +65,7 @@ describe('subagents check --fix', function () {
   it('--fix-dry-run writes nothing and prints the changes as a unified diff that yields the twins', () => {
     const r = subagents(tree, '--fix-dry-run');
     assert.strictEqual(r.status, 1, r.stderr); // errors without a fix remain
-    assert.deepStrictEqual(snapshot(tree), original, "nothing written");
+    assert.deepStrictEqual(snapshot(tree), original, 'nothing written');
     const patches = parsePatch(r.stdout);
     assert.ok(patches.length >= 30, `${patches.length} files in the diff`);
     for (const p of patches) {
@@ -90,7 +98,10 @@ describe('subagents check --fix', function () {
   });
 
   it('--fix with --fix-dry-run, or with --stdin, is a usage error', () => {
-    for (const args of [['--fix', '--fix-dry-run'], ['--fix', '--stdin', '--stdin-filename', 'x.expert.json']]) {
+    for (const args of [
+      ['--fix', '--fix-dry-run'],
+      ['--fix', '--stdin', '--stdin-filename', 'x.expert.json'],
+    ]) {
       const r = subagents(tree, ...args);
       assert.strictEqual(r.status, 2);
       assert.match(r.stderr, /^subagents: .*fix/);
@@ -100,7 +111,8 @@ describe('subagents check --fix', function () {
   it('fixes .subagents.yaml first, then each definition as checked under the corrected configuration', () => {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(require('os').tmpdir(), 'subagents-fix-config-')));
     try {
-      const role = 'name: auditor\ninvocation: "@auditor"\nmodel: claude-opus\ndescription: Reviews changes.\nwhen_to_use: For audits.\noutput_schema: audit\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\ndenied: [edit_file]\n';
+      const role =
+        'name: auditor\ninvocation: "@auditor"\nmodel: claude-opus\ndescription: Reviews changes.\nwhen_to_use: For audits.\noutput_schema: audit\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\ndenied: [edit_file]\n';
       fs.mkdirSync(path.join(ws, 'apps/cli/agents'), { recursive: true });
       fs.writeFileSync(path.join(ws, 'apps/cli/agents/auditor.yaml'), role);
       // `of` is a misspelt `off`: the whole configuration falls back to the defaults until it is fixed.
@@ -112,7 +124,10 @@ describe('subagents check --fix', function () {
       const r = subagents(ws, '--fix');
       assert.strictEqual(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stderr, /applied 1 fix in 1 file/);
-      assert.strictEqual(fs.readFileSync(path.join(ws, '.subagents.yaml'), 'utf8'), 'rules:\n  picasso/unknown-key: off\n');
+      assert.strictEqual(
+        fs.readFileSync(path.join(ws, '.subagents.yaml'), 'utf8'),
+        'rules:\n  picasso/unknown-key: off\n',
+      );
       assert.strictEqual(fs.readFileSync(path.join(ws, 'apps/cli/agents/auditor.yaml'), 'utf8'), role);
     } finally {
       removeTree(ws);

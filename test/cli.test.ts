@@ -122,7 +122,9 @@ const VALID_PROFY = JSON.stringify(
     delegatable: true,
     delegationBrief: 'Posts entries.',
     tools: ['read', 'grep', 'glob'],
-    subagents: [{ name: 'scanner', description: 'Scans.', system_prompt: 'Scan the contract.', tools: ['read', 'grep'] }],
+    subagents: [
+      { name: 'scanner', description: 'Scans.', system_prompt: 'Scan the contract.', tools: ['read', 'grep'] },
+    ],
   },
   null,
   2,
@@ -149,7 +151,12 @@ before(function () {
     }
     return t;
   };
-  const sources = Math.max(newest(path.join(ROOT, 'cli')), newest(path.join(ROOT, 'shared')), newest(path.join(ROOT, 'schemas')), fs.statSync(path.join(ROOT, 'scripts', 'build.mjs')).mtimeMs);
+  const sources = Math.max(
+    newest(path.join(ROOT, 'cli')),
+    newest(path.join(ROOT, 'shared')),
+    newest(path.join(ROOT, 'schemas')),
+    fs.statSync(path.join(ROOT, 'scripts', 'build.mjs')).mtimeMs,
+  );
   if (!fs.existsSync(CLI) || fs.statSync(CLI).mtimeMs < sources) {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
@@ -206,26 +213,40 @@ describe('subagents check --format json (README: Command line)', function () {
           assert.ok(Number.isInteger(p.line) && p.line >= 0 && Number.isInteger(p.character) && p.character >= 0);
         }
         const { start, end } = d.range;
-        assert.ok(start.line < end.line || (start.line === end.line && start.character <= end.character), 'start <= end');
+        assert.ok(
+          start.line < end.line || (start.line === end.line && start.character <= end.character),
+          'start <= end',
+        );
       }
     }
   });
 
   it('lists every recognized file, also without diagnostics, and nothing else', () => {
     const { report } = checkJson([], ws);
-    assert.deepEqual(report.files.map((f) => [f.path, f.dialect]), [
-      ['.picasso/agents/md_role.md', 'picasso'],
-      ['.polytoken/subagents/broken.md', 'polytoken'],
-      ['.polytoken/subagents/reviewer.md', 'polytoken'],
-      ['apps/cli/agents/runner.yaml', 'picasso'],
-      ['experts/bad.expert.json', 'profy'],
-      ['experts/bookkeeper.expert.json', 'profy'],
-    ]);
+    assert.deepEqual(
+      report.files.map((f) => [f.path, f.dialect]),
+      [
+        ['.picasso/agents/md_role.md', 'picasso'],
+        ['.polytoken/subagents/broken.md', 'polytoken'],
+        ['.polytoken/subagents/reviewer.md', 'polytoken'],
+        ['apps/cli/agents/runner.yaml', 'picasso'],
+        ['experts/bad.expert.json', 'profy'],
+        ['experts/bookkeeper.expert.json', 'profy'],
+      ],
+    );
     assert.equal(report.summary.files, report.files.length);
     // The valid definitions are listed with no error or warning.
-    for (const p of ['.polytoken/subagents/reviewer.md', 'apps/cli/agents/runner.yaml', 'experts/bookkeeper.expert.json']) {
+    for (const p of [
+      '.polytoken/subagents/reviewer.md',
+      'apps/cli/agents/runner.yaml',
+      'experts/bookkeeper.expert.json',
+    ]) {
       const f = byPath(report, p);
-      assert.deepEqual(f.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), [], p);
+      assert.deepEqual(
+        f.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+        [],
+        p,
+      );
     }
   });
 
@@ -279,16 +300,28 @@ describe('subagents check --format json (README: Command line)', function () {
 
   it('checks a single file or a subfolder named on the command line', () => {
     const single = checkJson(['.polytoken/subagents/broken.md'], ws).report;
-    assert.deepEqual(single.files.map((f) => [f.path, f.dialect]), [['.polytoken/subagents/broken.md', 'polytoken']]);
+    assert.deepEqual(
+      single.files.map((f) => [f.path, f.dialect]),
+      [['.polytoken/subagents/broken.md', 'polytoken']],
+    );
     assert.ok(rulesOf(single.files[0]).includes('syntax/yaml'));
     const sub = checkJson(['.polytoken'], ws).report;
-    assert.deepEqual(sub.files.map((f) => f.path), ['.polytoken/subagents/broken.md', '.polytoken/subagents/reviewer.md']);
+    assert.deepEqual(
+      sub.files.map((f) => f.path),
+      ['.polytoken/subagents/broken.md', '.polytoken/subagents/reviewer.md'],
+    );
     const several = checkJson(['experts', 'apps', 'experts/bad.expert.json'], ws).report;
-    assert.deepEqual(several.files.map((f) => f.path), ['apps/cli/agents/runner.yaml', 'experts/bad.expert.json', 'experts/bookkeeper.expert.json']);
+    assert.deepEqual(
+      several.files.map((f) => f.path),
+      ['apps/cli/agents/runner.yaml', 'experts/bad.expert.json', 'experts/bookkeeper.expert.json'],
+    );
     // `--` ends the options: a folder whose name starts with `-`.
     const dashed = workspace({ '-odd/apps/cli/agents/runner.yaml': VALID_PICASSO('runner') });
     const dashedRun = run(['check', '--format', 'json', '--', '-odd'], dashed);
-    assert.deepEqual((JSON.parse(dashedRun.stdout) as JsonReport).files.map((f) => f.path), ['-odd/apps/cli/agents/runner.yaml']);
+    assert.deepEqual(
+      (JSON.parse(dashedRun.stdout) as JsonReport).files.map((f) => f.path),
+      ['-odd/apps/cli/agents/runner.yaml'],
+    );
     assertUsageError(run(['check', '-odd'], dashed), /-odd/);
     // A file that is not a definition is not reported, even when named: naming it is an
     // error (exit 2), unless --no-error-on-unmatched-pattern.
@@ -300,11 +333,21 @@ describe('subagents check --format json (README: Command line)', function () {
   });
 
   it('lists .subagents.yaml with dialect "config", and reports a broken one on itself', () => {
-    const good = workspace({ '.subagents.yaml': 'mcp:\n  github: [create_issue]\n', 'apps/cli/agents/runner.yaml': VALID_PICASSO('runner') });
+    const good = workspace({
+      '.subagents.yaml': 'mcp:\n  github: [create_issue]\n',
+      'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+    });
     const g = checkJson([], good);
-    assert.deepEqual(byPath(g.report, '.subagents.yaml'), { path: '.subagents.yaml', dialect: 'config', diagnostics: [] });
+    assert.deepEqual(byPath(g.report, '.subagents.yaml'), {
+      path: '.subagents.yaml',
+      dialect: 'config',
+      diagnostics: [],
+    });
     assert.equal(g.run.code, 0);
-    const bad = workspace({ '.subagents.yaml': 'mcp: 3\nrules: {\n', 'apps/cli/agents/runner.yaml': VALID_PICASSO('runner') });
+    const bad = workspace({
+      '.subagents.yaml': 'mcp: 3\nrules: {\n',
+      'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+    });
     const b = checkJson([], bad);
     const cfg = byPath(b.report, '.subagents.yaml');
     assert.equal(cfg.dialect, 'config');
@@ -344,7 +387,12 @@ describe('subagents check --format text', function () {
       assert.equal(m![6], d.rule);
     });
     const summary = lines[lines.length - 1];
-    assert.match(summary, new RegExp(`^${report.summary.files} files? checked: ${report.summary.errors} errors?, ${report.summary.warnings} warnings?, ${report.summary.information} information, ${report.summary.hints} hints?\\.$`));
+    assert.match(
+      summary,
+      new RegExp(
+        `^${report.summary.files} files? checked: ${report.summary.errors} errors?, ${report.summary.warnings} warnings?, ${report.summary.information} information, ${report.summary.hints} hints?\\.$`,
+      ),
+    );
   });
 
   it('prints only the summary for a clean workspace', () => {
@@ -353,14 +401,20 @@ describe('subagents check --format text', function () {
     assert.equal(r.code, 0, r.stdout);
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[lines.length - 1], /^1 file checked: 0 errors, 0 warnings, \d+ information, \d+ hints?\.$/);
-    assert.ok(lines.slice(0, -1).every((l) => / (information|hint) /.test(l)), r.stdout);
+    assert.ok(
+      lines.slice(0, -1).every((l) => / (information|hint) /.test(l)),
+      r.stdout,
+    );
   });
 });
 
 describe('exit statuses', function () {
   this.timeout(120000); // each test runs the CLI several times
   it('0 without errors, 1 with errors', () => {
-    const clean = workspace({ 'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'), 'experts/bookkeeper.expert.json': VALID_PROFY });
+    const clean = workspace({
+      'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+      'experts/bookkeeper.expert.json': VALID_PROFY,
+    });
     const c = checkJson([], clean);
     assert.equal(c.report.summary.errors, 0);
     assert.equal(c.run.code, 0);
@@ -404,7 +458,8 @@ describe('exit statuses', function () {
     assertUsageError(run(['check', '--format', 'xml'], ws), /xml/);
     assertUsageError(run(['check', '--format=yaml'], ws), /yaml/);
     assertUsageError(run(['check', '--max-warnings'], ws), /--max-warnings/);
-    for (const bad of ['abc', '1.5', '-3', '']) assertUsageError(run(['check', '--max-warnings', bad], ws), /max-warnings/);
+    for (const bad of ['abc', '1.5', '-3', ''])
+      assertUsageError(run(['check', '--max-warnings', bad], ws), /max-warnings/);
     assertUsageError(run(['check', '--config'], ws), /--config/);
     assertUsageError(run(['check', '--no-global=yes'], ws), /--no-global/);
     assertUsageError(run(['rules', '--format', 'sarif'], ws), /sarif/);
@@ -435,7 +490,10 @@ describe('exit statuses', function () {
     assert.ok(lines[0].startsWith(`subagents: ${unreadable}: `), lines[0]);
     // The report is still printed, with the readable files.
     const report = JSON.parse(r.stdout) as JsonReport;
-    assert.deepEqual(report.files.map((f) => f.path), ['apps/cli/agents/runner.yaml']);
+    assert.deepEqual(
+      report.files.map((f) => f.path),
+      ['apps/cli/agents/runner.yaml'],
+    );
     const text = run(['check'], ws);
     assert.equal(text.code, 2);
     assert.match(text.stdout, /1 file checked/);
@@ -453,7 +511,10 @@ describe('exit statuses', function () {
   it('2 for an unreadable file (chmod 000), the report still printed', function () {
     if (process.getuid?.() === 0) this.skip(); // root reads a chmod 000 file: covered by the next test
     if (process.platform === 'win32') this.skip(); // no POSIX permissions
-    const ws = workspace({ 'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'), 'apps/cli/agents/secret.yaml': VALID_PICASSO('secret') });
+    const ws = workspace({
+      'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+      'apps/cli/agents/secret.yaml': VALID_PICASSO('secret'),
+    });
     fs.chmodSync(path.join(ws, 'apps/cli/agents/secret.yaml'), 0o000);
     try {
       assertIoErrorRun(ws, 'apps/cli/agents/secret.yaml');
@@ -506,9 +567,15 @@ describe('configuration: --config, --no-global, the global folder', function () 
     assert.ok(cfg!.diagnostics.length > 0 && cfg!.diagnostics.every((d) => d.rule === 'config/invalid'));
     byPath(report, 'apps/cli/agents/runner.yaml');
     // Also when no checked file uses it (an empty folder, allowed to hold no definition).
-    const empty = checkJson(['--config', path.join(outside, 'broken.yaml'), '--no-error-on-unmatched-pattern'], tempDir());
+    const empty = checkJson(
+      ['--config', path.join(outside, 'broken.yaml'), '--no-error-on-unmatched-pattern'],
+      tempDir(),
+    );
     assert.equal(empty.run.code, 1);
-    assert.deepEqual(empty.report.files.map((f) => f.dialect), ['config']);
+    assert.deepEqual(
+      empty.report.files.map((f) => f.dialect),
+      ['config'],
+    );
   });
 
   it('never reports files of the global folder (XDG_CONFIG_HOME), with or without --no-global', () => {
@@ -519,7 +586,10 @@ describe('configuration: --config, --no-global, the global folder', function () 
     const ws = workspace({ '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer') });
     for (const extra of [[], ['--no-global']]) {
       const { run: r, report } = checkJson(extra, ws, { XDG_CONFIG_HOME: xdg });
-      assert.deepEqual(report.files.map((f) => f.path), ['.polytoken/subagents/reviewer.md']);
+      assert.deepEqual(
+        report.files.map((f) => f.path),
+        ['.polytoken/subagents/reviewer.md'],
+      );
       assert.equal(r.stderr, '');
       assert.equal(report.summary.errors, 0, JSON.stringify(report));
     }
@@ -539,16 +609,28 @@ describe('configuration: --config, --no-global, the global folder', function () 
       '.polytoken/subagents/helper.md': VALID_POLYTOKEN('helper'),
     });
     const withGlobal = checkJson([], ws).report;
-    assert.deepEqual(withGlobal.files.map((f) => f.path), ['.polytoken/subagents/helper.md', '.subagents.yaml']);
+    assert.deepEqual(
+      withGlobal.files.map((f) => f.path),
+      ['.polytoken/subagents/helper.md', '.subagents.yaml'],
+    );
     const noGlobal = checkJson(['--no-global'], ws).report;
-    assert.deepEqual(noGlobal.files.map((f) => f.path), ['.polytoken/subagents/helper.md', '.subagents.yaml', 'shared/.polytoken/subagents/helper.md']);
+    assert.deepEqual(
+      noGlobal.files.map((f) => f.path),
+      ['.polytoken/subagents/helper.md', '.subagents.yaml', 'shared/.polytoken/subagents/helper.md'],
+    );
     // Two projects never shadow each other.
-    assert.ok(noGlobal.files.every((f) => !rulesOf(f).includes('polytoken/shadowed')), JSON.stringify(noGlobal));
+    assert.ok(
+      noGlobal.files.every((f) => !rulesOf(f).includes('polytoken/shadowed')),
+      JSON.stringify(noGlobal),
+    );
   });
 
   it('polytoken/shadowed: a subagentDirs definition replaced by the project one', function () {
     // The rule is in the registry, so it must be implemented: a missing rule fails here rather than skipping.
-    assert.ok(DIALECT_MODULES.polytoken.rules.some((r) => r.ids.includes('polytoken/shadowed')), 'polytoken/shadowed is implemented');
+    assert.ok(
+      DIALECT_MODULES.polytoken.rules.some((r) => r.ids.includes('polytoken/shadowed')),
+      'polytoken/shadowed is implemented',
+    );
     const ws = workspace({
       '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor/agents]\n',
       'vendor/agents/helper.md': VALID_POLYTOKEN('helper'),
@@ -585,7 +667,12 @@ describe('subagents check --format sarif', function () {
     assert.equal(log.version, '2.1.0');
     assert.equal(log.runs.length, 1);
     const runObj = log.runs[0];
-    const rules = runObj.tool.driver.rules as { id: string; shortDescription: { text: string }; helpUri: string; defaultConfiguration: { level: string } }[];
+    const rules = runObj.tool.driver.rules as {
+      id: string;
+      shortDescription: { text: string };
+      helpUri: string;
+      defaultConfiguration: { level: string };
+    }[];
     const ids = rules.map((x) => x.id);
     assert.equal(new Set(ids).size, ids.length, 'one descriptor per rule');
     for (const id of RULE_IDS) assert.ok(ids.includes(id), `descriptor for ${id}`);
@@ -593,7 +680,10 @@ describe('subagents check --format sarif', function () {
       const meta = RULES.find((m) => m.id === d.id)!;
       assert.equal(d.shortDescription.text, meta.summary);
       assert.ok(d.helpUri.endsWith(`/${d.id}.md`), d.helpUri);
-      assert.equal(d.defaultConfiguration.level, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[meta.defaultSeverity]);
+      assert.equal(
+        d.defaultConfiguration.level,
+        { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[meta.defaultSeverity],
+      );
     }
     const all = report.files.flatMap((f) => f.diagnostics.map((d) => ({ f, d })));
     assert.ok(all.length > 0);
@@ -614,7 +704,11 @@ describe('subagents check --format sarif', function () {
       assert.equal(res.message.text, d.message);
     });
     // The space in `my role.yaml` is percent-encoded.
-    assert.ok(runObj.results.some((res: any) => res.locations[0].physicalLocation.artifactLocation.uri === 'apps/cli/agents/my%20role.yaml'));
+    assert.ok(
+      runObj.results.some(
+        (res: any) => res.locations[0].physicalLocation.artifactLocation.uri === 'apps/cli/agents/my%20role.yaml',
+      ),
+    );
   });
 
   it('a clean workspace gives a valid log with no results', function () {
@@ -633,7 +727,20 @@ describe('subagents check --format sarif', function () {
     assert.equal(validate({ version: '2.1.0', runs: [{ tool: { driver: {} } }] }), false);
     assert.equal(validate({ version: '9.9', runs: [] }), false);
     assert.equal(validate({ version: '2.1.0', runs: [] }), true);
-    const region = (r: object) => ({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'a b' }, region: r } }] }] }] });
+    const region = (r: object) => ({
+      version: '2.1.0',
+      runs: [
+        {
+          tool: { driver: { name: 'x' } },
+          results: [
+            {
+              message: { text: 'm' },
+              locations: [{ physicalLocation: { artifactLocation: { uri: 'a b' }, region: r } }],
+            },
+          ],
+        },
+      ],
+    });
     assert.equal(validate(region({ startLine: 1 })), false, 'a URI with a space is not a uri-reference');
     const ok = region({ startLine: 1, startColumn: 1 });
     ok.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'a%20b';
@@ -685,8 +792,14 @@ max_depth: 0
   });
 
   it('every definition has the required fields; a Profy file has one per subagent, in order', () => {
-    const ws = workspace({ 'experts/bookkeeper.expert.json': VALID_PROFY, '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer') });
-    for (const [file, dialect] of [['experts/bookkeeper.expert.json', 'profy'], ['.polytoken/subagents/reviewer.md', 'polytoken']]) {
+    const ws = workspace({
+      'experts/bookkeeper.expert.json': VALID_PROFY,
+      '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer'),
+    });
+    for (const [file, dialect] of [
+      ['experts/bookkeeper.expert.json', 'profy'],
+      ['.polytoken/subagents/reviewer.md', 'polytoken'],
+    ]) {
       const r = run(['resolve', file, '--format', 'json'], ws);
       assert.equal(r.code, 0, r.stderr);
       const res = JSON.parse(r.stdout);
@@ -699,7 +812,10 @@ max_depth: 0
         assert.ok(Array.isArray(d.tools) && Array.isArray(d.removed));
         assert.deepEqual(d.tools, [...new Set(d.tools as string[])].sort(), 'tools sorted and unique');
       }
-      assert.deepEqual(res.definitions.map((d: any) => d.name), dialect === 'profy' ? ['scanner'] : ['reviewer']);
+      assert.deepEqual(
+        res.definitions.map((d: any) => d.name),
+        dialect === 'profy' ? ['scanner'] : ['reviewer'],
+      );
     }
   });
 
@@ -726,7 +842,11 @@ max_depth: 0
   });
 
   it('2 for a missing file, a folder, a file that is not a definition, or the configuration', () => {
-    const ws = workspace({ 'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'), 'notes/readme.md': '# hi\n', '.subagents.yaml': 'mcp: {}\n' });
+    const ws = workspace({
+      'apps/cli/agents/runner.yaml': VALID_PICASSO('runner'),
+      'notes/readme.md': '# hi\n',
+      '.subagents.yaml': 'mcp: {}\n',
+    });
     assertUsageError(run(['resolve', 'nope.yaml'], ws), /nope\.yaml/);
     assertUsageError(run(['resolve', 'apps'], ws), /apps/);
     assertUsageError(run(['resolve', 'notes/readme.md'], ws), /notes\/readme\.md/);
@@ -744,7 +864,10 @@ describe('subagents rules', function () {
     assert.equal(r.code, 0);
     const out = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(out), ['rules']);
-    assert.deepEqual(out.rules.map((x: any) => x.id), RULES.map((x) => x.id));
+    assert.deepEqual(
+      out.rules.map((x: any) => x.id),
+      RULES.map((x) => x.id),
+    );
     for (const x of out.rules) {
       assert.deepEqual(Object.keys(x).sort(), ['docs', 'id', 'severity', 'summary']);
       const meta = RULES.find((m) => m.id === x.id)!;
@@ -767,7 +890,10 @@ describe('subagents rules', function () {
   });
 
   it('the README rule table is the one the registry generates', () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-rules-table.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-rules-table.mjs'), '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 });
@@ -775,7 +901,10 @@ describe('subagents rules', function () {
 describe('subagents lsp --stdio', function () {
   this.timeout(60000);
   it('answers initialize with the server capabilities and exits on shutdown/exit', async () => {
-    const session = await lspSession(process.execPath, [CLI, 'lsp', '--stdio'], tempDir(), { ...process.env, XDG_CONFIG_HOME: emptyXdg });
+    const session = await lspSession(process.execPath, [CLI, 'lsp', '--stdio'], tempDir(), {
+      ...process.env,
+      XDG_CONFIG_HOME: emptyXdg,
+    });
     assert.ok(session.init.result?.capabilities, JSON.stringify(session.init));
     assert.equal(session.code, 0);
     assert.doesNotMatch(session.stderr, /\n\s+at /);
@@ -792,7 +921,14 @@ describe('help and version', function () {
 
   it('--help and -h print usage for the program and each command', () => {
     const ws = tempDir();
-    for (const args of [['--help'], ['-h'], ['check', '--help'], ['resolve', '-h'], ['rules', '--help'], ['lsp', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['-h'],
+      ['check', '--help'],
+      ['resolve', '-h'],
+      ['rules', '--help'],
+      ['lsp', '--help'],
+    ]) {
       const r = run(args, ws);
       assert.equal(r.code, 0, args.join(' '));
       assert.equal(r.stderr, '');
@@ -814,7 +950,9 @@ describe('bad input sweep', function () {
       '.polytoken/subagents/empty.md': '',
       'experts/empty.expert.json': '',
       'apps/cli/agents/empty.yaml': '',
-      'apps/cli/agents/binary.yaml': Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x0a]),
+      'apps/cli/agents/binary.yaml': Buffer.from([
+        0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x0a,
+      ]),
       'experts/binary.expert.json': Buffer.from([0x7b, 0x00, 0x00, 0x7d]),
       '.polytoken/subagents/huge.md': huge,
       'apps/cli/agents/broken.yaml': 'name: runner\ntools: [read_file\n  : - ]\n',
@@ -828,7 +966,8 @@ describe('bad input sweep', function () {
       'apps/cli/agents/bom.yaml': '\uFEFF' + VALID_PICASSO('bom'),
       '.polytoken/subagents/tabs.md': '---\nname:\ttabs\n\tdescription: x\n---\n',
       '.polytoken/subagents/deep.md': `---\nname: deep\ndescription: x\npolytoken: ${'['.repeat(5000)}${']'.repeat(5000)}\n---\n`,
-      'apps/cli/agents/alias.yaml': 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n',
+      'apps/cli/agents/alias.yaml':
+        'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n',
     });
     const { run: r, report } = checkJson([], ws);
     assert.equal(r.stderr, '');
@@ -847,7 +986,14 @@ describe('bad input sweep', function () {
     ]) {
       assert.ok(withSyntax(p), `${p} has a syntax diagnostic: ${JSON.stringify(byPath(report, p).diagnostics)}`);
     }
-    for (const p of ['.polytoken/subagents/empty.md', 'apps/cli/agents/empty.yaml', 'experts/array.expert.json', '.polytoken/subagents/tabs.md', 'apps/cli/agents/alias.yaml', '.picasso/agents/unclosed.md']) {
+    for (const p of [
+      '.polytoken/subagents/empty.md',
+      'apps/cli/agents/empty.yaml',
+      'experts/array.expert.json',
+      '.polytoken/subagents/tabs.md',
+      'apps/cli/agents/alias.yaml',
+      '.picasso/agents/unclosed.md',
+    ]) {
       assert.ok(byPath(report, p).diagnostics.length > 0, `${p} has diagnostics`);
     }
     // CRLF and BOM files parse like any other.
@@ -872,7 +1018,8 @@ describe('bad input sweep', function () {
       }
     }
     // The well-formed ones (CRLF, BOM) do resolve, so the check above is not vacuous.
-    for (const p of ['.polytoken/subagents/crlf.md', 'experts/bom.expert.json', 'apps/cli/agents/bom.yaml']) assert.ok(resolved.includes(p), `${p} resolves; resolved: ${resolved.join(', ')}`);
+    for (const p of ['.polytoken/subagents/crlf.md', 'experts/bom.expert.json', 'apps/cli/agents/bom.yaml'])
+      assert.ok(resolved.includes(p), `${p} resolves; resolved: ${resolved.join(', ')}`);
   });
 });
 
@@ -887,12 +1034,18 @@ describe('the examples workspace', function () {
       return JSON.parse(readme.slice(start, readme.indexOf('```', start)));
     };
     const shown = jsonAfter('resolve examples/.polytoken/subagents/code-reviewer.md --format json');
-    const real = JSON.parse(run(['resolve', 'examples/.polytoken/subagents/code-reviewer.md', '--format', 'json'], ROOT).stdout);
+    const real = JSON.parse(
+      run(['resolve', 'examples/.polytoken/subagents/code-reviewer.md', '--format', 'json'], ROOT).stdout,
+    );
     assert.equal(shown.file, real.file);
     assert.equal(shown.dialect, real.dialect);
-    for (const key of ['name', 'status', 'tools', 'undeferred', 'unexpanded', 'removed']) assert.deepEqual(shown.definitions[0][key], real.definitions[0][key], key);
+    for (const key of ['name', 'status', 'tools', 'undeferred', 'unexpanded', 'removed'])
+      assert.deepEqual(shown.definitions[0][key], real.definitions[0][key], key);
     const check = jsonAfter('The JSON report (`check examples/.polytoken/subagents/triage.md -f json`, shortened):');
-    const triage = byPath(checkJson(['examples/.polytoken/subagents/triage.md'], ROOT).report, 'examples/.polytoken/subagents/triage.md');
+    const triage = byPath(
+      checkJson(['examples/.polytoken/subagents/triage.md'], ROOT).report,
+      'examples/.polytoken/subagents/triage.md',
+    );
     const d = triage.diagnostics.find((x) => x.rule === 'polytoken/name-mismatch')!;
     assert.deepEqual(check.files[0].diagnostics[0].range, d.range);
     assert.equal(check.files[0].path, triage.path);
@@ -903,26 +1056,51 @@ describe('the examples workspace', function () {
     assert.equal(r.code, 1);
     assert.equal(r.stderr, '');
     for (const dialect of ['polytoken', 'profy', 'picasso']) {
-      assert.ok(report.files.some((f) => f.dialect === dialect), `a ${dialect} file`);
+      assert.ok(
+        report.files.some((f) => f.dialect === dialect),
+        `a ${dialect} file`,
+      );
     }
     for (const f of report.files) assert.ok(f.path.startsWith('examples/'), f.path);
     // The mistakes each example was written to show (README, "The example workspace").
     const expected: Record<string, string[]> = {
       'examples/.polytoken/subagents/triage.md': ['polytoken/name-mismatch', 'polytoken/exit-tool-listed'],
-      'examples/.polytoken/subagents/release-helper.md': ['polytoken/switch-facet', 'polytoken/undeniable-tool', 'polytoken/unknown-tool'],
-      'examples/.polytoken/subagents/status-reporter.md': ['polytoken/unrecognized-status-enum', 'polytoken/template-syntax'],
+      'examples/.polytoken/subagents/release-helper.md': [
+        'polytoken/switch-facet',
+        'polytoken/undeniable-tool',
+        'polytoken/unknown-tool',
+      ],
+      'examples/.polytoken/subagents/status-reporter.md': [
+        'polytoken/unrecognized-status-enum',
+        'polytoken/template-syntax',
+      ],
       'examples/apps/cli/agents/DocWriter.yaml': ['picasso/name-format', 'picasso/invocation-mismatch'],
       'examples/apps/cli/agents/refactorer.yaml': ['picasso/tools-deny-overlap', 'picasso/memory-conflict'],
-      'examples/experts/ledger-auditor.expert.json': ['profy/reserved-tool', 'profy/unresolved-tool', 'profy/duplicate-name', 'profy/no-tools', 'profy/whitelist-cap'],
+      'examples/experts/ledger-auditor.expert.json': [
+        'profy/reserved-tool',
+        'profy/unresolved-tool',
+        'profy/duplicate-name',
+        'profy/no-tools',
+        'profy/whitelist-cap',
+      ],
     };
     for (const [file, rules] of Object.entries(expected)) {
       const found = rulesOf(byPath(report, file));
       for (const rule of rules) assert.ok(found.includes(rule), `${file}: ${rule} (found ${found.join(', ')})`);
     }
     // The valid examples are clean (code-reviewer.md also shows a suppression comment at work).
-    for (const file of ['examples/.polytoken/subagents/code-reviewer.md', 'examples/.picasso/agents/test_runner.md', 'examples/experts/bookkeeper.expert.json', 'examples/.subagents.yaml']) {
+    for (const file of [
+      'examples/.polytoken/subagents/code-reviewer.md',
+      'examples/.picasso/agents/test_runner.md',
+      'examples/experts/bookkeeper.expert.json',
+      'examples/.subagents.yaml',
+    ]) {
       const f = byPath(report, file);
-      assert.deepEqual(f.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), [], file);
+      assert.deepEqual(
+        f.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+        [],
+        file,
+      );
     }
   });
 });

@@ -37,10 +37,12 @@ rules:                    # per-rule severity: off | error | warning | informati
 `;
 
 /** A complete Picasso role granting one tool. */
-const testWriter = (tool: string) => `name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [${tool}]\nmax_steps: 3\nmax_depth: 0\n`;
+const testWriter = (tool: string) =>
+  `name: test_writer\ninvocation: "@test_writer"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [${tool}]\nmax_steps: 3\nmax_depth: 0\n`;
 
 /** checkPaths in `dir`, with no global folder or home configuration leaking in. */
-const checkIn = (dir: string, paths: string[]) => checkPaths(paths, { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
+const checkIn = (dir: string, paths: string[]) =>
+  checkPaths(paths, { cwd: dir, stopAt: dir, env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'x') } });
 
 function parse(text: string): LoadedConfig {
   return parseConfig(text, FILE, '/ws');
@@ -78,7 +80,11 @@ describe('config: parsing the full example', () => {
     assert.deepStrictEqual(c.tools.picasso, [{ name: 'run_tests', tags: [] }]);
     assert.deepStrictEqual(c.tools.profy, [{ name: 'web_search', tags: [] }]);
     assert.deepStrictEqual(c.mcp, { github: ['create_issue', 'list_issues'] });
-    assert.deepStrictEqual(c.polytoken, { facetTools: ['file_read', 'shell'], subagentDirs: ['vendor/agents'], globalDir: '~/.config/polytoken/subagents' });
+    assert.deepStrictEqual(c.polytoken, {
+      facetTools: ['file_read', 'shell'],
+      subagentDirs: ['vendor/agents'],
+      globalDir: '~/.config/polytoken/subagents',
+    });
     assert.deepStrictEqual(c.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
     assert.deepStrictEqual(c.rules, { 'polytoken/unknown-tool': 'off' });
   });
@@ -112,7 +118,10 @@ describe('config: each kind of breakage', () => {
 
   it('wrong types: on the offending value', () => {
     const text = 'ignore: 5\nmcp:\n  github: create_issue\npolytoken:\n  facetTools: [file_read, 7]\n';
-    assert.deepStrictEqual(broken(text).map((f) => covered(text, f)), ['5', 'create_issue', '7']);
+    assert.deepStrictEqual(
+      broken(text).map((f) => covered(text, f)),
+      ['5', 'create_issue', '7'],
+    );
   });
 
   it('a null value: on its key', () => {
@@ -125,8 +134,14 @@ describe('config: each kind of breakage', () => {
   it('unknown keys: on the key, with the nearest known key', () => {
     const text = 'tols:\n  picasso: [x]\nfiles:\n  picaso: ["a/*.yaml"]\npolytoken:\n  zzz: 1\n';
     const findings = broken(text);
-    assert.deepStrictEqual(findings.map((f) => covered(text, f)), ['tols', 'picaso', 'zzz']);
-    assert.deepStrictEqual(findings.map((f) => f.data?.replacement), ['tools', 'picasso', undefined]);
+    assert.deepStrictEqual(
+      findings.map((f) => covered(text, f)),
+      ['tols', 'picaso', 'zzz'],
+    );
+    assert.deepStrictEqual(
+      findings.map((f) => f.data?.replacement),
+      ['tools', 'picasso', undefined],
+    );
     assert.match(findings[2].message, /facetTools/);
   });
 
@@ -141,14 +156,26 @@ describe('config: each kind of breakage', () => {
   it('rules: a malformed id on its key, a bad severity on its value with the nearest', () => {
     const text = 'rules:\n  Bad Rule: off\n  picasso/unknown-tool: warn\n';
     const findings = broken(text);
-    assert.deepStrictEqual(findings.map((f) => covered(text, f)), ['Bad Rule', 'warn']);
+    assert.deepStrictEqual(
+      findings.map((f) => covered(text, f)),
+      ['Bad Rule', 'warn'],
+    );
     assert.strictEqual(findings[1].data?.replacement, 'warning');
   });
 
   it("a wrong severity's suggestion: ESLint's spellings and values within two edits, never a far guess", () => {
-    const text = 'rules:\n  picasso/unknown-tool: 2\n  picasso/unknown-key: info\n  picasso/name-format: Eror\n  picasso/deny: loud\n';
+    const text =
+      'rules:\n  picasso/unknown-tool: 2\n  picasso/unknown-key: info\n  picasso/name-format: Eror\n  picasso/deny: loud\n';
     const findings = broken(text).filter((f) => f.message.includes('must be off'));
-    assert.deepStrictEqual(findings.map((f) => [covered(text, f), f.data?.replacement]), [['2', 'error'], ['info', 'information'], ['Eror', 'error'], ['loud', undefined]]);
+    assert.deepStrictEqual(
+      findings.map((f) => [covered(text, f), f.data?.replacement]),
+      [
+        ['2', 'error'],
+        ['info', 'information'],
+        ['Eror', 'error'],
+        ['loud', undefined],
+      ],
+    );
   });
 
   it('an unknown but well-formed rule id is a warning and the rest of the file applies', () => {
@@ -156,7 +183,10 @@ describe('config: each kind of breakage', () => {
     const loaded = parse(text);
     assert.strictEqual(loaded.findings.length, 1);
     const [f] = loaded.findings;
-    assert.deepStrictEqual([f.rule, f.severity, covered(text, f), f.data?.replacement], ['config/invalid', 'warning', 'picasso/unknwn-key', 'picasso/unknown-key']);
+    assert.deepStrictEqual(
+      [f.rule, f.severity, covered(text, f), f.data?.replacement],
+      ['config/invalid', 'warning', 'picasso/unknwn-key', 'picasso/unknown-key'],
+    );
     assert.deepStrictEqual(loaded.config.rules, { 'picasso/unknwn-key': 'off', 'picasso/unknown-tool': 'off' });
   });
 
@@ -182,9 +212,18 @@ describe('config: the engine and the checker', () => {
     const loaded = parse(text);
     const { kind, diagnostics } = analyze({ text, path: FILE, config: loaded });
     assert.strictEqual(kind, 'config');
-    assert.deepStrictEqual(diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.source]), [['config/invalid', DiagnosticSeverity.Error, 0, 'subagents']]);
+    assert.deepStrictEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.source]),
+      [['config/invalid', DiagnosticSeverity.Error, 0, 'subagents']],
+    );
     const warned = 'rules:\n  picasso/nope: off\n';
-    assert.deepStrictEqual(analyze({ text: warned, path: FILE, config: parse(warned) }).diagnostics.map((d) => [d.severity, d.range.start.line]), [[DiagnosticSeverity.Warning, 1]]);
+    assert.deepStrictEqual(
+      analyze({ text: warned, path: FILE, config: parse(warned) }).diagnostics.map((d) => [
+        d.severity,
+        d.range.start.line,
+      ]),
+      [[DiagnosticSeverity.Warning, 1]],
+    );
     const silenced = 'rules:\n  # subagents-disable-next-line config/invalid\n  picasso/nope: off\n';
     assert.deepStrictEqual(analyze({ text: silenced, path: FILE, config: parse(silenced) }).diagnostics, []);
   });
@@ -192,27 +231,57 @@ describe('config: the engine and the checker', () => {
   it('a configuration too large to parse is not searched for directives: its comment cannot hide that it is refused', () => {
     const text = `# subagents-disable\n${'#'.repeat(MAX_FILE_CHARS)}\n`;
     const { diagnostics } = analyze({ text, path: FILE, config: parse('') });
-    assert.deepStrictEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['config/invalid', 0]]);
+    assert.deepStrictEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line]),
+      [['config/invalid', 0]],
+    );
     assert.match(String(diagnostics[0].message), /too large|MB/);
   });
 
   it('declaring an MCP tool splits its name as the runtimes do, a configured server first', () => {
-    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', ['my__srv']), { section: 'mcp', key: 'my__srv', value: 'lookup' });
-    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', []), { section: 'mcp', key: 'my', value: 'srv__lookup' });
-    assert.deepStrictEqual(toolDeclaration('polytoken', 'run_audit', []), { section: 'tools', key: 'polytoken', value: 'run_audit' });
-    assert.strictEqual(toolDeclaration('polytoken', 'mcp__github', ['github']), undefined, 'a whole server is no single tool');
+    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', ['my__srv']), {
+      section: 'mcp',
+      key: 'my__srv',
+      value: 'lookup',
+    });
+    assert.deepStrictEqual(toolDeclaration('picasso', 'mcp__my__srv__lookup', []), {
+      section: 'mcp',
+      key: 'my',
+      value: 'srv__lookup',
+    });
+    assert.deepStrictEqual(toolDeclaration('polytoken', 'run_audit', []), {
+      section: 'tools',
+      key: 'polytoken',
+      value: 'run_audit',
+    });
+    assert.strictEqual(
+      toolDeclaration('polytoken', 'mcp__github', ['github']),
+      undefined,
+      'a whole server is no single tool',
+    );
   });
 
   it('check lists a broken configuration and checks definitions with the defaults', () => {
-    withTree({ '.subagents.yaml': 'tools:\n  picasso: run_tests\n', 'apps/cli/agents/test_writer.yaml': testWriter('run_tests') }, (dir) => {
-      const run = checkIn(dir, ['.']);
-      const byFile = run.files.map((f) => [path.relative(dir, f.path), f.kind, f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]);
-      assert.deepStrictEqual(byFile, [
-        ['.subagents.yaml', 'config', ['1:config/invalid']],
-        ['apps/cli/agents/test_writer.yaml', 'picasso', ['6:picasso/unknown-tool']],
-      ]);
-      assert.deepStrictEqual(run.ioErrors, []);
-    }, 'subagents-config-');
+    withTree(
+      {
+        '.subagents.yaml': 'tools:\n  picasso: run_tests\n',
+        'apps/cli/agents/test_writer.yaml': testWriter('run_tests'),
+      },
+      (dir) => {
+        const run = checkIn(dir, ['.']);
+        const byFile = run.files.map((f) => [
+          path.relative(dir, f.path),
+          f.kind,
+          f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`),
+        ]);
+        assert.deepStrictEqual(byFile, [
+          ['.subagents.yaml', 'config', ['1:config/invalid']],
+          ['apps/cli/agents/test_writer.yaml', 'picasso', ['6:picasso/unknown-tool']],
+        ]);
+        assert.deepStrictEqual(run.ioErrors, []);
+      },
+      'subagents-config-',
+    );
   });
 
   it('check reports an unreadable configuration on itself, not as an I/O error', () => {
@@ -224,13 +293,17 @@ describe('config: the engine and the checker', () => {
     try {
       fs.writeFileSync(config, 'ignore: []\n');
       (realFs as any).openSync = (file: fs.PathLike, ...rest: unknown[]) => {
-        if (String(file).replace(/\\/g, '/') === config) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        if (String(file).replace(/\\/g, '/') === config)
+          throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
         return (open as any)(file, ...rest);
       };
       const run = checkPaths(['.'], { cwd: dir, stopAt: dir, env: { HOME: dir } });
       assert.deepStrictEqual(run.ioErrors, []);
       assert.deepStrictEqual(
-        run.files.map((f) => [f.kind, f.diagnostics.map((d) => [d.code, d.severity, String(d.message).includes('permission denied')])]),
+        run.files.map((f) => [
+          f.kind,
+          f.diagnostics.map((d) => [d.code, d.severity, String(d.message).includes('permission denied')]),
+        ]),
         [['config', [['config/invalid', DiagnosticSeverity.Error, true]]]],
       );
     } finally {
@@ -244,36 +317,80 @@ describe('config: the rule page', () => {
   it('exists, and its bad example is reported while its good example is clean', () => {
     const page = fs.readFileSync(path.resolve(__dirname, '../../docs/rules/config/invalid.md'), 'utf8');
     assert.ok(page.startsWith('# config/invalid\n'));
-    const block = (section: string) => /```yaml\n([\s\S]*?)```/.exec(page.split(/^## /m).find((s) => s.startsWith(`${section}\n`))!)![1];
-    assert.deepStrictEqual(parse(block('Bad')).findings.map((f) => f.range.start.line), [1, 3]);
+    const block = (section: string) =>
+      /```yaml\n([\s\S]*?)```/.exec(page.split(/^## /m).find((s) => s.startsWith(`${section}\n`))!)![1];
+    assert.deepStrictEqual(
+      parse(block('Bad')).findings.map((f) => f.range.start.line),
+      [1, 3],
+    );
     assert.deepStrictEqual(parse(block('Good')).findings, []);
   });
 });
 
 describe('config: a broken configuration above the checked paths', () => {
   it('is listed by check, with the definitions checked under the defaults', () => {
-    withTree({ '.subagents.yaml': '- not\n- a mapping\n', 'apps/cli/agents/test_writer.yaml': testWriter('read_file') }, (dir) => {
-      const run = checkIn(dir, ['apps']);
-      assert.deepStrictEqual(
-        run.files.map((f) => [path.relative(dir, f.path), f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`)]),
-        [
-          ['.subagents.yaml', ['0:config/invalid']],
-          ['apps/cli/agents/test_writer.yaml', []],
-        ],
-      );
-    }, 'subagents-config-');
+    withTree(
+      { '.subagents.yaml': '- not\n- a mapping\n', 'apps/cli/agents/test_writer.yaml': testWriter('read_file') },
+      (dir) => {
+        const run = checkIn(dir, ['apps']);
+        assert.deepStrictEqual(
+          run.files.map((f) => [
+            path.relative(dir, f.path),
+            f.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`),
+          ]),
+          [
+            ['.subagents.yaml', ['0:config/invalid']],
+            ['apps/cli/agents/test_writer.yaml', []],
+          ],
+        );
+      },
+      'subagents-config-',
+    );
   });
 });
 
 describe('config: bad input never throws', () => {
   it('any text gives a configuration, and the defaults whenever an error is found (property test)', () => {
     const fc = require('fast-check') as typeof import('fast-check');
-    const pieces = ['files', 'ignore', 'tools', 'mcp', 'polytoken', 'profy', 'rules', 'picasso', 'name', 'tags', 'facetTools', 'picasso/unknown-key', 'off', 'loud', ':', ' ', '\n', '  ', '- ', '[', ']', '{', '}', ',', '"', '5', '~', '&a', '*a', '#', '---'];
+    const pieces = [
+      'files',
+      'ignore',
+      'tools',
+      'mcp',
+      'polytoken',
+      'profy',
+      'rules',
+      'picasso',
+      'name',
+      'tags',
+      'facetTools',
+      'picasso/unknown-key',
+      'off',
+      'loud',
+      ':',
+      ' ',
+      '\n',
+      '  ',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '"',
+      '5',
+      '~',
+      '&a',
+      '*a',
+      '#',
+      '---',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 50 }), (parts) => {
         const loaded = parse(parts.join(''));
         assert.ok(loaded.findings.every((f) => f.rule === 'config/invalid' && f.range.start.line >= 0));
-        if (loaded.findings.some((f) => f.severity !== 'warning')) assert.deepStrictEqual(loaded.config, defaultConfig());
+        if (loaded.findings.some((f) => f.severity !== 'warning'))
+          assert.deepStrictEqual(loaded.config, defaultConfig());
         assert.ok(Array.isArray(loaded.config.ignore) && typeof loaded.config.rules === 'object');
       }),
       { numRuns: 400 },

@@ -34,18 +34,29 @@ describe('core: frontmatter', () => {
   });
   it('gives syntax/frontmatter on the first line of a Markdown file without one', () => {
     const file = parseMarkdownFile('# Title\n');
-    assert.deepStrictEqual(file.syntax.map((f) => [f.rule, f.range.start.line]), [['syntax/frontmatter', 0]]);
+    assert.deepStrictEqual(
+      file.syntax.map((f) => [f.rule, f.range.start.line]),
+      [['syntax/frontmatter', 0]],
+    );
   });
 });
 
 describe('core: tree ranges', () => {
   it('maps flow and block list entries to their exact ranges, after a BOM', () => {
-    const file = parseMarkdownFile('\ufeff---\npolytoken:\n  tools: [file_read, glob]\n  tools_deny:\n    - grep\n---\n');
+    const file = parseMarkdownFile(
+      '\ufeff---\npolytoken:\n  tools: [file_read, glob]\n  tools_deny:\n    - grep\n---\n',
+    );
     const flow = nodeAtPath(file.root, ['polytoken', 'tools', 1])!;
     const block = nodeAtPath(file.root, ['polytoken', 'tools_deny', 0])!;
     assert.strictEqual(rangeText(file.source, flow.start, flow.end), 'glob');
-    assert.deepStrictEqual(file.source.range(flow.start, flow.end), { start: { line: 2, character: 21 }, end: { line: 2, character: 25 } });
-    assert.deepStrictEqual(file.source.range(block.start, block.end), { start: { line: 4, character: 6 }, end: { line: 4, character: 10 } });
+    assert.deepStrictEqual(file.source.range(flow.start, flow.end), {
+      start: { line: 2, character: 21 },
+      end: { line: 2, character: 25 },
+    });
+    assert.deepStrictEqual(file.source.range(block.start, block.end), {
+      start: { line: 4, character: 6 },
+      end: { line: 4, character: 10 },
+    });
     assert.deepStrictEqual(pathOf(block), ['polytoken', 'tools_deny', 0]);
   });
   it('maps JSON nodes and finds the node at an offset', () => {
@@ -61,8 +72,14 @@ describe('core: tree ranges', () => {
     assert.ok(parseYamlFile('a: 1\na: 2\n').syntax.some((f) => f.rule === 'syntax/yaml'));
     assert.ok(parseYamlFile('a: [1,\n').syntax.length > 0);
     const json = parseJsonFile('{"a": }');
-    assert.deepStrictEqual(json.syntax.map((f) => f.rule), ['syntax/json']);
-    assert.deepStrictEqual(parseJsonFile('').syntax.map((f) => f.rule), ['syntax/json']);
+    assert.deepStrictEqual(
+      json.syntax.map((f) => f.rule),
+      ['syntax/json'],
+    );
+    assert.deepStrictEqual(
+      parseJsonFile('').syntax.map((f) => f.rule),
+      ['syntax/json'],
+    );
   });
   it('bounds alias expansion (billion laughs) and reports it', () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
@@ -80,7 +97,8 @@ describe('core: tree ranges', () => {
 
 describe('core: suppression comments', () => {
   it('silences the next line and the whole file', () => {
-    const text = 'a: 1\n# subagents-disable-next-line picasso/unknown-key, picasso/unknown-tool\nb: 2\n# subagents-disable syntax/yaml\n';
+    const text =
+      'a: 1\n# subagents-disable-next-line picasso/unknown-key, picasso/unknown-tool\nb: 2\n# subagents-disable syntax/yaml\n';
     const s = findSuppressions(new SourceText(text), [{ start: 0, end: text.length }]);
     assert.ok(isSuppressed(s, 'picasso/unknown-key', 2));
     assert.ok(isSuppressed(s, 'picasso/unknown-tool', 2));
@@ -102,7 +120,11 @@ describe('core: file recognition', () => {
     assert.strictEqual(dialectOf('/ws/node_modules/p/.polytoken/subagents/t.md', loaded, '/ws'), undefined);
   });
   it('adds files.<dialect> globs and removes ignored paths', () => {
-    const custom = parseConfig('files:\n  polytoken: ["agents/*.md"]\nignore: ["test/**"]\n', '/ws/.subagents.yaml', '/ws');
+    const custom = parseConfig(
+      'files:\n  polytoken: ["agents/*.md"]\nignore: ["test/**"]\n',
+      '/ws/.subagents.yaml',
+      '/ws',
+    );
     assert.deepStrictEqual(custom.findings, []);
     assert.strictEqual(dialectOf('/ws/agents/t.md', custom, '/ws'), 'polytoken');
     assert.strictEqual(dialectOf('/ws/test/x.expert.json', custom, '/ws'), undefined);
@@ -136,7 +158,10 @@ describe('core: configuration discovery', () => {
     assert.strictEqual(wrongType.findings[0].range.start.line, 1);
   });
   it('resolves the Polytoken global folder from the config, XDG and HOME', () => {
-    assert.strictEqual(resolveGlobalDir(undefined, { env: { XDG_CONFIG_HOME: '/x', HOME: '/h' } }, '/ws'), '/x/polytoken/subagents');
+    assert.strictEqual(
+      resolveGlobalDir(undefined, { env: { XDG_CONFIG_HOME: '/x', HOME: '/h' } }, '/ws'),
+      '/x/polytoken/subagents',
+    );
     assert.strictEqual(resolveGlobalDir(undefined, { env: { HOME: '/h' } }, '/ws'), '/h/.config/polytoken/subagents');
     assert.strictEqual(resolveGlobalDir('~/g', { env: { HOME: '/h' } }, '/ws'), '/h/g');
     assert.strictEqual(resolveGlobalDir('rel', { env: { HOME: '/h' } }, '/ws'), '/ws/rel');

@@ -33,10 +33,15 @@ function caseFolders(): string[] {
 type ExpectedDefinition = Pick<ResolvedDefinition, 'name' | 'status'> & { tools?: string[]; silenced?: string[] };
 
 /** The resolution of each file named in `resolution.json`, reduced to the fields the case gives. */
-function resolutions(result: FixtureResult, expected: Record<string, ExpectedDefinition[]>): Record<string, Record<string, unknown>[]> {
+function resolutions(
+  result: FixtureResult,
+  expected: Record<string, ExpectedDefinition[]>,
+): Record<string, Record<string, unknown>[]> {
   const actual: Record<string, Record<string, unknown>[]> = {};
   for (const [file, definitions] of Object.entries(expected)) {
-    const report = result.reports.find((r) => path.posix.relative(result.workspace.replace(/\\/g, '/'), r.path) === file);
+    const report = result.reports.find(
+      (r) => path.posix.relative(result.workspace.replace(/\\/g, '/'), r.path) === file,
+    );
     const resolved = report?.analysis ? resolveAnalysis(report.analysis, file) : undefined;
     actual[file] = (resolved?.definitions ?? []).map((d, i) => {
       const shape = definitions[i] ?? definitions[0];
@@ -63,7 +68,9 @@ describe('corner cases from the runtime documents', () => {
   const cases = caseFolders();
 
   it('CASES.md lists exactly the case folders', () => {
-    const listed = [...fs.readFileSync(path.join(CORNERS, 'CASES.md'), 'utf8').matchAll(/^### `([\w-]+\/[\w-]+)`/gm)].map((m) => m[1]).sort();
+    const listed = [...fs.readFileSync(path.join(CORNERS, 'CASES.md'), 'utf8').matchAll(/^### `([\w-]+\/[\w-]+)`/gm)]
+      .map((m) => m[1])
+      .sort();
     assert.deepStrictEqual(listed, cases);
   });
 

@@ -15,40 +15,87 @@ const ROOT = '/ws';
 function summaries(rel: string, text: string) {
   const path = `${ROOT}/${rel}`;
   const analysis = analyze({ text, path, config: defaultLoadedConfig(ROOT), root: ROOT });
-  return { defs: summarizeFile(analysis, `file://${path}`, { folder: ROOT }), resolution: resolveWithProvenance(analysis, `file://${path}`)! };
+  return {
+    defs: summarizeFile(analysis, `file://${path}`, { folder: ROOT }),
+    resolution: resolveWithProvenance(analysis, `file://${path}`)!,
+  };
 }
 
 describe('the Subagents view', () => {
   it('describes a definition by its tools and shown problems, and filters on status or problems', () => {
-    const { defs } = summaries('.polytoken/subagents/reviewer.md', '---\nname: reviewer\ndescription: Reviews.\npolytoken:\n  tools: [file_read, file_raed, grep]\n---\nReview.\n');
+    const { defs } = summaries(
+      '.polytoken/subagents/reviewer.md',
+      '---\nname: reviewer\ndescription: Reviews.\npolytoken:\n  tools: [file_read, file_raed, grep]\n---\nReview.\n',
+    );
     const [d] = defs;
     assert.strictEqual(d.status, 'loads');
     assert.strictEqual(d.group, 'ws');
     assert.strictEqual(definitionDescription(d), '4 tools · 1 warning');
     assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
-    assert.strictEqual(hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }), false, 'hints are not');
-    assert.strictEqual(hasProblems({ ...d, status: 'shadowed', problems: { errors: 0, warnings: 0, information: 0, hints: 0 } }), true);
-    assert.strictEqual(definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }), '1 tool · 2 errors 1 warning 1 info');
+    assert.strictEqual(
+      hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }),
+      false,
+      'hints are not',
+    );
+    assert.strictEqual(
+      hasProblems({ ...d, status: 'shadowed', problems: { errors: 0, warnings: 0, information: 0, hints: 0 } }),
+      true,
+    );
+    assert.strictEqual(
+      definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }),
+      '1 tool · 2 errors 1 warning 1 info',
+    );
     assert.match(statusLine(d), /^\*\*Loads\*\*: the runtime grants it 4 tools\.$/);
-    assert.match(statusLine({ ...d, status: 'shadowed', shadowedBy: 'a/.polytoken/subagents/reviewer.md' }), /replaces it \(a\/\.polytoken\/subagents\/reviewer\.md\)/);
+    assert.match(
+      statusLine({ ...d, status: 'shadowed', shadowedBy: 'a/.polytoken/subagents/reviewer.md' }),
+      /replaces it \(a\/\.polytoken\/subagents\/reviewer\.md\)/,
+    );
   });
 
   it('lists granted tools with their source, then the removed ones with what removed them', () => {
-    const { resolution } = summaries('.polytoken/subagents/triage.md', '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, tag!ALL]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n');
+    const { resolution } = summaries(
+      '.polytoken/subagents/triage.md',
+      '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, tag!ALL]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n',
+    );
     const rows = toolRows(resolution.definitions[0]);
     const fileRead = rows.find((r) => r.label === 'file_read');
-    assert.deepStrictEqual(fileRead && { kind: fileRead.kind, description: fileRead.description }, { kind: 'granted', description: 'tools, tools: tag!ALL · undeferred' });
+    assert.deepStrictEqual(fileRead && { kind: fileRead.kind, description: fileRead.description }, {
+      kind: 'granted',
+      description: 'tools, tools: tag!ALL · undeferred',
+    });
     const grep = rows.find((r) => r.label === 'grep');
-    assert.deepStrictEqual(grep, { kind: 'removed', label: 'grep', description: 'removed by tools_deny', tooltip: 'grep — removed by tools_deny' });
-    assert.ok(rows.findIndex((r) => r.kind === 'removed') > rows.findIndex((r) => r.label === 'exit_tool'), 'removed rows come after the granted ones');
+    assert.deepStrictEqual(grep, {
+      kind: 'removed',
+      label: 'grep',
+      description: 'removed by tools_deny',
+      tooltip: 'grep — removed by tools_deny',
+    });
+    assert.ok(
+      rows.findIndex((r) => r.kind === 'removed') > rows.findIndex((r) => r.label === 'exit_tool'),
+      'removed rows come after the granted ones',
+    );
   });
 
   it('lists a Profy subagent under its Expert, with its dropped entries', () => {
-    const expert = { name: 'ledger', description: 'Books.', delegationBrief: 'Posts.', tools: ['read'], subagents: [{ name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['read', 'write'] }] };
+    const expert = {
+      name: 'ledger',
+      description: 'Books.',
+      delegationBrief: 'Posts.',
+      tools: ['read'],
+      subagents: [{ name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['read', 'write'] }],
+    };
     const { defs, resolution } = summaries('experts/ledger.expert.json', JSON.stringify(expert, null, 2));
-    assert.deepStrictEqual(defs.map((d) => [d.group, d.name, d.status, d.tools]), [['ledger', 'poster', 'loads', 1]]);
-    assert.deepStrictEqual(toolRows(resolution.definitions[0]).map((r) => `${r.kind} ${r.label}`), ['granted read', 'dropped write']);
-    assert.deepStrictEqual(toolRows({ ...resolution.definitions[0], tools: [], dropped: [] }), [{ kind: 'note', label: 'No tools' }]);
+    assert.deepStrictEqual(
+      defs.map((d) => [d.group, d.name, d.status, d.tools]),
+      [['ledger', 'poster', 'loads', 1]],
+    );
+    assert.deepStrictEqual(
+      toolRows(resolution.definitions[0]).map((r) => `${r.kind} ${r.label}`),
+      ['granted read', 'dropped write'],
+    );
+    assert.deepStrictEqual(toolRows({ ...resolution.definitions[0], tools: [], dropped: [] }), [
+      { kind: 'note', label: 'No tools' },
+    ]);
   });
 
   it("gives each subagent of an Expert its own problems and the Expert's, not its siblings'", () => {
@@ -70,7 +117,8 @@ describe('the Subagents view', () => {
     assert.ok(inAuditor >= 2, `the auditor entry has its own problems (${inAuditor})`);
     assert.ok(expertOwn >= 1, 'the Expert has a problem of its own (no delegationBrief)');
     const defs = summarizeFile(analysis, `file://${path}`, { folder: ROOT });
-    const total = (d: WorkspaceDefinition) => d.problems.errors + d.problems.warnings + d.problems.information + d.problems.hints;
+    const total = (d: WorkspaceDefinition) =>
+      d.problems.errors + d.problems.warnings + d.problems.information + d.problems.hints;
     const [poster, auditor] = defs;
     assert.strictEqual(total(poster), expertOwn, "poster: only the Expert's problems");
     assert.strictEqual(total(auditor), expertOwn + inAuditor, 'auditor: its own and the Expert’s');
@@ -94,14 +142,22 @@ describe('the Subagents view: its data store', () => {
   const A = 'file:///ws/api/.polytoken/subagents/a.md';
   const B = 'file:///ws/api/.polytoken/subagents/b.md';
   const E = 'file:///ws/experts/ledger.expert.json';
-  const initial = [def(B, 'b'), def(A, 'a'), def(E, 'poster', { dialect: 'profy', group: 'ledger' }), def(E, 'task', { dialect: 'profy', group: 'ledger', status: 'dropped', index: 1 })];
+  const initial = [
+    def(B, 'b'),
+    def(A, 'a'),
+    def(E, 'poster', { dialect: 'profy', group: 'ledger' }),
+    def(E, 'task', { dialect: 'profy', group: 'ledger', status: 'dropped', index: 1 }),
+  ];
   const names = (nodes: { definition: WorkspaceDefinition }[]) => nodes.map((n) => n.definition.name);
   const ids = (nodes: Iterable<{ id: string }>) => [...nodes].map((n) => n.id).sort();
 
   it('groups by runtime (in a fixed order) and group, definitions by name', () => {
     const store = new DefinitionsStore();
     assert.strictEqual(store.apply('all', initial).structure, true);
-    assert.deepStrictEqual(store.runtimeNodes().map((r) => r.runtime), ['polytoken', 'profy']);
+    assert.deepStrictEqual(
+      store.runtimeNodes().map((r) => r.runtime),
+      ['polytoken', 'profy'],
+    );
     const [polytoken, profy] = store.runtimeNodes();
     assert.deepStrictEqual(names(store.membersOf(store.groupsOf(polytoken)[0])), ['a', 'b']);
     assert.deepStrictEqual(names(store.membersOf(store.groupsOf(profy)[0])), ['poster', 'task']);
@@ -135,10 +191,16 @@ describe('the Subagents view: its data store', () => {
     // The file is gone: the Expert's group empties.
     change = store.apply(new Set([E]), []);
     assert.strictEqual(change.structure, true);
-    assert.deepStrictEqual(store.runtimeNodes().map((r) => r.runtime), ['polytoken', 'profy'], 'an empty runtime stays, the view hides it');
+    assert.deepStrictEqual(
+      store.runtimeNodes().map((r) => r.runtime),
+      ['polytoken', 'profy'],
+      'an empty runtime stays, the view hides it',
+    );
     assert.deepStrictEqual(store.groupsOf(store.runtimeNodes()[1]), []);
     // A new project.
-    change = store.apply(new Set(['file:///ws/web/.polytoken/subagents/c.md']), [def('file:///ws/web/.polytoken/subagents/c.md', 'c', { group: 'web' })]);
+    change = store.apply(new Set(['file:///ws/web/.polytoken/subagents/c.md']), [
+      def('file:///ws/web/.polytoken/subagents/c.md', 'c', { group: 'web' }),
+    ]);
     assert.strictEqual(change.structure, true);
     assert.strictEqual(store.size, 3);
   });

@@ -25,7 +25,13 @@ function howToFix(page: string): string {
 export function titlePattern(title: string): RegExp {
   const free = '[^*]{0,80}?';
   const variable = /`[^`]*`|\d+|\(\w+(?:, \w+)*\)/g;
-  const fixed = (text: string) => text.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
+  const fixed = (text: string) =>
+    text
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+');
   const parts: string[] = [];
   let at = 0;
   for (const m of title.matchAll(variable)) {
@@ -51,7 +57,9 @@ describe('docs', () => {
   describe('the quick fixes each page names are the ones the editor offers', () => {
     const withFixes = new Set<string>(rulesWithFixes());
     it('titles on a page are recognized with placeholders, and a wrong title is not', () => {
-      const page = howToFix('\n## How to fix\n**Quick fix:** *Remove `<tool>` from\n`tools`* (preferred: ...), *Expand `<reference>` into <n> tool names*, *Rename role to `<target>` (name, invocation, file)*.\n');
+      const page = howToFix(
+        '\n## How to fix\n**Quick fix:** *Remove `<tool>` from\n`tools`* (preferred: ...), *Expand `<reference>` into <n> tool names*, *Rename role to `<target>` (name, invocation, file)*.\n',
+      );
       assert.match(page, titlePattern('Remove `edit_file` from `tools`'));
       assert.match(page, titlePattern('Expand `tag!release` into 1 tool name'));
       assert.match(page, titlePattern('Rename role to `docs` (name, invocation)'));
@@ -64,21 +72,40 @@ describe('docs', () => {
         const section = howToFix(fs.readFileSync(path.join(root, 'docs/rules', `${rule.id}.md`), 'utf8'));
         assert.ok(section.includes('**Quick fix:**'), 'How to fix has a **Quick fix:** part');
         const none = section.includes('**Quick fix:** none');
-        assert.strictEqual(none, !withFixes.has(rule.id), none ? 'the page says "Quick fix: none" but the rule has fixes' : 'the rule has no fix: say "**Quick fix:** none"');
+        assert.strictEqual(
+          none,
+          !withFixes.has(rule.id),
+          none
+            ? 'the page says "Quick fix: none" but the rule has fixes'
+            : 'the rule has no fix: say "**Quick fix:** none"',
+        );
         if (!withFixes.has(rule.id)) return;
-        const found = fixPlansInFolder(path.join(root, 'test/fixtures/rules', rule.id, 'invalid')).filter((d) => d.rule === rule.id);
+        const found = fixPlansInFolder(path.join(root, 'test/fixtures/rules', rule.id, 'invalid')).filter(
+          (d) => d.rule === rule.id,
+        );
         const plans = found.flatMap((d) => d.plans);
-        assert.ok(plans.length > 0, 'the invalid fixture exercises the rule\'s fixes');
-        for (const title of new Set(plans.map((p) => p.title))) assert.match(section, titlePattern(title), `the page names the fix "${title}"`);
+        assert.ok(plans.length > 0, "the invalid fixture exercises the rule's fixes");
+        for (const title of new Set(plans.map((p) => p.title)))
+          assert.match(section, titlePattern(title), `the page names the fix "${title}"`);
         for (const title of new Set(plans.filter((p) => p.preferred).map((p) => p.title))) {
-          assert.match(section, new RegExp(`${titlePattern(title).source}\\s*\\(preferred`), `the page says "${title}" is preferred: *title* (preferred…)`);
+          assert.match(
+            section,
+            new RegExp(`${titlePattern(title).source}\\s*\\(preferred`),
+            `the page says "${title}" is preferred: *title* (preferred…)`,
+          );
         }
         // And the other way: a fix the fixture only gets as offered is not called preferred (unless
         // a preferred fix of the same shape, `Rename to `<key>``, shares the page's words).
         const shape = (title: string) => title.replace(/`[^`]*`|\d+|\(\w+(?:, \w+)*\)/g, '…');
         const preferredShapes = new Set(plans.filter((p) => p.preferred).map((p) => shape(p.title)));
-        for (const title of new Set(plans.filter((p) => !p.preferred && !preferredShapes.has(shape(p.title))).map((p) => p.title))) {
-          assert.doesNotMatch(section, new RegExp(`${titlePattern(title).source}\\s*\\(preferred`), `the page calls "${title}" preferred, but it is only offered`);
+        for (const title of new Set(
+          plans.filter((p) => !p.preferred && !preferredShapes.has(shape(p.title))).map((p) => p.title),
+        )) {
+          assert.doesNotMatch(
+            section,
+            new RegExp(`${titlePattern(title).source}\\s*\\(preferred`),
+            `the page calls "${title}" preferred, but it is only offered`,
+          );
         }
       });
     }
@@ -88,7 +115,11 @@ describe('docs', () => {
     it(`docs/keys/${dialect}.md is generated from the hover documentation and up to date`, () => {
       const file = path.join(root, 'docs/keys', `${dialect}.md`);
       assert.ok(fs.existsSync(file), 'run `node out/scripts/gen-key-docs.js`');
-      assert.strictEqual(fs.readFileSync(file, 'utf8'), keyReferenceMarkdown(dialect), 'stale: run `node out/scripts/gen-key-docs.js`');
+      assert.strictEqual(
+        fs.readFileSync(file, 'utf8'),
+        keyReferenceMarkdown(dialect),
+        'stale: run `node out/scripts/gen-key-docs.js`',
+      );
     });
   }
 });

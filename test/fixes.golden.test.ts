@@ -14,13 +14,16 @@ const CORNERS = path.join(ROOT, 'test/fixtures/corners');
 /** Every file below a folder, relative, `/` separators. */
 function filesBelow(dir: string, rel = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(path.join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesBelow(path.join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
 }
 
 /** The invalid tree with the fixed files laid over it (markers kept: they are the expectations after the fix). */
 function overlay(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const twin of ['invalid', 'fixed']) for (const rel of filesBelow(path.join(dir, twin))) files[rel] = fs.readFileSync(path.join(dir, twin, rel), 'utf8');
+  for (const twin of ['invalid', 'fixed'])
+    for (const rel of filesBelow(path.join(dir, twin))) files[rel] = fs.readFileSync(path.join(dir, twin, rel), 'utf8');
   return files;
 }
 
@@ -29,8 +32,15 @@ describe('golden fix twins (fixed/ beside invalid/)', () => {
     const dir = path.join(RULE_FIXTURES, rule.id);
     it(`${rule.id}: "Fix all" rewrites the invalid fixture exactly as fixed/ says, and what remains matches its markers`, () => {
       const fixed = fixFixtureFolder(path.join(dir, 'invalid'));
-      const changed = fixed.filter((f) => f.result.text !== f.before).map((f) => f.rel).sort();
-      assert.deepStrictEqual(filesBelow(path.join(dir, 'fixed')).sort(), changed, 'fixed/ holds exactly the files the fixes change');
+      const changed = fixed
+        .filter((f) => f.result.text !== f.before)
+        .map((f) => f.rel)
+        .sort();
+      assert.deepStrictEqual(
+        filesBelow(path.join(dir, 'fixed')).sort(),
+        changed,
+        'fixed/ holds exactly the files the fixes change',
+      );
       for (const f of fixed) {
         const twin = path.join(dir, 'fixed', f.rel);
         const expected = fs.existsSync(twin) ? stripMarkers(fs.readFileSync(twin, 'utf8')).text : f.before;
@@ -70,7 +80,11 @@ function checkConvergence(f: FixedFile, renames: boolean): void {
   assert.ok(f.result.rounds <= 10, `${where}: ${f.result.rounds} rounds`);
   // A fixed point: nothing preferred is left to apply (so no rule whose fix was applied still fires for it).
   const left = preferredFixes(f.result.analysis, { renames });
-  assert.deepStrictEqual(left.map((c) => `${c.rule}: ${c.plan.title}`), [], `${where}: preferred fixes left after ${f.result.rounds} rounds`);
+  assert.deepStrictEqual(
+    left.map((c) => `${c.rule}: ${c.plan.title}`),
+    [],
+    `${where}: preferred fixes left after ${f.result.rounds} rounds`,
+  );
 }
 
 describe('convergence: every preferred fix at once, round after round', () => {
@@ -89,7 +103,10 @@ describe('convergence: every preferred fix at once, round after round', () => {
           files++;
           if (f.result.text !== f.before) changed++;
           checkConvergence(f, renames);
-          const before = fixAll({ text: f.before, path: '/x', config: f.config, kind: f.result.analysis.kind as 'polytoken' }, { maxRounds: 0 }).analysis;
+          const before = fixAll(
+            { text: f.before, path: '/x', config: f.config, kind: f.result.analysis.kind as 'polytoken' },
+            { maxRounds: 0 },
+          ).analysis;
           const parsedBefore = !before.findings.some((x) => x.rule.startsWith('syntax/'));
           const parsedAfter = !f.result.analysis.findings.some((x) => x.rule.startsWith('syntax/'));
           assert.ok(!parsedBefore || parsedAfter, `${f.rel}: a file that parsed no longer does after the fixes`);
@@ -102,8 +119,13 @@ describe('convergence: every preferred fix at once, round after round', () => {
   it('the DocWriter example: one name everywhere, and with renames the file follows', () => {
     const [doc] = fixFixtureFolder(path.join(ROOT, 'examples')).filter((f) => f.rel.endsWith('DocWriter.yaml'));
     assert.match(doc.result.text, /^name: doc_writer\ninvocation: "@doc_writer"\n/);
-    assert.deepStrictEqual(doc.result.analysis.diagnostics.map((d) => d.code), ['picasso/name-mismatch']);
-    const [renamed] = fixFixtureFolder(path.join(ROOT, 'examples'), { renames: true }).filter((f) => f.rel.endsWith('DocWriter.yaml'));
+    assert.deepStrictEqual(
+      doc.result.analysis.diagnostics.map((d) => d.code),
+      ['picasso/name-mismatch'],
+    );
+    const [renamed] = fixFixtureFolder(path.join(ROOT, 'examples'), { renames: true }).filter((f) =>
+      f.rel.endsWith('DocWriter.yaml'),
+    );
     assert.ok(renamed.result.path.endsWith('/apps/cli/agents/doc_writer.yaml'), renamed.result.path);
     assert.deepStrictEqual(renamed.result.analysis.diagnostics, []);
   });

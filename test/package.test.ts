@@ -19,7 +19,13 @@ function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_cache: npmCache, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+    env: {
+      ...process.env,
+      npm_config_cache: npmCache,
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -45,10 +51,22 @@ describe('the npm package', function () {
     const real = fs.realpathSync(installed);
     assert.ok(real.startsWith(fs.realpathSync(prefix)), `${real} is inside the install prefix, not the checkout`);
     const pkg = path.dirname(path.dirname(real));
-    assert.deepEqual(fs.readdirSync(path.join(pkg, 'dist')).sort(), ['check-worker.js', 'cli-main.js', 'cli.js', 'server.js']);
+    assert.deepEqual(fs.readdirSync(path.join(pkg, 'dist')).sort(), [
+      'check-worker.js',
+      'cli-main.js',
+      'cli.js',
+      'server.js',
+    ]);
     assert.ok(!fs.existsSync(path.join(pkg, 'node_modules')), 'the bundles need no dependency');
-    for (const absent of ['shared', 'cli', 'test', 'client', 'out']) assert.ok(!fs.existsSync(path.join(pkg, absent)), absent);
-    for (const present of ['README.md', 'LICENSE', 'schemas/profy.schema.json', 'docs/rules/polytoken/name-mismatch.md']) assert.ok(fs.existsSync(path.join(pkg, present)), present);
+    for (const absent of ['shared', 'cli', 'test', 'client', 'out'])
+      assert.ok(!fs.existsSync(path.join(pkg, absent)), absent);
+    for (const present of [
+      'README.md',
+      'LICENSE',
+      'schemas/profy.schema.json',
+      'docs/rules/polytoken/name-mismatch.md',
+    ])
+      assert.ok(fs.existsSync(path.join(pkg, present)), present);
   });
 
   it('`subagents check` on a copy of the examples reports the real problems (exit 1), as the checkout does', () => {
@@ -58,7 +76,12 @@ describe('the npm package', function () {
     const env = { ...process.env, XDG_CONFIG_HOME: temps.xdg, NO_COLOR: '1', SUBAGENTS_WORKERS: '1' };
     const run = (command: string, args: string[]) => {
       try {
-        execFileSync(command, args, { cwd: path.dirname(copy), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        execFileSync(command, args, {
+          cwd: path.dirname(copy),
+          env,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         return { code: 0, stdout: '' };
       } catch (e) {
         const err = e as { status: number; stdout: string };
@@ -67,13 +90,19 @@ describe('the npm package', function () {
     };
     const fromPackage = run(installed, ['check', 'examples']);
     assert.equal(fromPackage.code, 1);
-    assert.match(fromPackage.stdout, /^examples\/\.polytoken\/subagents\/triage\.md:\d+:\d+ error .*\[polytoken\/name-mismatch\]$/m);
+    assert.match(
+      fromPackage.stdout,
+      /^examples\/\.polytoken\/subagents\/triage\.md:\d+:\d+ error .*\[polytoken\/name-mismatch\]$/m,
+    );
     assert.match(fromPackage.stdout, /^\d+ files checked: [1-9]\d* errors?, /m);
     assert.equal(fromPackage.stdout, run(process.execPath, [CLI, 'check', 'examples']).stdout);
   });
 
   it('`subagents lsp --stdio` answers initialize and exits on shutdown/exit', async () => {
-    const session = await lspSession(installed, ['lsp', '--stdio'], temps.dir(), { ...process.env, XDG_CONFIG_HOME: temps.xdg });
+    const session = await lspSession(installed, ['lsp', '--stdio'], temps.dir(), {
+      ...process.env,
+      XDG_CONFIG_HOME: temps.xdg,
+    });
     assert.ok(session.init.result?.capabilities?.textDocumentSync !== undefined, JSON.stringify(session.init));
     assert.equal(session.code, 0, session.stderr);
   });

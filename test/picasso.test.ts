@@ -11,9 +11,21 @@ const WS = '/ws';
 const YAML_PATH = '/ws/apps/cli/agents/security_auditor.yaml';
 const MD_PATH = '/ws/.picasso/agents/security_auditor.md';
 
-function check(text: string, file = YAML_PATH, config: LoadedConfig = defaultLoadedConfig(WS), workspace?: WorkspaceIndex) {
+function check(
+  text: string,
+  file = YAML_PATH,
+  config: LoadedConfig = defaultLoadedConfig(WS),
+  workspace?: WorkspaceIndex,
+) {
   const ruleErrors: string[] = [];
-  const analysis = analyze({ text, path: file, config, root: WS, workspace, onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`) });
+  const analysis = analyze({
+    text,
+    path: file,
+    config,
+    root: WS,
+    workspace,
+    onRuleError: (rule, error) => ruleErrors.push(`${rule}: ${String(error)}`),
+  });
   // The engine isolates rules in try/catch; a rule that throws is a bug all the same.
   assert.deepStrictEqual(ruleErrors, []);
   assert.strictEqual(analysis.kind, 'picasso');
@@ -107,13 +119,20 @@ describe('picasso: exact ranges', () => {
   });
 
   it('unknown-tool knows tools.picasso and MCP tools from the configuration', () => {
-    const config = parseConfig('tools:\n  picasso: [run_tests]\nmcp:\n  github: [create_issue]\n', '/ws/.subagents.yaml', WS);
+    const config = parseConfig(
+      'tools:\n  picasso: [run_tests]\nmcp:\n  github: [create_issue]\n',
+      '/ws/.subagents.yaml',
+      WS,
+    );
     const { diagnostics } = check(role(['tools: [run_tests, mcp__github__create_issue]']), YAML_PATH, config);
     assert.deepStrictEqual(diagnostics, []);
   });
 
   it('name-format, name-mismatch and invocation-mismatch cover the values, with replacements', () => {
-    const text = role(['tools: [read_file]'], ['name', 'invocation']).replace(/^/, 'name: SecurityAuditor\ninvocation: "@auditor"\n');
+    const text = role(['tools: [read_file]'], ['name', 'invocation']).replace(
+      /^/,
+      'name: SecurityAuditor\ninvocation: "@auditor"\n',
+    );
     const { diagnostics } = check(text);
     const [format] = only(diagnostics, 'picasso/name-format');
     const [mismatch] = only(diagnostics, 'picasso/name-mismatch');
@@ -121,12 +140,17 @@ describe('picasso: exact ranges', () => {
     assert.strictEqual(covered(text, format), 'SecurityAuditor');
     assert.strictEqual((format.data as { replacement: string }).replacement, 'security_auditor');
     assert.strictEqual(mismatch.severity, DiagnosticSeverity.Warning);
-    assert.deepStrictEqual([(mismatch.data as any).expected, (mismatch.data as any).replacement], ['security_auditor', 'security_auditor']);
+    assert.deepStrictEqual(
+      [(mismatch.data as any).expected, (mismatch.data as any).replacement],
+      ['security_auditor', 'security_auditor'],
+    );
     assert.strictEqual(covered(text, invocation), '"@auditor"');
     assert.strictEqual((invocation.data as any).expected, '@SecurityAuditor');
     // The three fixes agree on one name: each preferred one renames the role to it everywhere.
     const { analysis } = check(text);
-    const preferred = [format, mismatch, invocation].map((d) => fixPlansFor(analysis, d).find((p) => p.preferred)?.title);
+    const preferred = [format, mismatch, invocation].map(
+      (d) => fixPlansFor(analysis, d).find((p) => p.preferred)?.title,
+    );
     assert.deepStrictEqual(preferred, Array(3).fill('Rename role to `security_auditor` (name, invocation)'));
   });
 
@@ -134,16 +158,29 @@ describe('picasso: exact ranges', () => {
     const text = role(['tools: [read_file]'], ['model', 'max_depth', 'description']);
     const { diagnostics } = check(text);
     const required = only(diagnostics, 'picasso/missing-required');
-    assert.deepStrictEqual(required.map((d) => (d.data as { key: string }).key), ['model', 'max_depth']);
-    assert.ok(required.every((d) => d.range.start.line === 0 && d.range.end.line === 0 && d.severity === DiagnosticSeverity.Error));
+    assert.deepStrictEqual(
+      required.map((d) => (d.data as { key: string }).key),
+      ['model', 'max_depth'],
+    );
+    assert.ok(
+      required.every(
+        (d) => d.range.start.line === 0 && d.range.end.line === 0 && d.severity === DiagnosticSeverity.Error,
+      ),
+    );
     const recommended = only(diagnostics, 'picasso/missing-recommended');
-    assert.deepStrictEqual(recommended.map((d) => [(d.data as { key: string }).key, d.severity, d.range.start.line]), [['description', DiagnosticSeverity.Information, 0]]);
+    assert.deepStrictEqual(
+      recommended.map((d) => [(d.data as { key: string }).key, d.severity, d.range.start.line]),
+      [['description', DiagnosticSeverity.Information, 0]],
+    );
   });
 
   it('invalid-value: max_steps and max_depth bounds, on the value', () => {
     const text = role(['tools: [read_file]'], ['max_steps', 'max_depth']) + 'max_steps: 0\nmax_depth: -1\n';
     const found = only(check(text).diagnostics, 'picasso/invalid-value');
-    assert.deepStrictEqual(found.map((d) => covered(text, d)), ['0', '-1']);
+    assert.deepStrictEqual(
+      found.map((d) => covered(text, d)),
+      ['0', '-1'],
+    );
     const ok = role(['tools: [read_file]'], ['max_steps', 'max_depth']) + 'max_steps: 1\nmax_depth: 0\n';
     assert.deepStrictEqual(check(ok).diagnostics, []);
   });
@@ -151,7 +188,10 @@ describe('picasso: exact ranges', () => {
   it('invalid-memory and invalid-hooks are not reported twice by invalid-value', () => {
     const text = role(['tools: [read_file]', 'memory: readonly', 'hooks: {skip: post-act}']);
     const { diagnostics } = check(text);
-    assert.deepStrictEqual(diagnostics.map((d) => d.code), ['picasso/invalid-memory', 'picasso/invalid-hooks']);
+    assert.deepStrictEqual(
+      diagnostics.map((d) => d.code),
+      ['picasso/invalid-memory', 'picasso/invalid-hooks'],
+    );
     assert.strictEqual((diagnostics[0].data as { replacement: string }).replacement, 'read-only');
     assert.strictEqual(covered(text, diagnostics[1]), 'post-act');
   });
@@ -208,18 +248,26 @@ describe('picasso: resolution', () => {
     assert.strictEqual(def.reasons, undefined);
   });
 
-  it('the status is the runtime\'s: display settings neither reject a loading role nor load a refused one', () => {
+  it("the status is the runtime's: display settings neither reject a loading role nor load a refused one", () => {
     const text = role(['tools: [read_file]'], [], 'auditor');
     assert.strictEqual(check(text).resolution!.definitions[0].status, 'loads');
     // A warning shown as an error is still only a warning to the runtime.
     const strict = parseConfig('rules:\n  picasso/name-mismatch: error\n', '/ws/.subagents.yaml', WS);
     const def = check(text, YAML_PATH, strict).resolution!.definitions[0];
-    assert.deepStrictEqual([def.name, def.status, def.reasons, def.silenced], ['auditor', 'loads', undefined, undefined]);
+    assert.deepStrictEqual(
+      [def.name, def.status, def.reasons, def.silenced],
+      ['auditor', 'loads', undefined, undefined],
+    );
     // An overlap the author silences or downgrades is still refused at load, and the resolution says which rule decided it.
     const overlap = role(['tools: [read_file, grep]', 'deny: [grep]']);
     for (const rules of ['picasso/tools-deny-overlap: off', 'picasso/tools-deny-overlap: information']) {
-      const quiet = check(overlap, YAML_PATH, parseConfig(`rules:\n  ${rules}\n`, '/ws/.subagents.yaml', WS)).resolution!.definitions[0];
-      assert.deepStrictEqual([quiet.status, quiet.reasons, quiet.silenced], ['rejected', ['picasso/tools-deny-overlap'], ['picasso/tools-deny-overlap']], rules);
+      const quiet = check(overlap, YAML_PATH, parseConfig(`rules:\n  ${rules}\n`, '/ws/.subagents.yaml', WS))
+        .resolution!.definitions[0];
+      assert.deepStrictEqual(
+        [quiet.status, quiet.reasons, quiet.silenced],
+        ['rejected', ['picasso/tools-deny-overlap'], ['picasso/tools-deny-overlap']],
+        rules,
+      );
     }
     const suppressed = check(`# subagents-disable picasso/tools-deny-overlap\n${overlap}`).resolution!.definitions[0];
     assert.deepStrictEqual([suppressed.status, suppressed.silenced], ['rejected', ['picasso/tools-deny-overlap']]);
@@ -228,7 +276,10 @@ describe('picasso: resolution', () => {
   });
 
   it('names the definition after the file when name is missing or not a string', () => {
-    assert.strictEqual(check(role(['tools: [read_file]'], ['name'])).resolution!.definitions[0].name, 'security_auditor');
+    assert.strictEqual(
+      check(role(['tools: [read_file]'], ['name'])).resolution!.definitions[0].name,
+      'security_auditor',
+    );
     assert.strictEqual(check('name: [x]\n').resolution!.definitions[0].name, 'security_auditor');
   });
 });
@@ -246,7 +297,11 @@ describe('picasso: bad input never throws', () => {
     ]) {
       const { diagnostics, resolution } = check(text, file);
       const values = diagnostics.filter((d) => d.code === 'picasso/invalid-value');
-      assert.strictEqual(values.length, 1, `${JSON.stringify(text)} in ${file}: ${JSON.stringify(diagnostics.map((d) => d.code))}`);
+      assert.strictEqual(
+        values.length,
+        1,
+        `${JSON.stringify(text)} in ${file}: ${JSON.stringify(diagnostics.map((d) => d.code))}`,
+      );
       assert.strictEqual(values[0].range.start.line, 0);
       assert.ok(diagnostics.every((d) => d.code === 'picasso/invalid-value' || d.code === 'picasso/markdown-body'));
       assert.strictEqual(resolution!.definitions[0].status, 'rejected');
@@ -273,12 +328,44 @@ describe('picasso: bad input never throws', () => {
     ].join('\n');
     const { diagnostics, resolution } = check(text);
     assert.ok(diagnostics.length >= 12);
-    assert.ok(diagnostics.every((d) => d.severity !== undefined && typeof d.message === 'string' && d.message.length > 10));
+    assert.ok(
+      diagnostics.every((d) => d.severity !== undefined && typeof d.message === 'string' && d.message.length > 10),
+    );
     assert.deepStrictEqual(resolution!.definitions[0].tools, []);
   });
 
   it('survives arbitrary text (property test)', () => {
-    const pieces = ['name', 'tools', 'deny', 'memory', 'hooks', 'skip', ':', ' ', '\n', '- ', '[', ']', '{', '}', ',', '"', "'", '@', '---', '#', 'none', 'read-only', 'write_memory', '5', '-1', '&a', '*a', '|', '\t'];
+    const pieces = [
+      'name',
+      'tools',
+      'deny',
+      'memory',
+      'hooks',
+      'skip',
+      ':',
+      ' ',
+      '\n',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '"',
+      "'",
+      '@',
+      '---',
+      '#',
+      'none',
+      'read-only',
+      'write_memory',
+      '5',
+      '-1',
+      '&a',
+      '*a',
+      '|',
+      '\t',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), fc.boolean(), (parts, md) => {
         const { resolution } = check(parts.join(''), md ? MD_PATH : YAML_PATH);
@@ -307,7 +394,13 @@ describe('picasso: the seed example (security_auditor)', () => {
         status: 'loads',
         tools: ['find_symbol', 'glob', 'grep', 'query_memory', 'read_file'],
         removed: [],
-        provenance: { find_symbol: ['tools'], glob: ['tools'], grep: ['tools'], query_memory: ['tools'], read_file: ['tools'] },
+        provenance: {
+          find_symbol: ['tools'],
+          glob: ['tools'],
+          grep: ['tools'],
+          query_memory: ['tools'],
+          read_file: ['tools'],
+        },
         range: { start: { line: 0, character: 6 }, end: { line: 0, character: 22 } },
       });
     });
@@ -333,20 +426,32 @@ describe('picasso: the rule pages', () => {
       const page = fs.readFileSync(path.join(DOCS, `${rule.id.split('/')[1]}.md`), 'utf8');
       assert.ok(page.startsWith(`# ${rule.id}\n`));
       assert.ok(page.includes(`**Default severity:** ${rule.defaultSeverity}\n`));
-      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), heading);
+      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence'])
+        assert.ok(page.includes(heading), heading);
       // A role elsewhere in the project, as the page describes it: `.picasso/agents/reviewer.md`.
-      const workspace = { polytoken: [], picassoByName: new Map([['reviewer', [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }]]]) };
+      const workspace = {
+        polytoken: [],
+        picassoByName: new Map([['reviewer', [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }]]]),
+      };
       const bad = example(page, 'Bad');
-      assert.ok(check(bad.text, bad.file, bad.config, workspace).diagnostics.some((d) => d.code === rule.id), 'bad example');
+      assert.ok(
+        check(bad.text, bad.file, bad.config, workspace).diagnostics.some((d) => d.code === rule.id),
+        'bad example',
+      );
       const good = example(page, 'Good');
-      assert.deepStrictEqual(check(good.text, good.file, good.config, workspace).diagnostics.map((d) => d.code), [], 'good example');
+      assert.deepStrictEqual(
+        check(good.text, good.file, good.config, workspace).diagnostics.map((d) => d.code),
+        [],
+        'good example',
+      );
     });
   }
 });
 
 describe('picasso: the JSON Schema', () => {
   const schema = require('../../schemas/picasso.schema.json');
-  const { ALL_KEYS } = require('../shared/dialects/picasso/constants') as typeof import('../shared/dialects/picasso/constants');
+  const { ALL_KEYS } =
+    require('../shared/dialects/picasso/constants') as typeof import('../shared/dialects/picasso/constants');
 
   it('compiles in strict mode and documents every key, without required or additionalProperties', () => {
     const Ajv = require('ajv').default;

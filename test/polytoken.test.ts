@@ -46,21 +46,29 @@ function resolve(text: string, cfg?: LoadedConfig): ResolvedDefinition {
 
 /** `[rule, startLine, startChar, endLine, endChar]` of each diagnostic of one rule. */
 function spans(list: Diagnostic[], rule: string): number[][] {
-  return list.filter((d) => d.code === rule).map((d) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]);
+  return list
+    .filter((d) => d.code === rule)
+    .map((d) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]);
 }
 
-const def = (poly: string, extra = '') => `---\nname: triage\ndescription: Reads an issue.\n${extra}polytoken:\n${poly}---\nBody.\n`;
+const def = (poly: string, extra = '') =>
+  `---\nname: triage\ndescription: Reads an issue.\n${extra}polytoken:\n${poly}---\nBody.\n`;
 
 describe('polytoken: exact ranges', () => {
   it('covers a flow list entry exactly', () => {
     const d = diagnostics(def('  tools: [file_read, exit_tool, switch_facet]\n'));
     assert.deepStrictEqual(spans(d, 'polytoken/exit-tool-listed'), [[4, 21, 4, 30]]);
     assert.deepStrictEqual(spans(d, 'polytoken/switch-facet'), [[4, 32, 4, 44]]);
-    assert.deepStrictEqual(d.find((x) => x.code === 'polytoken/exit-tool-listed')?.data, { rule: 'polytoken/exit-tool-listed', removable: true });
+    assert.deepStrictEqual(d.find((x) => x.code === 'polytoken/exit-tool-listed')?.data, {
+      rule: 'polytoken/exit-tool-listed',
+      removable: true,
+    });
   });
 
   it('covers a block list entry exactly', () => {
-    const d = diagnostics(def('  tools: [file_read, grep]\n  tools_deny:\n    - grep\n    - skill\n  undeferred_tools:\n    - grep\n'));
+    const d = diagnostics(
+      def('  tools: [file_read, grep]\n  tools_deny:\n    - grep\n    - skill\n  undeferred_tools:\n    - grep\n'),
+    );
     assert.deepStrictEqual(spans(d, 'polytoken/undeniable-tool'), [[7, 6, 7, 11]]);
     // Reported on both entries.
     assert.deepStrictEqual(spans(d, 'polytoken/deny-undeferred-conflict'), [
@@ -77,14 +85,19 @@ describe('polytoken: exact ranges', () => {
       [2, 0, 2, 6],
       [4, 2, 4, 14],
     ]);
-    const unknown = d.filter((x) => x.code === 'polytoken/unknown-key').map((x) => (x.data as Record<string, unknown>).replacement);
+    const unknown = d
+      .filter((x) => x.code === 'polytoken/unknown-key')
+      .map((x) => (x.data as Record<string, unknown>).replacement);
     assert.deepStrictEqual(unknown, [undefined, 'inherit_tools']);
     const hint = d.find((x) => x.code === 'polytoken/auto-facet-hint')!;
     assert.deepStrictEqual(spans(d, 'polytoken/auto-facet-hint'), [[5, 2, 5, 17]]);
     assert.strictEqual(hint.severity, DiagnosticSeverity.Hint);
     assert.deepStrictEqual(hint.tags, [DiagnosticTag.Deprecated]);
     assert.strictEqual((hint.data as Record<string, unknown>).replacement, 'autonomous_hint');
-    assert.strictEqual((d.find((x) => x.code === 'polytoken/name-mismatch')!.data as Record<string, unknown>).replacement, 'triage');
+    assert.strictEqual(
+      (d.find((x) => x.code === 'polytoken/name-mismatch')!.data as Record<string, unknown>).replacement,
+      'triage',
+    );
   });
 
   it('the name replacement reads back as a string', () => {
@@ -108,7 +121,11 @@ describe('polytoken: exact ranges', () => {
   });
 
   it('marks each unrecognized status value with suggestions, the closest first', () => {
-    const d = diagnostics(def('  exit_tool_schema:\n    properties:\n      status: { enum: [done, Sucess, weird] }\n      outcome:\n        enum:\n          - OK\n          - aborted\n'));
+    const d = diagnostics(
+      def(
+        '  exit_tool_schema:\n    properties:\n      status: { enum: [done, Sucess, weird] }\n      outcome:\n        enum:\n          - OK\n          - aborted\n',
+      ),
+    );
     assert.deepStrictEqual(spans(d, 'polytoken/unrecognized-status-enum'), [
       [6, 29, 6, 35],
       [6, 37, 6, 42],
@@ -145,7 +162,12 @@ describe('polytoken: exact ranges', () => {
 describe('polytoken: rule details', () => {
   it('unknown-tool: warning with a near name, hint otherwise', () => {
     const cfg = config('mcp:\n  github: [create_issue]\ntools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n');
-    const d = diagnostics(def('  tools: [gerp, zzzzzzzz, mcp__githb, mcp__nothere, tag!exce, tag!ALL, tag!ALL_MCP, tag!exec, mcp__github]\n'), { config: cfg });
+    const d = diagnostics(
+      def(
+        '  tools: [gerp, zzzzzzzz, mcp__githb, mcp__nothere, tag!exce, tag!ALL, tag!ALL_MCP, tag!exec, mcp__github]\n',
+      ),
+      { config: cfg },
+    );
     const ut = d.filter((x) => x.code === 'polytoken/unknown-tool');
     assert.deepStrictEqual(
       ut.map((x) => [x.severity, (x.data as Record<string, unknown>).replacement]),
@@ -158,22 +180,37 @@ describe('polytoken: rule details', () => {
       ],
     );
     assert.match(String(ut[0].message), /`grep`/);
-    const full = diagnostics(def('  tools: [mcp__jira__create, mcp__github__create_isue, mcp__github__create_issue]\n'), { config: cfg }).filter((x) => x.code === 'polytoken/unknown-tool');
-    assert.deepStrictEqual(full.map((x) => [x.severity, (x.data as Record<string, unknown>).replacement]), [
-      [DiagnosticSeverity.Hint, undefined],
-      [DiagnosticSeverity.Warning, 'mcp__github__create_issue'],
-    ]);
+    const full = diagnostics(
+      def('  tools: [mcp__jira__create, mcp__github__create_isue, mcp__github__create_issue]\n'),
+      { config: cfg },
+    ).filter((x) => x.code === 'polytoken/unknown-tool');
+    assert.deepStrictEqual(
+      full.map((x) => [x.severity, (x.data as Record<string, unknown>).replacement]),
+      [
+        [DiagnosticSeverity.Hint, undefined],
+        [DiagnosticSeverity.Warning, 'mcp__github__create_issue'],
+      ],
+    );
     assert.match(String(full[0].message), /`jira` is not an MCP server/);
   });
 
   it('does not double-report tag! and mcp shorthands in the literal lists', () => {
-    const d = diagnostics(def('  tools: [file_read]\n  tools_deny: [tag!nope, mcp__nothere]\n  undeferred_tools: [tag!nope]\n'));
-    assert.deepStrictEqual(d.map((x) => x.code).sort(), ['polytoken/mcp-shorthand-in-deny', 'polytoken/tag-in-literal-list', 'polytoken/tag-in-literal-list']);
+    const d = diagnostics(
+      def('  tools: [file_read]\n  tools_deny: [tag!nope, mcp__nothere]\n  undeferred_tools: [tag!nope]\n'),
+    );
+    assert.deepStrictEqual(d.map((x) => x.code).sort(), [
+      'polytoken/mcp-shorthand-in-deny',
+      'polytoken/tag-in-literal-list',
+      'polytoken/tag-in-literal-list',
+    ]);
   });
 
   it('undeferred-not-granted only without inherit_tools and shorthands', () => {
     const rule = 'polytoken/undeferred-not-granted';
-    assert.deepStrictEqual(spans(diagnostics(def('  tools: [file_read]\n  undeferred_tools: [file_read, grep]\n')), rule), [[5, 32, 5, 36]]);
+    assert.deepStrictEqual(
+      spans(diagnostics(def('  tools: [file_read]\n  undeferred_tools: [file_read, grep]\n')), rule),
+      [[5, 32, 5, 36]],
+    );
     assert.deepStrictEqual(spans(diagnostics(def('  undeferred_tools: [grep]\n')), rule), [[4, 21, 4, 25]]);
     assert.deepStrictEqual(spans(diagnostics(def('  inherit_tools: true\n  undeferred_tools: [grep]\n')), rule), []);
     assert.deepStrictEqual(spans(diagnostics(def('  tools: [tag!ALL]\n  undeferred_tools: [grep]\n')), rule), []);
@@ -181,7 +218,9 @@ describe('polytoken: rule details', () => {
   });
 
   it('auto-facet-hint is a removable warning when autonomous_hint is also set', () => {
-    const d = diagnostics(def('  autonomous_hint: a\n  auto_facet_hint: b\n')).filter((x) => x.code === 'polytoken/auto-facet-hint');
+    const d = diagnostics(def('  autonomous_hint: a\n  auto_facet_hint: b\n')).filter(
+      (x) => x.code === 'polytoken/auto-facet-hint',
+    );
     assert.strictEqual(d.length, 1);
     assert.strictEqual(d[0].severity, DiagnosticSeverity.Warning);
     assert.match(String(d[0].message), /ignored/);
@@ -196,7 +235,10 @@ describe('polytoken: rule details', () => {
 
   it('a rules: override changes the severity or turns the rule off', () => {
     const text = def('  skills_allow: []\n');
-    assert.strictEqual(diagnostics(text, { config: config('rules:\n  polytoken/empty-skills-allow: error\n') })[0].severity, DiagnosticSeverity.Error);
+    assert.strictEqual(
+      diagnostics(text, { config: config('rules:\n  polytoken/empty-skills-allow: error\n') })[0].severity,
+      DiagnosticSeverity.Error,
+    );
     assert.deepStrictEqual(diagnostics(text, { config: config('rules:\n  polytoken/empty-skills-allow: off\n') }), []);
   });
 
@@ -219,20 +261,33 @@ describe('polytoken: rule details', () => {
     assert.strictEqual(vendor[0].severity, DiagnosticSeverity.Information);
     // Projects never shadow each other; the global folder is never reported.
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace }), []);
-    assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace, path: `${ROOT}/apps/a/.polytoken/subagents/triage.md` }), []);
-    assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace, path: '/home/u/.config/polytoken/subagents/triage.md' }), []);
+    assert.deepStrictEqual(
+      diagnostics(text, { config: cfg, workspace, path: `${ROOT}/apps/a/.polytoken/subagents/triage.md` }),
+      [],
+    );
+    assert.deepStrictEqual(
+      diagnostics(text, { config: cfg, workspace, path: '/home/u/.config/polytoken/subagents/triage.md' }),
+      [],
+    );
     // A later subagentDirs entry replaces an earlier one; the index may come grouped by name.
     const team = { path: `${ROOT}/team/triage.md`, name: 'triage' };
-    const grouped: WorkspaceIndex = { polytoken: [], polytokenByName: new Map([['triage', [workspace.polytoken[1], team]]]) };
+    const grouped: WorkspaceIndex = {
+      polytoken: [],
+      polytokenByName: new Map([['triage', [workspace.polytoken[1], team]]]),
+    };
     const byTeam = diagnostics(text, { config: cfg, workspace: grouped, path: `${ROOT}/vendor/triage.md` });
-    assert.deepStrictEqual(byTeam.map((d) => (d.data as Record<string, unknown>).by), [team.path]);
+    assert.deepStrictEqual(
+      byTeam.map((d) => (d.data as Record<string, unknown>).by),
+      [team.path],
+    );
     assert.match(String(byTeam[0].message), /team\/triage\.md/);
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace: grouped, path: team.path }), []);
   });
 });
 
 describe('polytoken: status-field-order fixes', () => {
-  const schema = (props: string, required = '') => def(`  exit_tool_schema:\n    type: object\n    properties:\n${props}${required}`);
+  const schema = (props: string, required = '') =>
+    def(`  exit_tool_schema:\n    type: object\n    properties:\n${props}${required}`);
   const KIND = '      kind:\n        type: integer\n';
   const STATUS = '      status:\n        type: string\n        enum: [done, failed]\n';
 
@@ -243,11 +298,21 @@ describe('polytoken: status-field-order fixes', () => {
       const [d] = analysis.diagnostics.filter((x) => x.code === 'polytoken/status-field-order');
       assert.strictEqual(d.severity, required ? 2 : 3, 'warning when required, else information');
       const plans = fixPlansFor(analysis, d);
-      assert.deepStrictEqual(plans.map((p) => [p.title, !!p.preferred]), [['Remove `kind` from the exit schema', false], ['Add a required `success` boolean property', false]]);
+      assert.deepStrictEqual(
+        plans.map((p) => [p.title, !!p.preferred]),
+        [
+          ['Remove `kind` from the exit schema', false],
+          ['Add a required `success` boolean property', false],
+        ],
+      );
       for (const plan of plans) {
         const fixed = applyFixes(text, [{ rule: 'polytoken/status-field-order', plan }]).text;
         const after = check(fixed);
-        assert.deepStrictEqual(after.diagnostics.map((x) => x.code), [], `${plan.title}:\n${fixed}`);
+        assert.deepStrictEqual(
+          after.diagnostics.map((x) => x.code),
+          [],
+          `${plan.title}:\n${fixed}`,
+        );
       }
     }
   });
@@ -298,7 +363,11 @@ describe('polytoken: resolution', () => {
   });
 
   it('tag!ALL_MCP and tag!<tag>', () => {
-    assert.deepStrictEqual(resolve(def('  tools: [tag!ALL_MCP]\n'), cfg()).tools, ['exit_tool', 'mcp__github__create_issue', 'mcp__github__list_issues']);
+    assert.deepStrictEqual(resolve(def('  tools: [tag!ALL_MCP]\n'), cfg()).tools, [
+      'exit_tool',
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
     assert.deepStrictEqual(resolve(def('  tools: [tag!release]\n'), cfg()).tools, ['deploy', 'exit_tool']);
     assert.deepStrictEqual(resolve(def('  tools: [tag!exec]\n'), cfg()).tools, ['deploy', 'exit_tool', 'shell']);
   });
@@ -308,7 +377,10 @@ describe('polytoken: resolution', () => {
     assert.deepStrictEqual(r.tools, ['exit_tool', 'file_read', 'grep', 'shell']);
     assert.deepStrictEqual(r.provenance?.shell, ['inherit_tools']);
     assert.deepStrictEqual(r.removed, []);
-    assert.deepStrictEqual(resolve(def('  tools: [grep]\n  inherit_tools: false\n'), cfg()).tools, ['exit_tool', 'grep']);
+    assert.deepStrictEqual(resolve(def('  tools: [grep]\n  inherit_tools: false\n'), cfg()).tools, [
+      'exit_tool',
+      'grep',
+    ]);
   });
 
   it('tools_deny removes and records', () => {
@@ -331,12 +403,19 @@ describe('polytoken: resolution', () => {
     assert.deepStrictEqual(r.reasons, ['polytoken/deny-undeferred-conflict', 'polytoken/undeferred-not-granted']);
   });
 
-  it('the status is the runtime\'s: an error turned off or down still rejects, and says it is silenced', () => {
+  it("the status is the runtime's: an error turned off or down still rejects, and says it is silenced", () => {
     const text = def('  tools: [file_read, exit_tool]\n');
-    assert.deepStrictEqual([resolve(text).status, resolve(text).reasons, resolve(text).silenced], ['rejected', ['polytoken/exit-tool-listed'], undefined]);
+    assert.deepStrictEqual(
+      [resolve(text).status, resolve(text).reasons, resolve(text).silenced],
+      ['rejected', ['polytoken/exit-tool-listed'], undefined],
+    );
     for (const setting of ['warning', 'off']) {
       const quiet = resolve(text, config(`rules:\n  polytoken/exit-tool-listed: ${setting}\n`));
-      assert.deepStrictEqual([quiet.status, quiet.reasons, quiet.silenced], ['rejected', ['polytoken/exit-tool-listed'], ['polytoken/exit-tool-listed']], setting);
+      assert.deepStrictEqual(
+        [quiet.status, quiet.reasons, quiet.silenced],
+        ['rejected', ['polytoken/exit-tool-listed'], ['polytoken/exit-tool-listed']],
+        setting,
+      );
     }
     const nameMismatch = '---\nname: other\ndescription: x\npolytoken:\n  tools: [grep]\n---\n';
     const mismatch = resolve(nameMismatch, config('rules:\n  polytoken/name-mismatch: hint\n'));
@@ -366,8 +445,12 @@ describe('polytoken: bad input never throws', () => {
     'wrong types everywhere': def(
       '  model: [1]\n  fallback_models: {a: 1}\n  tools: 3\n  tools_deny: {x: y}\n  undeferred_tools: [1, null, [2], {a: b}]\n  skills_allow: 1\n  skills_deny: true\n  autonomous_hint: [x]\n  auto_facet_hint: {}\n  inherit_tools: [true]\n  allow_subagent_spawn: 0\n  exit_tool_schema: [1, 2]\n',
     ),
-    'exit schema oddities': def('  exit_tool_schema:\n    properties: [1]\n    enum: 3\n    $schema: http://json-schema.org/draft-04/schema#\n'),
-    'status property not a mapping': def('  exit_tool_schema:\n    properties:\n      status: 3\n      kind: { enum: 3 }\n      outcome: { enum: [null, 1, [x]] }\n'),
+    'exit schema oddities': def(
+      '  exit_tool_schema:\n    properties: [1]\n    enum: 3\n    $schema: http://json-schema.org/draft-04/schema#\n',
+    ),
+    'status property not a mapping': def(
+      '  exit_tool_schema:\n    properties:\n      status: 3\n      kind: { enum: 3 }\n      outcome: { enum: [null, 1, [x]] }\n',
+    ),
     'unbalanced template': '---\nname: triage\n---\n{% endif %}{% else %}{{ {% {# }} %} #}{% raw %}',
     'broken yaml': '---\nname: [triage\npolytoken: {tools: [\n---\n',
     'a key that is not a string': '---\n? [a, b]\n: 1\n1: 2\n---\n',
@@ -382,22 +465,83 @@ describe('polytoken: bad input never throws', () => {
 
   it('root problems are one diagnostic each', () => {
     const list = diagnostics('---\n- a\n- b\n---\n');
-    assert.deepStrictEqual(list.map((d) => d.code), ['polytoken/invalid-value']);
+    assert.deepStrictEqual(
+      list.map((d) => d.code),
+      ['polytoken/invalid-value'],
+    );
     assert.deepStrictEqual(spans(list, 'polytoken/invalid-value'), [[1, 0, 2, 3]]);
-    assert.deepStrictEqual(diagnostics('---\njust text\n---\n').map((d) => d.code), ['polytoken/invalid-value']);
-    assert.deepStrictEqual(diagnostics('---\n---\n').map((d) => d.code), ['polytoken/missing-name']);
-    assert.deepStrictEqual(diagnostics('').map((d) => d.code), ['syntax/frontmatter']);
-    assert.deepStrictEqual(diagnostics('---\nname: triage\npolytoken: [a]\n---\n').map((d) => [d.code, d.range.start.line, d.range.start.character]), [['polytoken/invalid-value', 2, 11]]);
+    assert.deepStrictEqual(
+      diagnostics('---\njust text\n---\n').map((d) => d.code),
+      ['polytoken/invalid-value'],
+    );
+    assert.deepStrictEqual(
+      diagnostics('---\n---\n').map((d) => d.code),
+      ['polytoken/missing-name'],
+    );
+    assert.deepStrictEqual(
+      diagnostics('').map((d) => d.code),
+      ['syntax/frontmatter'],
+    );
+    assert.deepStrictEqual(
+      diagnostics('---\nname: triage\npolytoken: [a]\n---\n').map((d) => [
+        d.code,
+        d.range.start.line,
+        d.range.start.character,
+      ]),
+      [['polytoken/invalid-value', 2, 11]],
+    );
   });
 
   it('broken YAML gives syntax/yaml only, no follow-on noise', () => {
-    assert.deepStrictEqual([...new Set(diagnostics('---\nname: [triage\npolytoken: {tools: [\n---\n').map((d) => d.code))], ['syntax/yaml']);
-    assert.deepStrictEqual(diagnostics('---\nname: triage\npolytoken:\n  tools: [a]\n  tools: [exit_tool]\n---\n').map((d) => d.code), ['syntax/yaml']);
+    assert.deepStrictEqual(
+      [...new Set(diagnostics('---\nname: [triage\npolytoken: {tools: [\n---\n').map((d) => d.code))],
+      ['syntax/yaml'],
+    );
+    assert.deepStrictEqual(
+      diagnostics('---\nname: triage\npolytoken:\n  tools: [a]\n  tools: [exit_tool]\n---\n').map((d) => d.code),
+      ['syntax/yaml'],
+    );
   });
 
   it('random frontmatter never throws', () => {
     const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: 'small' }, fc.constantFrom('file_read', 'tag!ALL', 'mcp__x', 'exit_tool', 'grep', 'tag!x', 'switch_facet', 'done', 'weird', '{{'), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.constantFrom('tools', 'tools_deny', 'undeferred_tools', 'exit_tool_schema', 'properties', 'status', 'enum', 'name', 'type', 'polytoken', 'inherit_tools', 'skills_allow'), tie('v'), { maxKeys: 4 })),
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(
+          'file_read',
+          'tag!ALL',
+          'mcp__x',
+          'exit_tool',
+          'grep',
+          'tag!x',
+          'switch_facet',
+          'done',
+          'weird',
+          '{{',
+        ),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(
+          fc.constantFrom(
+            'tools',
+            'tools_deny',
+            'undeferred_tools',
+            'exit_tool_schema',
+            'properties',
+            'status',
+            'enum',
+            'name',
+            'type',
+            'polytoken',
+            'inherit_tools',
+            'skills_allow',
+          ),
+          tie('v'),
+          { maxKeys: 4 },
+        ),
+      ),
     })).v;
     fc.assert(
       fc.property(value, (v) => {
@@ -411,12 +555,16 @@ describe('polytoken: bad input never throws', () => {
 });
 
 describe('polytoken: template tokenizer', () => {
-  const problems = (text: string) => templateProblems(tokenizeTemplate(text), text).map((p) => text.slice(p.start, p.end));
+  const problems = (text: string) =>
+    templateProblems(tokenizeTemplate(text), text).map((p) => text.slice(p.start, p.end));
 
   it('covers the text with tokens', () => {
     const text = 'a {{ b }} c {% if d %}e{% endif %} {# f #}';
     const tokens = tokenizeTemplate(text, 10);
-    assert.deepStrictEqual(tokens.map((t) => t.kind), ['text', 'expression', 'text', 'statement', 'text', 'statement', 'text', 'comment']);
+    assert.deepStrictEqual(
+      tokens.map((t) => t.kind),
+      ['text', 'expression', 'text', 'statement', 'text', 'statement', 'text', 'comment'],
+    );
     assert.strictEqual(tokens[0].start, 10);
     assert.strictEqual(tokens[tokens.length - 1].end, 10 + text.length);
     assert.strictEqual(tokens[3].name, 'if');
@@ -466,7 +614,9 @@ describe('polytoken: the seed example', () => {
 
 describe('polytoken: the examples in docs/rules', () => {
   const DOCS = path.resolve(__dirname, '../../docs/rules');
-  const cfg = config('tools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n    - { name: deploy, tags: [exec, release] }\nmcp:\n  github: [create_issue, list_issues]\n');
+  const cfg = config(
+    'tools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n    - { name: deploy, tags: [exec, release] }\nmcp:\n  github: [create_issue, list_issues]\n',
+  );
   const example = (page: string, section: 'Bad' | 'Good') => {
     const m = new RegExp(`## ${section}\\n[\\s\\S]*?\`\`\`markdown\\n([\\s\\S]*?)\`\`\``).exec(page);
     assert.ok(m, `no ${section} example`);
@@ -479,8 +629,13 @@ describe('polytoken: the examples in docs/rules', () => {
   ];
   it('every polytoken rule has a page', () => {
     assert.deepStrictEqual(
-      pages.filter((p) => p.startsWith('polytoken/')).map((p) => p.replace(/\.md$/, '')).sort(),
-      RULES.filter((r) => r.id.startsWith('polytoken/')).map((r) => r.id).sort(),
+      pages
+        .filter((p) => p.startsWith('polytoken/'))
+        .map((p) => p.replace(/\.md$/, ''))
+        .sort(),
+      RULES.filter((r) => r.id.startsWith('polytoken/'))
+        .map((r) => r.id)
+        .sort(),
     );
   });
   for (const file of pages) {
@@ -492,7 +647,10 @@ describe('polytoken: the examples in docs/rules', () => {
       assert.match(page, /\*\*Default severity:\*\*/);
       const bad = diagnostics(example(page, 'Bad'), { config: cfg }).map((d) => d.code);
       assert.ok(bad.includes(rule), `${rule} not in ${bad.join(', ')}`);
-      assert.deepStrictEqual(diagnostics(example(page, 'Good'), { config: cfg }).map((d) => d.code), []);
+      assert.deepStrictEqual(
+        diagnostics(example(page, 'Good'), { config: cfg }).map((d) => d.code),
+        [],
+      );
     });
   }
 });

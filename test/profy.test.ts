@@ -22,7 +22,13 @@ function config(yaml?: string): LoadedConfig {
 
 function run(text: string, yaml?: string) {
   const ruleErrors: string[] = [];
-  const analysis = analyze({ text, path: FILE, root: '/work/ws', config: config(yaml), onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${String(e)}`) });
+  const analysis = analyze({
+    text,
+    path: FILE,
+    root: '/work/ws',
+    config: config(yaml),
+    onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${String(e)}`),
+  });
   assert.deepStrictEqual(ruleErrors, [], 'no rule may throw');
   const resolution = resolveAnalysis(analysis, FILE);
   return { analysis, diagnostics: analysis.diagnostics, definitions: resolution?.definitions ?? [] };
@@ -31,7 +37,8 @@ function run(text: string, yaml?: string) {
 /** The text a diagnostic's range covers. */
 function covered(text: string, d: Diagnostic): string {
   const lines = text.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  const offset = (p: { line: number; character: number }) =>
+    lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   return text.slice(offset(d.range.start), offset(d.range.end));
 }
 
@@ -40,7 +47,18 @@ const rules = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.cod
 
 /** An Expert with a brief and a toolset, so only what a test adds fires. */
 function expert(subagents: unknown[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ name: 'bookkeeper', description: 'Books.', delegationBrief: 'Takes statements; returns ledgers.', tools: ['read', 'grep', 'glob', 'mcp__ledger__post_entry', 'mcp__ledger__list_accounts', 'delegate', 'Task'], ...extra, subagents }, null, 2);
+  return JSON.stringify(
+    {
+      name: 'bookkeeper',
+      description: 'Books.',
+      delegationBrief: 'Takes statements; returns ledgers.',
+      tools: ['read', 'grep', 'glob', 'mcp__ledger__post_entry', 'mcp__ledger__list_accounts', 'delegate', 'Task'],
+      ...extra,
+      subagents,
+    },
+    null,
+    2,
+  );
 }
 
 const sub = (name: unknown, tools?: unknown, extra: Record<string, unknown> = {}) => ({
@@ -80,7 +98,8 @@ describe('profy: glob matcher', () => {
 
 describe('profy: ranges', () => {
   it('not-an-object covers the entry; missing-field an absent field the opening brace', () => {
-    const text = '{\n  "delegationBrief": "b",\n  "tools": ["read"],\n  "subagents": [\n    "scanner",\n    { "name": "x", "description": "d", "tools": ["read"] }\n  ]\n}';
+    const text =
+      '{\n  "delegationBrief": "b",\n  "tools": ["read"],\n  "subagents": [\n    "scanner",\n    { "name": "x", "description": "d", "tools": ["read"] }\n  ]\n}';
     const { diagnostics } = run(text);
     assert.deepStrictEqual(rules(diagnostics), ['profy/missing-field', 'profy/not-an-object']);
     assert.strictEqual(covered(text, of(diagnostics, 'profy/not-an-object')[0]), '"scanner"');
@@ -95,10 +114,17 @@ describe('profy: ranges', () => {
     const { diagnostics } = run(text);
     assert.deepStrictEqual(rules(diagnostics), ['profy/duplicate-name', 'profy/invalid-name', 'profy/tools-not-array']);
     assert.strictEqual(covered(text, of(diagnostics, 'profy/invalid-name')[0]), '"a b"');
-    assert.strictEqual(of(diagnostics, 'profy/invalid-name')[0].data && (of(diagnostics, 'profy/invalid-name')[0].data as any).replacement, '"a_b"');
+    assert.strictEqual(
+      of(diagnostics, 'profy/invalid-name')[0].data &&
+        (of(diagnostics, 'profy/invalid-name')[0].data as any).replacement,
+      '"a_b"',
+    );
     const dup = of(diagnostics, 'profy/duplicate-name')[0];
     assert.strictEqual(covered(text, dup), '"scanner"');
-    assert.ok(dup.range.start.line > text.split('\n').findIndex((l) => l.includes('"scanner"')), 'the later one is reported');
+    assert.ok(
+      dup.range.start.line > text.split('\n').findIndex((l) => l.includes('"scanner"')),
+      'the later one is reported',
+    );
     const notArray = of(diagnostics, 'profy/tools-not-array')[0];
     assert.strictEqual(covered(text, notArray), '"read"');
     assert.strictEqual((notArray.data as any).replacement, '["read"]');
@@ -107,7 +133,11 @@ describe('profy: ranges', () => {
   it('reserved-tool and unresolved-tool cover the entry, with quick-fix data', () => {
     const text = expert([sub('scanner', ['read', 'delegate', 'reed', 'mcp__ledgr__*'])]);
     const { diagnostics } = run(text);
-    assert.deepStrictEqual(rules(diagnostics), ['profy/reserved-tool', 'profy/unresolved-tool', 'profy/unresolved-tool']);
+    assert.deepStrictEqual(rules(diagnostics), [
+      'profy/reserved-tool',
+      'profy/unresolved-tool',
+      'profy/unresolved-tool',
+    ]);
     const reserved = of(diagnostics, 'profy/reserved-tool')[0];
     assert.strictEqual(covered(text, reserved), '"delegate"');
     assert.strictEqual((reserved.data as any).removable, true);
@@ -123,7 +153,10 @@ describe('profy: ranges', () => {
     const policy = Array.from({ length: 13 }, (_, i) => `expert-${i + 1}`);
     const text = expert([sub('scanner', ['read'])], { delegationPolicy: policy });
     const caps = of(run(text).diagnostics, 'profy/whitelist-cap');
-    assert.deepStrictEqual(caps.map((d) => covered(text, d)), ['"expert-11"', '"expert-12"', '"expert-13"']);
+    assert.deepStrictEqual(
+      caps.map((d) => covered(text, d)),
+      ['"expert-11"', '"expert-12"', '"expert-13"'],
+    );
   });
 
   it('unknown-key covers the key and suggests the nearest', () => {
@@ -131,17 +164,32 @@ describe('profy: ranges', () => {
     const keys = of(run(text).diagnostics, 'profy/unknown-key');
     assert.deepStrictEqual(keys.map((d) => covered(text, d)).sort(), ['"delegation_brief"', '"systemPromt"']);
     // Both suggested keys are there already: renaming onto them would write a key twice, so only removal is offered.
-    assert.deepStrictEqual(keys.map((d) => (d.data as any).replacement), [undefined, undefined]);
-    const absent = JSON.stringify({ name: 'b', description: 'd', delegation_brief: 'x', tools: ['read'], subagents: [{ name: 's', description: 'd', systemPromt: 'p', tools: ['read'] }] }, null, 2);
+    assert.deepStrictEqual(
+      keys.map((d) => (d.data as any).replacement),
+      [undefined, undefined],
+    );
+    const absent = JSON.stringify(
+      {
+        name: 'b',
+        description: 'd',
+        delegation_brief: 'x',
+        tools: ['read'],
+        subagents: [{ name: 's', description: 'd', systemPromt: 'p', tools: ['read'] }],
+      },
+      null,
+      2,
+    );
     const renames = of(run(absent).diagnostics, 'profy/unknown-key').map((d) => (d.data as any).replacement);
     assert.deepStrictEqual(renames.sort(), ['"delegationBrief"', '"system_prompt"']);
   });
 
   it('file-level problems sit on the first line; an empty brief on its value', () => {
-    const text = '{\n  "description": "Books.",\n  "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": ["read"] }]\n}';
+    const text =
+      '{\n  "description": "Books.",\n  "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": ["read"] }]\n}';
     const { diagnostics } = run(text);
     assert.deepStrictEqual(rules(diagnostics), ['profy/missing-delegation-brief', 'profy/unknown-toolset']);
-    for (const d of diagnostics) assert.deepStrictEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } });
+    for (const d of diagnostics)
+      assert.deepStrictEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } });
     const empty = '{\n  "delegationBrief": "",\n  "tools": ["read"]\n}';
     const brief = of(run(empty).diagnostics, 'profy/missing-delegation-brief');
     assert.strictEqual(covered(empty, brief[0]), '""');
@@ -149,8 +197,24 @@ describe('profy: ranges', () => {
   });
 
   it('every drop message says Profy skips the subagent without an error', () => {
-    const text = expert([5, sub(''), sub('a b', ['read']), sub('task', ['read']), sub('x', 'read'), sub('y', []), sub('y', ['read'])]);
-    const drops = ['not-an-object', 'missing-field', 'invalid-name', 'reserved-name', 'tools-not-array', 'no-tools', 'duplicate-name'].map((r) => `profy/${r}`);
+    const text = expert([
+      5,
+      sub(''),
+      sub('a b', ['read']),
+      sub('task', ['read']),
+      sub('x', 'read'),
+      sub('y', []),
+      sub('y', ['read']),
+    ]);
+    const drops = [
+      'not-an-object',
+      'missing-field',
+      'invalid-name',
+      'reserved-name',
+      'tools-not-array',
+      'no-tools',
+      'duplicate-name',
+    ].map((r) => `profy/${r}`);
     const { diagnostics } = run(text);
     for (const rule of drops) {
       const found = of(diagnostics, rule);
@@ -163,7 +227,10 @@ describe('profy: ranges', () => {
     const text = expert([sub('scanner', ['read', 'delegate'])]);
     const d = of(run(text, 'rules:\n  profy/reserved-tool: error\n').diagnostics, 'profy/reserved-tool');
     assert.strictEqual(d[0].severity, 1);
-    assert.deepStrictEqual(of(run(text, 'rules:\n  profy/reserved-tool: "off"\n').diagnostics, 'profy/reserved-tool'), []);
+    assert.deepStrictEqual(
+      of(run(text, 'rules:\n  profy/reserved-tool: "off"\n').diagnostics, 'profy/reserved-tool'),
+      [],
+    );
   });
 });
 
@@ -185,7 +252,13 @@ describe('profy: resolution', () => {
     const { definitions, diagnostics } = run(expert([sub('all', ['*'])]));
     const all = def(definitions, 'all');
     assert.ok(!all.tools.includes('delegate') && !all.tools.includes('Task'));
-    assert.deepStrictEqual(all.tools, ['glob', 'grep', 'mcp__ledger__list_accounts', 'mcp__ledger__post_entry', 'read']);
+    assert.deepStrictEqual(all.tools, [
+      'glob',
+      'grep',
+      'mcp__ledger__list_accounts',
+      'mcp__ledger__post_entry',
+      'read',
+    ]);
     assert.deepStrictEqual(all.removed.map((r) => r.tool).sort(), ['Task', 'delegate']);
     assert.deepStrictEqual(diagnostics, []);
   });
@@ -199,7 +272,15 @@ describe('profy: resolution', () => {
 
   it('one definition per entry in file order; non-objects dropped as #index', () => {
     const { definitions } = run(expert([sub('a', ['read']), 'text', null, sub('b', ['nope'])]));
-    assert.deepStrictEqual(definitions.map((d) => [d.name, d.status]), [['a', 'loads'], ['#1', 'dropped'], ['#2', 'dropped'], ['b', 'dropped']]);
+    assert.deepStrictEqual(
+      definitions.map((d) => [d.name, d.status]),
+      [
+        ['a', 'loads'],
+        ['#1', 'dropped'],
+        ['#2', 'dropped'],
+        ['b', 'dropped'],
+      ],
+    );
     assert.deepStrictEqual(definitions[1].reasons, ['profy/not-an-object']);
     assert.deepStrictEqual(definitions[3].reasons, ['profy/no-tools']);
     assert.deepStrictEqual(definitions[3].dropped, [{ entry: 'nope', reason: 'not in the main toolset' }]);
@@ -208,10 +289,16 @@ describe('profy: resolution', () => {
   it('duplicates: first wins, builtins come first', () => {
     const text = expert([sub('general', ['read']), sub('scan', ['read']), sub('scan', ['grep'])]);
     const { definitions, diagnostics } = run(text, 'profy:\n  builtinSubagents: [general]\n');
-    assert.deepStrictEqual(definitions.map((d) => d.status), ['dropped', 'loads', 'dropped']);
-    assert.deepStrictEqual(definitions.map((d) => d.reasons), [['profy/duplicate-name'], [], ['profy/duplicate-name']]);
+    assert.deepStrictEqual(
+      definitions.map((d) => d.status),
+      ['dropped', 'loads', 'dropped'],
+    );
+    assert.deepStrictEqual(
+      definitions.map((d) => d.reasons),
+      [['profy/duplicate-name'], [], ['profy/duplicate-name']],
+    );
     assert.strictEqual(of(diagnostics, 'profy/duplicate-name').length, 2);
-    assert.match(String(of(diagnostics, "profy/duplicate-name")[0].message), /builtin/);
+    assert.match(String(of(diagnostics, 'profy/duplicate-name')[0].message), /builtin/);
     // Without the builtin, `general` loads.
     assert.strictEqual(run(text).definitions[0].status, 'loads');
   });
@@ -233,9 +320,23 @@ describe('profy: resolution', () => {
   });
 
   it('unknown toolset: nothing is claimed, one information diagnostic, toolset-independent drops still count', () => {
-    const text = JSON.stringify({ delegatable: false, subagents: [sub('s', ['read', 'mcp__x__*', 'delegate']), sub('t', ['task']), sub('u'), sub('a b', ['read'])] }, null, 2);
+    const text = JSON.stringify(
+      {
+        delegatable: false,
+        subagents: [sub('s', ['read', 'mcp__x__*', 'delegate']), sub('t', ['task']), sub('u'), sub('a b', ['read'])],
+      },
+      null,
+      2,
+    );
     const { definitions, diagnostics } = run(text);
-    assert.deepStrictEqual(rules(diagnostics), ['profy/invalid-name', 'profy/no-tools', 'profy/no-tools', 'profy/reserved-tool', 'profy/reserved-tool', 'profy/unknown-toolset']);
+    assert.deepStrictEqual(rules(diagnostics), [
+      'profy/invalid-name',
+      'profy/no-tools',
+      'profy/no-tools',
+      'profy/reserved-tool',
+      'profy/reserved-tool',
+      'profy/unknown-toolset',
+    ]);
     const unknown = of(diagnostics, 'profy/unknown-toolset')[0];
     assert.strictEqual(unknown.severity, 3);
     assert.strictEqual(unknown.range.start.line, 0);
@@ -251,28 +352,44 @@ describe('profy: resolution', () => {
 
   it('no unknown-toolset for an Expert whose allowlists need no toolset', () => {
     assert.deepStrictEqual(run(JSON.stringify({ delegatable: false })).diagnostics, []);
-    assert.deepStrictEqual(rules(run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['Task'])] })).diagnostics), ['profy/no-tools', 'profy/reserved-tool']);
+    assert.deepStrictEqual(
+      rules(run(JSON.stringify({ delegatable: false, subagents: [sub('s', ['Task'])] })).diagnostics),
+      ['profy/no-tools', 'profy/reserved-tool'],
+    );
   });
 
-  it('a repeated key: the last value counts, as in Profy\'s reader; the earlier key is recorded, not a syntax error', () => {
-    const text = '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["grep"], "tools": ["read"] }] }';
+  it("a repeated key: the last value counts, as in Profy's reader; the earlier key is recorded, not a syntax error", () => {
+    const text =
+      '{ "delegatable": false, "tools": ["read"], "subagents": [{ "name": "a", "description": "d", "system_prompt": "p", "tools": ["grep"], "tools": ["read"] }] }';
     const { analysis, definitions, diagnostics } = run(text);
     // Only profy/duplicate-key: the first `tools` would be an unresolved tool, but it is not read.
     assert.deepStrictEqual(rules(diagnostics), ['profy/duplicate-key']);
-    assert.deepStrictEqual(definitions.map((d) => [d.status, d.tools]), [['loads', ['read']]]);
+    assert.deepStrictEqual(
+      definitions.map((d) => [d.status, d.tools]),
+      [['loads', ['read']]],
+    );
     const earlier = text.indexOf('"tools": ["grep"]');
     const later = text.indexOf('"tools": ["read"] }');
-    assert.deepStrictEqual(analysis.context?.file.duplicateKeys, [{ key: 'tools', start: earlier, end: earlier + '"tools"'.length, next: later }]);
+    assert.deepStrictEqual(analysis.context?.file.duplicateKeys, [
+      { key: 'tools', start: earlier, end: earlier + '"tools"'.length, next: later },
+    ]);
     // The other way round the later (unresolvable) value is the one checked.
     const swapped = run(text.replace('["grep"], "tools": ["read"]', '["read"], "tools": ["grep"]'));
-    assert.deepStrictEqual(rules(swapped.diagnostics), ['profy/duplicate-key', 'profy/no-tools', 'profy/unresolved-tool']);
+    assert.deepStrictEqual(rules(swapped.diagnostics), [
+      'profy/duplicate-key',
+      'profy/no-tools',
+      'profy/unresolved-tool',
+    ]);
   });
 
   it('broken JSON: definitions from the partial parse are rejected', () => {
     const text = expert([sub('s', ['read'])]).replace('"name": "bookkeeper",', '"name": "bookkeeper"');
     const { definitions, diagnostics } = run(text);
     assert.deepStrictEqual(rules(diagnostics), ['syntax/json']);
-    assert.deepStrictEqual(definitions.map((d) => [d.status, d.reasons]), [['rejected', ['syntax/json']]]);
+    assert.deepStrictEqual(
+      definitions.map((d) => [d.status, d.reasons]),
+      [['rejected', ['syntax/json']]],
+    );
   });
 });
 
@@ -286,13 +403,15 @@ describe('profy: bad input never throws', () => {
     'null root': 'null',
     'subagents: 5': '{ "subagents": 5 }',
     'subagents: object': '{ "subagents": { "name": "x" } }',
-    'entries of every wrong type': '{ "tools": ["read"], "subagents": [1, "s", true, null, [], [1], {}, { "name": null, "description": 5, "system_prompt": [], "tools": [null, 1, {}, [], true, ""], "model": {} }] }',
-    'every Expert key wrong': '{ "name": 1, "description": [], "delegatable": null, "delegationBrief": 5, "delegationPolicy": {}, "tools": "read", "subagents": null }',
+    'entries of every wrong type':
+      '{ "tools": ["read"], "subagents": [1, "s", true, null, [], [1], {}, { "name": null, "description": 5, "system_prompt": [], "tools": [null, 1, {}, [], true, ""], "model": {} }] }',
+    'every Expert key wrong':
+      '{ "name": 1, "description": [], "delegatable": null, "delegationBrief": 5, "delegationPolicy": {}, "tools": "read", "subagents": null }',
     'policy of non-strings': '{ "delegationPolicy": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, null] }',
-    'truncated': '{ "subagents": [ { "name": "a", "tools": ["re',
+    truncated: '{ "subagents": [ { "name": "a", "tools": ["re',
     'deep nesting': `{ "subagents": [${'['.repeat(2000)}${']'.repeat(2000)}] }`,
     'duplicate keys': '{ "tools": ["read"], "tools": 5, "subagents": [{ "name": "a", "name": "b" }] }',
-    'BOM': '\ufeff{ "delegatable": false }',
+    BOM: '\ufeff{ "delegatable": false }',
   };
   itForEach(cases, (text) => {
     const { diagnostics, definitions } = run(text);
@@ -320,7 +439,12 @@ describe('profy: bad input never throws', () => {
       fc.property(fc.jsonValue(), fc.array(fc.jsonValue(), { maxLength: 4 }), (value, entries) => {
         run(JSON.stringify(value));
         run(JSON.stringify({ tools: ['read', 'grep'], subagents: entries }));
-        run(JSON.stringify({ tools: value, subagents: [{ name: 'a', description: 'd', system_prompt: 'p', tools: value, model: value }] }));
+        run(
+          JSON.stringify({
+            tools: value,
+            subagents: [{ name: 'a', description: 'd', system_prompt: 'p', tools: value, model: value }],
+          }),
+        );
       }),
       { numRuns: 200 },
     );
@@ -361,14 +485,31 @@ describe('profy: JSON Schema', () => {
       assert.notStrictEqual(node.additionalProperties, false, `${where} must not set additionalProperties: false`);
       for (const [key, value] of Object.entries<any>(node.properties ?? {})) {
         seen.push(key);
-        assert.ok(typeof value.description === 'string' && value.description.length > 10, `${where}.${key} has a description`);
-        assert.ok(typeof value.markdownDescription === 'string' && value.markdownDescription.length > 10, `${where}.${key} has a markdownDescription`);
+        assert.ok(
+          typeof value.description === 'string' && value.description.length > 10,
+          `${where}.${key} has a description`,
+        );
+        assert.ok(
+          typeof value.markdownDescription === 'string' && value.markdownDescription.length > 10,
+          `${where}.${key} has a markdownDescription`,
+        );
         walk(value, `${where}.${key}`);
       }
       for (const [key, value] of Object.entries<any>(node.definitions ?? {})) walk(value, `${where}#${key}`);
     };
     walk(schema, 'expert');
-    for (const key of ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents', 'system_prompt', 'model']) assert.ok(seen.includes(key), key);
+    for (const key of [
+      'name',
+      'description',
+      'delegatable',
+      'delegationBrief',
+      'delegationPolicy',
+      'tools',
+      'subagents',
+      'system_prompt',
+      'model',
+    ])
+      assert.ok(seen.includes(key), key);
   });
 });
 
@@ -383,7 +524,8 @@ describe('profy: rule pages', () => {
       const page = fs.readFileSync(path.join(DOCS, `${rule.id}.md`), 'utf8');
       assert.strictEqual(page.split('\n')[0], `# ${rule.id}`);
       assert.match(page, new RegExp(`\\*\\*Default severity:\\*\\* ${rule.defaultSeverity}\\n`));
-      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence']) assert.ok(page.includes(heading), `${rule.id}: ${heading}`);
+      for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence'])
+        assert.ok(page.includes(heading), `${rule.id}: ${heading}`);
       assert.ok(page.includes(`  ${rule.id}: `), `${rule.id}: shows the rules: setting`);
     });
 
@@ -419,9 +561,13 @@ function asExpert(example: string): string {
   const obj = value as Record<string, unknown>;
   const base = { delegatable: false, tools: ['read', 'grep', 'glob'] };
   if (typeof obj === 'object' && obj && !Array.isArray(obj)) {
-    const subagentLike = !('subagents' in obj) && 'name' in obj && ['system_prompt', 'systemPrompt', 'tools', 'model'].some((k) => k in obj);
+    const subagentLike =
+      !('subagents' in obj) &&
+      'name' in obj &&
+      ['system_prompt', 'systemPrompt', 'tools', 'model'].some((k) => k in obj);
     if (subagentLike) return JSON.stringify({ ...base, subagents: [obj] }, null, 2);
-    if (!example.trim().startsWith('{') && Object.keys(obj).length === 1 && 'tools' in obj) return JSON.stringify({ ...base, subagents: [sub('scanner', obj.tools)] }, null, 2);
+    if (!example.trim().startsWith('{') && Object.keys(obj).length === 1 && 'tools' in obj)
+      return JSON.stringify({ ...base, subagents: [sub('scanner', obj.tools)] }, null, 2);
   }
   return example.trim().startsWith('{') ? example : JSON.stringify({ ...base, ...obj }, null, 2);
 }

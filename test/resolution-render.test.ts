@@ -13,7 +13,10 @@ const markdown = new MarkdownIt({ html: true });
 
 function rendered(rel: string, text: string): { md: string; html: string } {
   const path = `/ws/${rel}`;
-  const resolution = resolveWithProvenance(analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws' }), `file://${path}`);
+  const resolution = resolveWithProvenance(
+    analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws' }),
+    `file://${path}`,
+  );
   assert.ok(resolution);
   const md = renderResolution(resolution, rel);
   return { md, html: markdown.render(md) };
@@ -27,13 +30,17 @@ function item(html: string, label: string): string {
 }
 
 describe('the resolve preview: tool-set chips', () => {
-  const POLY = '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, glob]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n';
+  const POLY =
+    '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep, glob]\n  tools_deny: [grep]\n  undeferred_tools: [file_read]\n---\nSort.\n';
 
   it('shows granted tools as chips after their source, the undeferred one marked', () => {
     const { md, html } = rendered('.polytoken/subagents/triage.md', POLY);
     assert.ok(md.includes('- ✓ **Granted (3)**: always registered → `exit_tool` · tools → `file_read` ⚡ `glob`'), md);
     const granted = item(html, 'Granted (3)');
-    assert.match(granted, /always registered → <code>exit_tool<\/code> · tools → <code>file_read<\/code> ⚡ <code>glob<\/code>/);
+    assert.match(
+      granted,
+      /always registered → <code>exit_tool<\/code> · tools → <code>file_read<\/code> ⚡ <code>glob<\/code>/,
+    );
     assert.match(item(html, 'Undeferred (1)'), /<code>file_read<\/code>/);
   });
 
@@ -45,7 +52,15 @@ describe('the resolve preview: tool-set chips', () => {
   });
 
   it('keeps a source that looks like Markdown as written (a Profy glob), and shows dropped entries', () => {
-    const expert = { name: 'ledger', description: 'Books.', delegationBrief: 'Posts.', tools: ['read', 'mcp__ledger__post'], subagents: [{ name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['mcp__ledger__*', 'write'] }] };
+    const expert = {
+      name: 'ledger',
+      description: 'Books.',
+      delegationBrief: 'Posts.',
+      tools: ['read', 'mcp__ledger__post'],
+      subagents: [
+        { name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['mcp__ledger__*', 'write'] },
+      ],
+    };
     const { html } = rendered('experts/ledger.expert.json', JSON.stringify(expert, null, 2));
     assert.match(item(html, 'Granted (1)'), /tools: mcp__ledger__\* → <code>mcp__ledger__post<\/code>/);
     assert.match(item(html, 'Dropped entries (1)'), /<s><code>write<\/code><\/s> \(not in the main toolset\)/);

@@ -30,16 +30,26 @@ describe('golden rule fixtures', () => {
 
   it('every fixture folder belongs to a rule of the registry', () => {
     const ids = new Set<string>(RULES.map((r) => r.id));
-    const folders = fs.readdirSync(FIXTURES).flatMap((group) => fs.readdirSync(path.join(FIXTURES, group)).map((name) => `${group}/${name}`));
-    assert.deepStrictEqual(folders.filter((f) => !ids.has(f)), []);
+    const folders = fs
+      .readdirSync(FIXTURES)
+      .flatMap((group) => fs.readdirSync(path.join(FIXTURES, group)).map((name) => `${group}/${name}`));
+    assert.deepStrictEqual(
+      folders.filter((f) => !ids.has(f)),
+      [],
+    );
     assert.strictEqual(folders.length, RULES.length);
   });
 });
 
 describe('golden runner: it can fail', () => {
-  const definition = (extra: string) => `---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read]\n${extra}---\nBody.\n`;
+  const definition = (extra: string) =>
+    `---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read]\n${extra}---\nBody.\n`;
   const run = (files: Record<string, string>) =>
-    withTree(files, (dir) => withFixture(dir, (result) => ({ expected: result.expected, actual: result.actual })), 'subagents-golden-self-');
+    withTree(
+      files,
+      (dir) => withFixture(dir, (result) => ({ expected: result.expected, actual: result.actual })),
+      'subagents-golden-self-',
+    );
 
   it('a marker on the line that fires matches, and is stripped before checking', () => {
     const result = run({ '.polytoken/subagents/triage.md': definition('  bogus_key: 1 #! polytoken/unknown-key\n') });

@@ -11,7 +11,13 @@ import fc from 'fast-check';
 import { VALIDATORS_BY_ID } from '../shared/schema/validators.generated';
 
 const ROOT = path.join(__dirname, '..', '..');
-const SCHEMAS = ['polytoken', 'picasso', 'profy', 'subagents-config'].map((name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', `${name}.schema.json`), 'utf8')) as { $id: string; properties?: Record<string, unknown> });
+const SCHEMAS = ['polytoken', 'picasso', 'profy', 'subagents-config'].map(
+  (name) =>
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', `${name}.schema.json`), 'utf8')) as {
+      $id: string;
+      properties?: Record<string, unknown>;
+    },
+);
 
 interface Validator {
   (data: unknown): boolean;
@@ -20,7 +26,10 @@ interface Validator {
 
 describe('precompiled schema validators', () => {
   it('are up to date with schemas/ (node scripts/gen-validators.mjs --check)', () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-validators.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-validators.mjs'), '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
@@ -36,7 +45,12 @@ describe('precompiled schema validators', () => {
       const keys = Object.keys(schema.properties ?? {});
       // Objects of the schema's own keys (and a stranger) with any JSON values, nested ones too.
       const value = fc.letrec((tie) => ({
-        any: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), tie('record'), fc.array(tie('record'), { maxLength: 3 })),
+        any: fc.oneof(
+          { depthSize: 'small' },
+          fc.jsonValue({ maxDepth: 1 }),
+          tie('record'),
+          fc.array(tie('record'), { maxLength: 3 }),
+        ),
         record: fc.dictionary(fc.constantFrom(...keys, 'name', 'tools', 'stranger'), tie('any'), { maxKeys: 6 }),
       }));
       let invalid = 0;

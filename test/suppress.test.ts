@@ -10,7 +10,8 @@ const ROLE = `${WS}/apps/cli/agents/code_review.yaml`;
 const POLY = `${WS}/.polytoken/subagents/triage.md`;
 
 const whole = (text: string) => findSuppressions(new SourceText(text), [{ start: 0, end: text.length }]);
-const codes = (path: string, text: string) => analyze({ text, path, config, root: WS }).diagnostics.map((d) => String(d.code));
+const codes = (path: string, text: string) =>
+  analyze({ text, path, config, root: WS }).diagnostics.map((d) => String(d.code));
 
 describe('suppression comments: only real YAML comments count', () => {
   it('a directive inside a block scalar, a quoted string or a Markdown body is content', () => {
@@ -24,27 +25,46 @@ describe('suppression comments: only real YAML comments count', () => {
       assert.ok(codes(ROLE, text).includes('picasso/unknown-key'), text);
     }
     const markdown = '---\nname: triage\ndescription: d\nbogus: 1\n---\n# subagents-disable polytoken/unknown-key\n';
-    assert.ok(codes(POLY, markdown).includes('polytoken/unknown-key'), 'a Markdown heading in the body is not a comment');
+    assert.ok(
+      codes(POLY, markdown).includes('polytoken/unknown-key'),
+      'a Markdown heading in the body is not a comment',
+    );
   });
 
   it('a real comment silences, also after a value and in a flow collection', () => {
-    assert.ok(!codes(ROLE, 'name: x\n# subagents-disable picasso/unknown-key\nbogus: 1\n').includes('picasso/unknown-key'));
-    assert.ok(!codes(ROLE, 'name: x # subagents-disable-next-line picasso/unknown-key\nbogus: 1\n').includes('picasso/unknown-key'));
+    assert.ok(
+      !codes(ROLE, 'name: x\n# subagents-disable picasso/unknown-key\nbogus: 1\n').includes('picasso/unknown-key'),
+    );
+    assert.ok(
+      !codes(ROLE, 'name: x # subagents-disable-next-line picasso/unknown-key\nbogus: 1\n').includes(
+        'picasso/unknown-key',
+      ),
+    );
     const flow = whole('tools: [a, # subagents-disable-next-line picasso/unknown-tool\n  b]\n');
     assert.ok(isSuppressed(flow, 'picasso/unknown-tool', 1));
-    const markdown = '---\nname: triage\ndescription: d\n# subagents-disable-next-line polytoken/unknown-key\nbogus: 1\n---\nBody.\n';
+    const markdown =
+      '---\nname: triage\ndescription: d\n# subagents-disable-next-line polytoken/unknown-key\nbogus: 1\n---\nBody.\n';
     assert.ok(!codes(POLY, markdown).includes('polytoken/unknown-key'));
   });
 
   it('each directive is recorded: kind, range, and every rule id with its range', () => {
-    const text = 'a: 1\n  # subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool # why\nb: 2\n# subagents-disable\n';
+    const text =
+      'a: 1\n  # subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool # why\nb: 2\n# subagents-disable\n';
     const s = whole(text);
     const source = new SourceText(text);
-    const slice = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => text.slice(source.offset(r.start), source.offset(r.end));
+    const slice = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) =>
+      text.slice(source.offset(r.start), source.offset(r.end));
     assert.deepStrictEqual(
       s.directives.map((d) => [d.kind, slice(d.range), d.rules.map((r) => [r.id, slice(r.range)])]),
       [
-        ['line', '# subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool', [['picasso/unknown-key', 'picasso/unknown-key'], ['picasso/unknown-tool', 'picasso/unknown-tool']]],
+        [
+          'line',
+          '# subagents-disable-next-line  picasso/unknown-key ,picasso/unknown-tool',
+          [
+            ['picasso/unknown-key', 'picasso/unknown-key'],
+            ['picasso/unknown-tool', 'picasso/unknown-tool'],
+          ],
+        ],
         ['file', '# subagents-disable', []],
       ],
     );

@@ -23,16 +23,26 @@ export class Catalog {
   readonly tools = new Map<string, CatalogTool>();
   readonly servers = new Map<string, string[]>();
 
-  constructor(readonly dialect: Dialect, config: SubagentsConfig) {
+  constructor(
+    readonly dialect: Dialect,
+    config: SubagentsConfig,
+  ) {
     for (const t of BUILTIN_TOOLS[dialect]) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
     for (const t of config.tools[dialect] ?? []) {
       const existing = this.tools.get(t.name);
-      this.tools.set(t.name, { ...existing, name: t.name, description: t.description ?? existing?.description, tags: t.tags, origin: existing?.origin ?? 'config' });
+      this.tools.set(t.name, {
+        ...existing,
+        name: t.name,
+        description: t.description ?? existing?.description,
+        tags: t.tags,
+        origin: existing?.origin ?? 'config',
+      });
     }
     for (const [server, tools] of Object.entries(config.mcp)) {
       const full = tools.map((tool) => mcpToolName(server, tool));
       this.servers.set(server, full);
-      for (const name of full) if (!this.tools.has(name)) this.tools.set(name, { name, tags: [], origin: 'mcp', server });
+      for (const name of full)
+        if (!this.tools.has(name)) this.tools.set(name, { name, tags: [], origin: 'mcp', server });
     }
   }
 
@@ -65,7 +75,6 @@ export class Catalog {
     return nearestName(name, candidates, maxDistance);
   }
 }
-
 
 /**
  * Catalogs depend only on the configuration, so they are cached per configuration

@@ -21,7 +21,11 @@ export interface ToolDeclaration {
  * Where this name would be declared; undefined for shorthands, which name no single tool. An
  * MCP name is split as the runtimes split it, a configured server's name first (`my__srv`).
  */
-export function toolDeclaration(dialect: Dialect, name: string, knownServers: Iterable<string>): ToolDeclaration | undefined {
+export function toolDeclaration(
+  dialect: Dialect,
+  name: string,
+  knownServers: Iterable<string>,
+): ToolDeclaration | undefined {
   const mcp = parseMcpName(name, knownServers);
   if (mcp) return mcp.tool ? { section: 'mcp', key: mcp.server, value: mcp.tool } : undefined;
   if (name.includes('!') || name.includes('*') || !name.trim()) return undefined;
@@ -49,7 +53,8 @@ export function declareToolEdit(configText: string, declaration: ToolDeclaration
   const holder = getValue(root, section);
   const scalar = yamlScalar(value);
   if (!holder) return insertKeyLinesEdit(target, root, [`${section}:`, `  ${key}: [${scalar}]`]);
-  if (holder.kind === 'null' && holder.property) return afterColonEdit(target, holder.property.keyNode, ` { ${key}: [${scalar}] }`);
+  if (holder.kind === 'null' && holder.property)
+    return afterColonEdit(target, holder.property.keyNode, ` { ${key}: [${scalar}] }`);
   if (holder.kind !== 'object' || holder.viaAlias) return undefined;
   return appendToListEdit(target, holder, key, value);
 }

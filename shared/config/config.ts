@@ -78,9 +78,23 @@ export interface ConfigDocument {
 }
 
 /** `parseConfig`, keeping the parsed text (undefined when the file is too large or binary to parse). */
-export function parseConfigDocument(text: string, path: string, dir: string): { loaded: LoadedConfig; document?: ConfigDocument } {
+export function parseConfigDocument(
+  text: string,
+  path: string,
+  dir: string,
+): { loaded: LoadedConfig; document?: ConfigDocument } {
   const unreadable = unreadableConfig(text);
-  if (unreadable) return { loaded: { config: defaultConfig(), path, dir, findings: [{ rule: 'config/invalid', range: new SourceText(text).firstLine(), message: `${unreadable}, ${FALLBACK}.` }] } };
+  if (unreadable)
+    return {
+      loaded: {
+        config: defaultConfig(),
+        path,
+        dir,
+        findings: [
+          { rule: 'config/invalid', range: new SourceText(text).firstLine(), message: `${unreadable}, ${FALLBACK}.` },
+        ],
+      },
+    };
   const file = parseYamlFile(text);
   const loaded = loadParsed(file, path, dir);
   return { loaded, document: { file, config: loaded.config } };
@@ -113,7 +127,12 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
     const errors: Finding[] = problems.map((p) => {
       const { node, message, data } = explain(p);
       const at = rangeNode(node);
-      return { rule: 'config/invalid', range: source.range(at.start, at.end), message: `${message}, ${FALLBACK}.`, ...(data ? { data } : {}) };
+      return {
+        rule: 'config/invalid',
+        range: source.range(at.start, at.end),
+        message: `${message}, ${FALLBACK}.`,
+        ...(data ? { data } : {}),
+      };
     });
     return invalid(sortFindings([...errors, ...warnings]));
   }
@@ -123,7 +142,8 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
   return { config, path, dir, findings: sortFindings([...warnings, ...globFindings(source, root)]) };
 }
 
-const sortFindings = (findings: Finding[]) => findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+const sortFindings = (findings: Finding[]) =>
+  findings.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 
 /** The limits of definition files hold for the configuration too: nothing huge or binary is parsed. */
 function unreadableConfig(text: string): string | undefined {
@@ -139,9 +159,13 @@ const RULE_ID = new RegExp(configSchema.properties.rules.propertyNames.pattern);
 function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
   const rules = getValue(root, 'rules');
   const findings: Finding[] = [];
-  for (const p of rules?.kind === 'object' ? rules.properties ?? [] : []) {
+  for (const p of rules?.kind === 'object' ? (rules.properties ?? []) : []) {
     if (ruleMeta(p.key) || !RULE_ID.test(p.key)) continue;
-    const suggestion = nearestName(p.key, RULES.map((r) => r.id), 3);
+    const suggestion = nearestName(
+      p.key,
+      RULES.map((r) => r.id),
+      3,
+    );
     findings.push({
       rule: 'config/invalid',
       severity: 'warning',
@@ -170,7 +194,8 @@ function relevantProblems(problems: SchemaProblem[]): SchemaProblem[] {
   return problems.filter((p) => {
     const here = problems.filter((q) => q.node === p.node && q.label === p.label);
     if (p.keyword === 'type' && here.some((q) => q.keyword !== 'type' && q.keyword !== 'anyOf')) return false;
-    if (p.keyword === 'pattern' && p.node.kind === 'object' && here.some((q) => q.keyword === 'propertyNames')) return false;
+    if (p.keyword === 'pattern' && p.node.kind === 'object' && here.some((q) => q.keyword === 'propertyNames'))
+      return false;
     return true;
   });
 }
@@ -183,29 +208,52 @@ function explain(p: SchemaProblem): { node: AstNode; message: string; data?: Rec
     const known = configKeysAt(pathOf(p.node));
     const suggestion = nearestName(key, known, 2);
     const where = p.node.parent ? `under \`${p.label}\`` : 'at the top level';
-    const hint = suggestion ? ` (did you mean \`${suggestion}\`?)` : known.length ? ` (known keys: ${known.map((k) => `\`${k}\``).join(', ')})` : '';
-    return { node: property?.keyNode ?? p.node, message: `\`${key}\` is not a configuration key ${where}${hint}`, data: { ...renameData(p.node, suggestion), removable: true } };
+    const hint = suggestion
+      ? ` (did you mean \`${suggestion}\`?)`
+      : known.length
+        ? ` (known keys: ${known.map((k) => `\`${k}\``).join(', ')})`
+        : '';
+    return {
+      node: property?.keyNode ?? p.node,
+      message: `\`${key}\` is not a configuration key ${where}${hint}`,
+      data: { ...renameData(p.node, suggestion), removable: true },
+    };
   }
   if (p.keyword === 'propertyNames') {
     const key = String(p.params.propertyName);
     const property = getProperty(p.node, key);
-    const suggestion = nearestName(key, RULES.map((r) => r.id), 3);
+    const suggestion = nearestName(
+      key,
+      RULES.map((r) => r.id),
+      3,
+    );
     return {
       node: property?.keyNode ?? p.node,
       message: `\`${key}\` is not a rule id (they look like \`picasso/unknown-key\`)${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`,
       data: suggestion ? renameData(p.node, suggestion) : undefined,
     };
   }
-  if (p.keyword === 'required') return { node: p.node, message: `\`${p.label}\` needs a \`${String(p.params.missingProperty)}\` key` };
+  if (p.keyword === 'required')
+    return { node: p.node, message: `\`${p.label}\` needs a \`${String(p.params.missingProperty)}\` key` };
   if (p.keyword === 'minLength') return { node: p.node, message: `\`${p.label}\` must not be empty` };
   if (p.keyword === 'enum' && pathOf(p.node)[0] === 'rules') {
-    return { node: p.node, message: `\`${p.label}\` must be off, error, warning, information or hint`, data: nearestSeverity(p.node) };
+    return {
+      node: p.node,
+      message: `\`${p.label}\` must be off, error, warning, information or hint`,
+      data: nearestSeverity(p.node),
+    };
   }
   return { node: p.node, message: describeProblem(p).replace(/\.$/, '') };
 }
 
 /** ESLint's spellings, which authors bring along: `warn`, `info`, and 0, 1, 2. */
-const ESLINT_SEVERITIES: Record<string, SeveritySetting> = { warn: 'warning', info: 'information', '0': 'off', '1': 'warning', '2': 'error' };
+const ESLINT_SEVERITIES: Record<string, SeveritySetting> = {
+  warn: 'warning',
+  info: 'information',
+  '0': 'off',
+  '1': 'warning',
+  '2': 'error',
+};
 
 /**
  * The severity a wrong value most likely means: an ESLint spelling, else one within two edits
@@ -214,7 +262,9 @@ const ESLINT_SEVERITIES: Record<string, SeveritySetting> = { warn: 'warning', in
 function nearestSeverity(node: AstNode): Record<string, unknown> | undefined {
   if (node.kind !== 'string' && node.kind !== 'number') return undefined;
   const value = String(node.value).toLowerCase();
-  const replacement = Object.prototype.hasOwnProperty.call(ESLINT_SEVERITIES, value) ? ESLINT_SEVERITIES[value] : nearestName(value, SEVERITY_SETTINGS, 2);
+  const replacement = Object.prototype.hasOwnProperty.call(ESLINT_SEVERITIES, value)
+    ? ESLINT_SEVERITIES[value]
+    : nearestName(value, SEVERITY_SETTINGS, 2);
   return replacement ? { replacement } : undefined;
 }
 
@@ -231,14 +281,18 @@ function fromPlain(raw: Record<string, any>): SubagentsConfig {
   config.ignore = raw.ignore ?? [];
   for (const [dialect, list] of Object.entries(raw.tools ?? {})) {
     config.tools[dialect as Dialect] = (list as unknown[]).map((t) =>
-      typeof t === 'string' ? { name: t, tags: [] } : { name: (t as ToolEntry).name, description: (t as ToolEntry).description, tags: (t as ToolEntry).tags ?? [] },
+      typeof t === 'string'
+        ? { name: t, tags: [] }
+        : { name: (t as ToolEntry).name, description: (t as ToolEntry).description, tags: (t as ToolEntry).tags ?? [] },
     );
   }
   config.mcp = raw.mcp ?? {};
-  config.polytoken = { facetTools: raw.polytoken?.facetTools ?? [], subagentDirs: raw.polytoken?.subagentDirs ?? [], globalDir: raw.polytoken?.globalDir };
+  config.polytoken = {
+    facetTools: raw.polytoken?.facetTools ?? [],
+    subagentDirs: raw.polytoken?.subagentDirs ?? [],
+    globalDir: raw.polytoken?.globalDir,
+  };
   config.profy = { mainTools: raw.profy?.mainTools, builtinSubagents: raw.profy?.builtinSubagents ?? [] };
   config.rules = raw.rules ?? {};
   return config;
 }
-
-

@@ -22,7 +22,8 @@ export function unsafeGlobReason(glob: string): string | undefined {
     if (ch === '*' && glob[i - 1] !== '*') wildcards++;
     else if ((ch === '+' || ch === '!') && glob[i + 1] === '(') wildcards++;
   }
-  if (wildcards > MAX_GLOB_WILDCARDS) return `it has ${wildcards} wildcards and at most ${MAX_GLOB_WILDCARDS} are allowed (a run of \`*\` counts as one)`;
+  if (wildcards > MAX_GLOB_WILDCARDS)
+    return `it has ${wildcards} wildcards and at most ${MAX_GLOB_WILDCARDS} are allowed (a run of \`*\` counts as one)`;
   return undefined;
 }
 
@@ -41,16 +42,29 @@ function globLists(root: AstNode): AstNode[] {
  */
 export function globFindings(source: SourceText, root: AstNode): Finding[] {
   const findings: Finding[] = [];
-  const refuse = (item: AstNode, message: string) => findings.push({ rule: 'config/invalid', range: source.range(item.start, item.end), message, data: { removable: true } });
+  const refuse = (item: AstNode, message: string) =>
+    findings.push({
+      rule: 'config/invalid',
+      range: source.range(item.start, item.end),
+      message,
+      data: { removable: true },
+    });
   for (const list of globLists(root)) {
     const items = (list.items ?? []).filter((item) => item.kind === 'string');
     for (const item of items.slice(0, MAX_GLOBS_PER_LIST)) {
       const reason = unsafeGlobReason(String(item.value));
-      if (reason) refuse(item, `This glob is ignored because ${reason}: matching it could take seconds per file; split it or use fewer wildcards.`);
+      if (reason)
+        refuse(
+          item,
+          `This glob is ignored because ${reason}: matching it could take seconds per file; split it or use fewer wildcards.`,
+        );
     }
     if (items.length > MAX_GLOBS_PER_LIST) {
       const rest = items.length - MAX_GLOBS_PER_LIST - 1;
-      refuse(items[MAX_GLOBS_PER_LIST], `This glob and the ${rest.toLocaleString('en')} after it are ignored: a list may hold at most ${MAX_GLOBS_PER_LIST.toLocaleString('en')} globs, since every path is matched against each; use fewer, broader globs.`);
+      refuse(
+        items[MAX_GLOBS_PER_LIST],
+        `This glob and the ${rest.toLocaleString('en')} after it are ignored: a list may hold at most ${MAX_GLOBS_PER_LIST.toLocaleString('en')} globs, since every path is matched against each; use fewer, broader globs.`,
+      );
     }
   }
   return findings;

@@ -31,7 +31,8 @@ function deref(node: SchemaNode | undefined): SchemaNode | undefined {
 }
 
 /** The mapping branch of "a name or a mapping". */
-const mappingOf = (node: SchemaNode | undefined): SchemaNode | undefined => (node?.anyOf ? node.anyOf.map(deref).find((s) => s?.properties) : node);
+const mappingOf = (node: SchemaNode | undefined): SchemaNode | undefined =>
+  node?.anyOf ? node.anyOf.map(deref).find((s) => s?.properties) : node;
 
 /** The schema of the value at a path of keys and list indexes; undefined where the schema says nothing. */
 export function configSchemaAt(path: readonly (string | number)[]): SchemaNode | undefined {
@@ -63,7 +64,10 @@ function configTypeLabel(schema: SchemaNode | undefined): string {
     const item = configTypeLabel(s.items);
     return item === 'string' ? 'list of strings' : item.includes(' or ') ? `list, each a ${item}` : `list of ${item}`;
   }
-  if (s.type === 'object') return s.properties && s.additionalProperties === false ? `mapping (${Object.keys(s.properties).join(', ')})` : 'mapping';
+  if (s.type === 'object')
+    return s.properties && s.additionalProperties === false
+      ? `mapping (${Object.keys(s.properties).join(', ')})`
+      : 'mapping';
   return s.type ?? 'any';
 }
 
@@ -79,21 +83,32 @@ const SEVERITY_DOCS: Record<SeveritySetting, string> = {
 export const SEVERITY_SETTINGS = Object.keys(SEVERITY_DOCS) as SeveritySetting[];
 
 /** Said wherever a severity is chosen: the author's display setting is not the runtime's verdict. */
-const DISPLAY_ONLY = 'A severity changes how the problem is shown, not what the runtime does: a definition the runtime refuses is still reported as rejected by `resolve` and the preview.';
+const DISPLAY_ONLY =
+  'A severity changes how the problem is shown, not what the runtime does: a definition the runtime refuses is still reported as rejected by `resolve` and the preview.';
 
 /** Hover and completion documentation of a rule id (under `rules:`, or with another `note` in a suppression comment). */
 export function ruleIdMarkdown(id: string, note = DISPLAY_ONLY): string | undefined {
   const meta = ruleMeta(id);
   if (!meta) return undefined;
-  return [`**${id}** \u2014 default: ${meta.defaultSeverity}`, meta.summary, note, `[Rule documentation](${ruleDocsUrl(id)})`].join('\n\n');
+  return [
+    `**${id}** \u2014 default: ${meta.defaultSeverity}`,
+    meta.summary,
+    note,
+    `[Rule documentation](${ruleDocsUrl(id)})`,
+  ].join('\n\n');
 }
 
 /** Hover and completion documentation of a severity value (a value that is none says which are). */
 export function severityMarkdown(value: string, rule?: string): string {
-  const doc = Object.prototype.hasOwnProperty.call(SEVERITY_DOCS, value) ? SEVERITY_DOCS[value as SeveritySetting] : undefined;
-  if (!doc) return `\`${value}\` is not a severity: use ${SEVERITY_SETTINGS.map((v) => `\`${v}\``).join(', ')}.\n\n${SEVERITY_SETTINGS.map((v) => `- **${v}**: ${SEVERITY_DOCS[v]}`).join('\n')}`;
+  const doc = Object.prototype.hasOwnProperty.call(SEVERITY_DOCS, value)
+    ? SEVERITY_DOCS[value as SeveritySetting]
+    : undefined;
+  if (!doc)
+    return `\`${value}\` is not a severity: use ${SEVERITY_SETTINGS.map((v) => `\`${v}\``).join(', ')}.\n\n${SEVERITY_SETTINGS.map((v) => `- **${v}**: ${SEVERITY_DOCS[v]}`).join('\n')}`;
   const meta = rule ? ruleMeta(rule) : undefined;
-  const fallback = meta ? `\n\n\`${meta.id}\` is ${meta.defaultSeverity === value ? 'reported so by default' : `a${/^[aeiou]/.test(meta.defaultSeverity) ? 'n' : ''} ${meta.defaultSeverity} by default`}.` : '';
+  const fallback = meta
+    ? `\n\n\`${meta.id}\` is ${meta.defaultSeverity === value ? 'reported so by default' : `a${/^[aeiou]/.test(meta.defaultSeverity) ? 'n' : ''} ${meta.defaultSeverity} by default`}.`
+    : '';
   return `**${value}**: ${doc}${fallback}`;
 }
 
@@ -105,7 +120,8 @@ export function configKeyMarkdown(path: readonly (string | number)[]): string | 
   const schema = configSchemaAt(path);
   if (!schema) return undefined;
   const lines = [`**${key}** \u2014 ${configTypeLabel(schema)}`];
-  if (path.length === 2 && path[0] === 'mcp') lines.push(`MCP server \`${key}\`: its tools are named \`mcp__${key}__<tool>\` in every runtime.`);
+  if (path.length === 2 && path[0] === 'mcp')
+    lines.push(`MCP server \`${key}\`: its tools are named \`mcp__${key}__<tool>\` in every runtime.`);
   else if (schema.description) lines.push(schema.description);
   if (path[0] === 'rules' && path.length === 1) lines.push(DISPLAY_ONLY);
   return lines.join('\n\n');

@@ -7,7 +7,13 @@ import type { AstNode, AstProperty } from '../text/tree';
 import type { Finding, RuleContext, RuleId, SeverityName } from '../types';
 
 /** A finding on that range; `data` and `severity` only when given. */
-export function findingAt(rule: RuleId, range: Range, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+export function findingAt(
+  rule: RuleId,
+  range: Range,
+  message: string,
+  data?: Record<string, unknown>,
+  severity?: SeverityName,
+): Finding {
   return { rule, range, message, ...(severity ? { severity } : {}), ...(data ? { data } : {}) };
 }
 
@@ -27,12 +33,24 @@ export function nodeRange(ctx: Pick<RuleContext, 'file'>, node: AstNode): Range 
 }
 
 /** A finding about a node (see nodeRange). */
-export function findingOn(ctx: Pick<RuleContext, 'file'>, rule: RuleId, node: AstNode, message: string, data?: Record<string, unknown>, severity?: SeverityName): Finding {
+export function findingOn(
+  ctx: Pick<RuleContext, 'file'>,
+  rule: RuleId,
+  node: AstNode,
+  message: string,
+  data?: Record<string, unknown>,
+  severity?: SeverityName,
+): Finding {
   return findingAt(rule, nodeRange(ctx, node), message, data, severity);
 }
 
 /** A file-level finding, on the first line. */
-export function findingOnFirstLine(ctx: Pick<RuleContext, 'file'>, rule: RuleId, message: string, data?: Record<string, unknown>): Finding {
+export function findingOnFirstLine(
+  ctx: Pick<RuleContext, 'file'>,
+  rule: RuleId,
+  message: string,
+  data?: Record<string, unknown>,
+): Finding {
   return findingAt(rule, ctx.file.source.firstLine(), message, data);
 }
 
@@ -53,7 +71,11 @@ export function unknownKeyFindings(
  * `data` for an unknown key: renaming it fixes it when the suggested key is not already
  * there (a rename onto an existing key would write the key twice); it can always be removed.
  */
-export function keyRenameData(property: AstProperty, suggestion: string | undefined, replacement: string | undefined = suggestion): Record<string, unknown> {
+export function keyRenameData(
+  property: AstProperty,
+  suggestion: string | undefined,
+  replacement: string | undefined = suggestion,
+): Record<string, unknown> {
   const taken = suggestion !== undefined && (property.parent.properties ?? []).some((p) => p.key === suggestion);
   return suggestion && !taken ? { replacement, removable: true } : { removable: true };
 }
@@ -69,7 +91,9 @@ export function nearOrHint(
   message: { near: (replacement: string) => string; otherwise: string },
   data?: Record<string, unknown>,
 ): Finding {
-  return replacement ? make(message.near(replacement), { ...data, replacement }, 'warning') : make(message.otherwise, data, 'hint');
+  return replacement
+    ? make(message.near(replacement), { ...data, replacement }, 'warning')
+    : make(message.otherwise, data, 'hint');
 }
 
 /** Backquotes a value for a message, shortened when it is long. */

@@ -16,7 +16,8 @@ export interface Verdict {
 }
 
 const inside = (r: Range, within: Range) =>
-  (r.start.line > within.start.line || (r.start.line === within.start.line && r.start.character >= within.start.character)) &&
+  (r.start.line > within.start.line ||
+    (r.start.line === within.start.line && r.start.character >= within.start.character)) &&
   (r.end.line < within.end.line || (r.end.line === within.end.line && r.end.character <= within.end.character));
 
 /** The deciding rules of the findings (within `scope`, when given: one Profy subagent). */

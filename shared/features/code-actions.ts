@@ -4,7 +4,14 @@
  * Only diagnostics inside the requested range are answered, and only the kinds the request's
  * `only` asks for. No rule logic here.
  */
-import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type Diagnostic,
+  type Range,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import type { Analysis, FixPlan } from '../types';
 import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
 import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
@@ -43,9 +50,20 @@ function wanted(only: string[] | undefined, kind: string): boolean {
 }
 
 const intersects = (a: Range, b: Range) =>
-  !(a.end.line < b.start.line || (a.end.line === b.start.line && a.end.character < b.start.character) || b.end.line < a.start.line || (b.end.line === a.start.line && b.end.character < a.start.character));
+  !(
+    a.end.line < b.start.line ||
+    (a.end.line === b.start.line && a.end.character < b.start.character) ||
+    b.end.line < a.start.line ||
+    (b.end.line === a.start.line && b.end.character < a.start.character)
+  );
 
-export function codeActions(analysis: Analysis | undefined, uri: string, range: Range, context: CodeActionContextLike, options: CodeActionOptions = {}): CodeAction[] {
+export function codeActions(
+  analysis: Analysis | undefined,
+  uri: string,
+  range: Range,
+  context: CodeActionContextLike,
+  options: CodeActionOptions = {},
+): CodeAction[] {
   const file = featureFile(analysis);
   // A `.subagents.yaml` has quick fixes too, but no suppression comments to offer.
   if (!analysis || (!file && analysis.kind !== 'config')) return [];
@@ -60,7 +78,12 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
       const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
       let preferredGiven = false;
       for (const plan of plans) {
-        const action: CodeAction = { title: plan.title, kind: CodeActionKind.QuickFix, diagnostics: [given], edit: workspaceEdit(uri, plan, options) };
+        const action: CodeAction = {
+          title: plan.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [given],
+          edit: workspaceEdit(uri, plan, options),
+        };
         if (plan.preferred && !preferredGiven) {
           action.isPreferred = true;
           preferredGiven = true;
@@ -71,12 +94,23 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
       const declare = file && own && declareToolAction(file, own, given, options);
       if (declare) actions.push(declare);
       const disable = file && disableFix(file, rule, own ?? given);
-      if (disable) actions.push({ title: disable.title, kind: CodeActionKind.QuickFix, diagnostics: [given], edit: workspaceEdit(uri, disable, options) });
+      if (disable)
+        actions.push({
+          title: disable.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [given],
+          edit: workspaceEdit(uri, disable, options),
+        });
     }
   }
   if (context.only && wanted(context.only, FIX_ALL_KIND) && options.fixAll) {
     const edits = options.fixAll();
-    if (edits?.length) actions.push({ title: 'Fix all subagent problems', kind: FIX_ALL_KIND, edit: workspaceEdit(uri, { title: '', edits }, options) });
+    if (edits?.length)
+      actions.push({
+        title: 'Fix all subagent problems',
+        kind: FIX_ALL_KIND,
+        edit: workspaceEdit(uri, { title: '', edits }, options),
+      });
   }
   return actions;
 }
@@ -86,7 +120,10 @@ export function codeActions(analysis: Analysis | undefined, uri: string, range: 
  * (needed for a rename, which only clients with `resourceOperations: rename` are offered).
  */
 export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOptions): WorkspaceEdit {
-  const rename = plan.rename && options.renameFiles && options.pathToUri ? { kind: 'rename' as const, oldUri: uri, newUri: options.pathToUri(plan.rename.newPath) } : undefined;
+  const rename =
+    plan.rename && options.renameFiles && options.pathToUri
+      ? { kind: 'rename' as const, oldUri: uri, newUri: options.pathToUri(plan.rename.newPath) }
+      : undefined;
   if (!rename && !(options.documentChanges && options.version !== undefined)) return { changes: { [uri]: plan.edits } };
   const changes: NonNullable<WorkspaceEdit['documentChanges']> = [];
   if (plan.edits.length) changes.push({ textDocument: { uri, version: options.version ?? null }, edits: plan.edits });
@@ -108,7 +145,10 @@ function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | u
     // comment above would move the problem onto the comment): disable for the whole file.
     const r = regions[0];
     if (!r || rule.startsWith('syntax/')) return undefined;
-    return { title: `Disable ${rule} for this file`, edits: [{ range: rangeOf(file.ctx, r.start, r.start), newText: `# subagents-disable ${rule}\n` }] };
+    return {
+      title: `Disable ${rule} for this file`,
+      edits: [{ range: rangeOf(file.ctx, r.start, r.start), newText: `# subagents-disable ${rule}\n` }],
+    };
   }
   const indent = indentOf(text, lineStart);
   // Extend a directive that is already on the line above.
@@ -118,10 +158,18 @@ function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | u
     const m = /#\s*subagents-disable-next-line\s+([^#]*?)\s*$/.exec(prev);
     if (m && m[1]) {
       const at = prevStart + prev.length;
-      return { title: `Disable ${rule} for this line`, edits: [{ range: rangeOf(file.ctx, at, at), newText: `, ${rule}` }] };
+      return {
+        title: `Disable ${rule} for this line`,
+        edits: [{ range: rangeOf(file.ctx, at, at), newText: `, ${rule}` }],
+      };
     }
   }
-  return { title: `Disable ${rule} for this line`, edits: [{ range: rangeOf(file.ctx, lineStart, lineStart), newText: `${indent}# subagents-disable-next-line ${rule}\n` }] };
+  return {
+    title: `Disable ${rule} for this line`,
+    edits: [
+      { range: rangeOf(file.ctx, lineStart, lineStart), newText: `${indent}# subagents-disable-next-line ${rule}\n` },
+    ],
+  };
 }
 
 const DECLARABLE: ReadonlySet<string> = new Set(['polytoken/unknown-tool', 'picasso/unknown-tool']);
@@ -132,16 +180,27 @@ const DECLARABLE: ReadonlySet<string> = new Set(['polytoken/unknown-tool', 'pica
  * one in the workspace folder when there is none and the client can create files. Never
  * preferred: only the author knows whether the tool exists.
  */
-function declareToolAction(file: FeatureFile, own: Diagnostic, given: Diagnostic, options: CodeActionOptions): CodeAction | undefined {
+function declareToolAction(
+  file: FeatureFile,
+  own: Diagnostic,
+  given: Diagnostic,
+  options: CodeActionOptions,
+): CodeAction | undefined {
   if (!DECLARABLE.has(String(own.code)) || !options.readText || !options.pathToUri) return undefined;
   const { source, root } = file.ctx.file;
   const node = nodeForRange(root, source.offset(own.range.start), source.offset(own.range.end));
-  const declaration = node && isString(node) && !node.viaAlias ? toolDeclaration(file.dialect, node.value, Object.keys(file.ctx.config.mcp)) : undefined;
+  const declaration =
+    node && isString(node) && !node.viaAlias
+      ? toolDeclaration(file.dialect, node.value, Object.keys(file.ctx.config.mcp))
+      : undefined;
   if (!declaration) return undefined;
   const loaded = file.ctx.loaded;
   // A configuration with errors is ignored altogether: a tool declared there would stay unknown.
   if (loaded.findings.some((f) => (f.severity ?? 'error') === 'error')) return undefined;
-  const where = declaration.section === 'mcp' ? `a tool of MCP server \`${declaration.key}\`` : `a ${file.dialect === 'polytoken' ? 'Polytoken' : 'Picasso'} tool`;
+  const where =
+    declaration.section === 'mcp'
+      ? `a tool of MCP server \`${declaration.key}\``
+      : `a ${file.dialect === 'polytoken' ? 'Polytoken' : 'Picasso'} tool`;
   const title = `Declare \`${declaration.value}\` as ${where} in .subagents.yaml`;
   let edit: WorkspaceEdit | undefined;
   if (loaded.path) {
@@ -150,7 +209,27 @@ function declareToolAction(file: FeatureFile, own: Diagnostic, given: Diagnostic
     if (change) edit = { changes: { [options.pathToUri(loaded.path)]: [change] } };
   } else if (options.createFiles) {
     const uri = options.pathToUri(posix.join(loaded.dir, CONFIG_FILE_NAME));
-    edit = { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: newConfigText(declaration) }] }] };
+    edit = {
+      documentChanges: [
+        { kind: 'create', uri, options: { ignoreIfExists: true } },
+        {
+          textDocument: { uri, version: null },
+          edits: [
+            {
+              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+              newText: newConfigText(declaration),
+            },
+          ],
+        },
+      ],
+    };
   }
-  return edit && { title: loaded.path ? title : `${title} (creates it)`, kind: CodeActionKind.QuickFix, diagnostics: [given], edit };
+  return (
+    edit && {
+      title: loaded.path ? title : `${title} (creates it)`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [given],
+      edit,
+    }
+  );
 }

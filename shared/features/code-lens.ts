@@ -22,11 +22,24 @@ export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLen
     // One definition per Polytoken or Picasso file: above the whole file.
     const line = file.dialect !== 'profy' ? 0 : !d.range && !named ? i : at.start.line;
     const range: Range = { start: { line, character: 0 }, end: { line, character: 0 } };
-    return { range, command: { title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.dialect === 'profy'), command: RESOLVE_COMMAND, arguments: [uri] } };
+    return {
+      range,
+      command: {
+        title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.dialect === 'profy'),
+        command: RESOLVE_COMMAND,
+        arguments: [uri],
+      },
+    };
   });
 }
 
-function lensTitle(status: string, tools: number, reasons: string[] | undefined, name: string, showName: boolean): string {
+function lensTitle(
+  status: string,
+  tools: number,
+  reasons: string[] | undefined,
+  name: string,
+  showName: boolean,
+): string {
   const who = showName ? `${name}: ` : '';
   const count = `${tools} tool${tools === 1 ? '' : 's'}`;
   if (status === 'loads') return `${who}loads \u00b7 ${count}`;

@@ -19,7 +19,12 @@ export function featureFile(analysis: Analysis | undefined): FeatureFile | undef
   const base = { text: ctx.file.source.text, root: ctx.file.root };
   switch (analysis.kind) {
     case 'polytoken':
-      return { ...base, dialect: 'polytoken', ctx: ctx as RuleContext<PolytokenModel>, model: ctx.model as PolytokenModel };
+      return {
+        ...base,
+        dialect: 'polytoken',
+        ctx: ctx as RuleContext<PolytokenModel>,
+        model: ctx.model as PolytokenModel,
+      };
     case 'profy':
       return { ...base, dialect: 'profy', ctx: ctx as RuleContext<ExpertModel>, model: ctx.model as ExpertModel };
     case 'picasso':
@@ -59,7 +64,12 @@ export function stringAt(root: AstNode | undefined, key: string): string | undef
 /** True when the list at this path (`['polytoken', 'tools']`, without an entry's index) holds tool names. */
 export function isToolList(dialect: Dialect, listPath: readonly (string | number)[]): boolean {
   const n = listPath.length;
-  if (dialect === 'polytoken') return n === 2 && listPath[0] === 'polytoken' && (listPath[1] === 'tools' || listPath[1] === 'tools_deny' || listPath[1] === 'undeferred_tools');
+  if (dialect === 'polytoken')
+    return (
+      n === 2 &&
+      listPath[0] === 'polytoken' &&
+      (listPath[1] === 'tools' || listPath[1] === 'tools_deny' || listPath[1] === 'undeferred_tools')
+    );
   if (dialect === 'picasso') return n === 1 && (listPath[0] === 'tools' || listPath[0] === 'deny');
   return (n === 1 && listPath[0] === 'tools') || (n === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools');
 }

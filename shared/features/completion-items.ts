@@ -1,5 +1,13 @@
 /** Completion candidates as LSP items: one replace range, snippets only for clients that take them. */
-import { CompletionItemKind, CompletionItemTag, InsertTextFormat, InsertTextMode, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
+import {
+  CompletionItemKind,
+  CompletionItemTag,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type Range,
+} from 'vscode-languageserver-types';
 import type { SourceText } from '../text/source';
 import type { YamlCursor } from './yaml-context';
 
@@ -22,7 +30,14 @@ export interface Candidate {
 }
 
 /** Candidates as completion items replacing [start, end) of the text. */
-export function toItems(source: SourceText, candidates: Candidate[], start: number, end: number, options: CompletionOptions, cursor?: YamlCursor): CompletionItem[] {
+export function toItems(
+  source: SourceText,
+  candidates: Candidate[],
+  start: number,
+  end: number,
+  options: CompletionOptions,
+  cursor?: YamlCursor,
+): CompletionItem[] {
   const range: Range = source.range(start, end);
   const snippets = options.snippets !== false;
   const seen = new Set<string>();
@@ -60,4 +75,3 @@ function stripSnippet(s: string): string {
     .replace(/\$\{\d+:([^}]*)\}/g, '$1')
     .replace(/\$\d+/g, '');
 }
-

@@ -4,11 +4,24 @@
  * itself configures. The facts come from shared/config/keys.ts and the registry; this only
  * places them at the cursor.
  */
-import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover, type Position } from 'vscode-languageserver-types';
+import {
+  CompletionItemKind,
+  MarkupKind,
+  type CompletionItem,
+  type Hover,
+  type Position,
+} from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
 import type { Analysis } from '../types';
 import type { ConfigDocument } from '../config/config';
-import { configKeyMarkdown, configKeysAt, configSchemaAt, ruleIdMarkdown, SEVERITY_SETTINGS, severityMarkdown } from '../config/keys';
+import {
+  configKeyMarkdown,
+  configKeysAt,
+  configSchemaAt,
+  ruleIdMarkdown,
+  SEVERITY_SETTINGS,
+  severityMarkdown,
+} from '../config/keys';
 import { RULES, ruleMeta } from '../rules/registry';
 import { catalogFor } from '../catalog/catalog';
 import { toolMarkdown } from '../docs/tools';
@@ -19,9 +32,14 @@ import { yamlCursorAt, yamlWordAt, type YamlCursor } from './yaml-context';
 /** The lists of tool names in the configuration, and whose catalog names them. */
 const TOOL_LISTS: Record<string, Dialect> = { 'polytoken.facetTools': 'polytoken', 'profy.mainTools': 'profy' };
 
-const toolListDialect = (path: readonly (string | number)[]): Dialect | undefined => (path.length === 2 ? TOOL_LISTS[`${path[0]}.${path[1]}`] : undefined);
+const toolListDialect = (path: readonly (string | number)[]): Dialect | undefined =>
+  path.length === 2 ? TOOL_LISTS[`${path[0]}.${path[1]}`] : undefined;
 
-export function configCompletions(analysis: Analysis, position: Position, options: CompletionOptions = {}): CompletionItem[] {
+export function configCompletions(
+  analysis: Analysis,
+  position: Position,
+  options: CompletionOptions = {},
+): CompletionItem[] {
   const doc = analysis.configDocument;
   if (!doc) return [];
   const source = doc.file.source;
@@ -39,7 +57,8 @@ function candidatesAt(doc: ConfigDocument, cursor: YamlCursor): Candidate[] {
     for (const p of nodeAtPath(doc.file.root, path)?.properties ?? []) taken.add(p.key);
     taken.delete(text.slice(cursor.replaceStart, cursor.replaceEnd)); // the key being rewritten
     const hasColon = /^[ \t]*:/.test(text.slice(cursor.replaceEnd, cursor.replaceEnd + 80));
-    if (path.length === 1 && path[0] === 'rules') return RULES.filter((r) => !taken.has(r.id)).map((r, i) => ruleCandidate(r.id, i, hasColon));
+    if (path.length === 1 && path[0] === 'rules')
+      return RULES.filter((r) => !taken.has(r.id)).map((r, i) => ruleCandidate(r.id, i, hasColon));
     return configKeysAt(path)
       .filter((key) => !taken.has(key))
       .map((key, i) => keyCandidate([...path, key], i, hasColon));
@@ -54,7 +73,13 @@ function candidatesAt(doc: ConfigDocument, cursor: YamlCursor): Candidate[] {
   return catalog
     .names()
     .filter((name) => !taken.has(name))
-    .map((name, i) => ({ label: name, kind: CompletionItemKind.Function, detail: catalog.get(name)?.description, documentation: toolMarkdown(dialect, catalog, name), sort: i }));
+    .map((name, i) => ({
+      label: name,
+      kind: CompletionItemKind.Function,
+      detail: catalog.get(name)?.description,
+      documentation: toolMarkdown(dialect, catalog, name),
+      sort: i,
+    }));
 }
 
 /** `key: ` with the shape of its value: an indented block for a mapping, `[]` for a list. */
@@ -105,7 +130,8 @@ export function configHover(analysis: Analysis, position: Position): Hover | und
   const offset = source.offset(position);
   const node = nodeAtOffset(doc.file.root, offset);
   const found = node && node.parent ? hoverText(doc, node) : undefined;
-  if (found) return { contents: { kind: MarkupKind.Markdown, value: found }, range: source.range(node!.start, node!.end) };
+  if (found)
+    return { contents: { kind: MarkupKind.Markdown, value: found }, range: source.range(node!.start, node!.end) };
   return hoverByLine(doc, offset);
 }
 
@@ -119,7 +145,8 @@ function hoverText(doc: ConfigDocument, node: AstNode): string | undefined {
     const listPath = path.slice(0, -1);
     const dialect = toolListDialect(listPath);
     if (dialect) return toolMarkdown(dialect, catalogFor(dialect, doc.config), value);
-    if (listPath.length === 2 && listPath[0] === 'mcp') return `\`mcp__${listPath[1]}__${value}\`: a tool of MCP server \`${listPath[1]}\`, known to every runtime by this full name.`;
+    if (listPath.length === 2 && listPath[0] === 'mcp')
+      return `\`mcp__${listPath[1]}__${value}\`: a tool of MCP server \`${listPath[1]}\`, known to every runtime by this full name.`;
   }
   return configKeyMarkdown(typeof path[n - 1] === 'number' ? path.slice(0, -1) : path);
 }
@@ -129,5 +156,7 @@ function hoverByLine(doc: ConfigDocument, offset: number): Hover | undefined {
   const { source } = doc.file;
   const at = yamlWordAt(source.text, { start: 0, end: source.text.length }, offset);
   const value = at?.kind === 'key' ? configKeyMarkdown(at.path) : undefined;
-  return value ? { contents: { kind: MarkupKind.Markdown, value }, range: source.range(at!.start, at!.end) } : undefined;
+  return value
+    ? { contents: { kind: MarkupKind.Markdown, value }, range: source.range(at!.start, at!.end) }
+    : undefined;
 }

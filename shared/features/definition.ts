@@ -18,7 +18,11 @@ export interface DefinitionHost {
   pathToUri(path: string): string;
 }
 
-export function definition(analysis: Analysis | undefined, position: Position, host: DefinitionHost): Location[] | undefined {
+export function definition(
+  analysis: Analysis | undefined,
+  position: Position,
+  host: DefinitionHost,
+): Location[] | undefined {
   const file = featureFile(analysis);
   if (!file) return undefined;
   const offset = offsetAt(file, position);
@@ -36,7 +40,8 @@ export function definition(analysis: Analysis | undefined, position: Position, h
     return undefined;
   }
 
-  if (node.kind !== 'string' || node.keyOf || !isToolList(file.dialect, path.slice(0, -1)) || !host.configPath) return undefined;
+  if (node.kind !== 'string' || node.keyOf || !isToolList(file.dialect, path.slice(0, -1)) || !host.configPath)
+    return undefined;
   const text = host.readText(host.configPath);
   if (text === undefined) return undefined;
   const config = parseYamlFile(text);
@@ -49,7 +54,8 @@ function shadowedBy(d: Diagnostic): string | undefined {
   const data = d.data as { by?: unknown } | undefined;
   const by = data?.by;
   if (typeof by === 'string') return by;
-  if (by && typeof by === 'object' && typeof (by as { path?: unknown }).path === 'string') return (by as { path: string }).path;
+  if (by && typeof by === 'object' && typeof (by as { path?: unknown }).path === 'string')
+    return (by as { path: string }).path;
   return undefined;
 }
 

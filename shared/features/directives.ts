@@ -5,7 +5,14 @@
  * `.subagents.yaml`) links to its page. Which comments are directives is read by
  * text/suppress.ts, the same code that applies them.
  */
-import { CompletionItemKind, MarkupKind, type CompletionItem, type DocumentLink, type Hover, type Range } from 'vscode-languageserver-types';
+import {
+  CompletionItemKind,
+  MarkupKind,
+  type CompletionItem,
+  type DocumentLink,
+  type Hover,
+  type Range,
+} from 'vscode-languageserver-types';
 import type { FileKind } from '../basics';
 import type { Analysis } from '../types';
 import { RULES, ruleDocsUrl, ruleMeta } from '../rules/registry';
@@ -26,7 +33,9 @@ export interface DirectiveFile {
 export function directiveFileOf(analysis: Analysis | undefined): DirectiveFile | undefined {
   if (!analysis?.kind) return undefined;
   const file = analysis.kind === 'config' ? analysis.configDocument?.file : analysis.context?.file;
-  return file && file.format === 'yaml' ? { kind: analysis.kind, source: file.source, regions: file.yamlRegions, directives: analysis.directives ?? [] } : undefined;
+  return file && file.format === 'yaml'
+    ? { kind: analysis.kind, source: file.source, regions: file.yamlRegions, directives: analysis.directives ?? [] }
+    : undefined;
 }
 
 const DIRECTIVES: Record<string, string> = {
@@ -35,8 +44,10 @@ const DIRECTIVES: Record<string, string> = {
   'subagents-disable': 'Silences the rules it names (every rule when it names none) in the whole file.',
 };
 
-const DISPLAY_ONLY = 'It changes what is shown, not what the runtime does: `resolve` and the preview still report a definition the runtime refuses, and name the silenced rule that decided it.';
-const SILENCED_ONLY = 'Silencing it changes what is shown, not what the runtime does: `resolve` and the preview still report a definition the runtime refuses.';
+const DISPLAY_ONLY =
+  'It changes what is shown, not what the runtime does: `resolve` and the preview still report a definition the runtime refuses, and name the silenced rule that decided it.';
+const SILENCED_ONLY =
+  'Silencing it changes what is shown, not what the runtime does: `resolve` and the preview still report a definition the runtime refuses.';
 
 /** The rules a directive in this kind of file can silence. */
 function silenceable(kind: FileKind): string[] {
@@ -44,7 +55,11 @@ function silenceable(kind: FileKind): string[] {
 }
 
 /** Completion inside a YAML comment: undefined when the offset is not in one (other completion applies). */
-export function directiveCompletions(file: DirectiveFile, offset: number, options: CompletionOptions): CompletionItem[] | undefined {
+export function directiveCompletions(
+  file: DirectiveFile,
+  offset: number,
+  options: CompletionOptions,
+): CompletionItem[] | undefined {
   const text = file.source.text;
   const region = file.regions.find((r) => offset >= r.start && offset <= r.end);
   const comment = region && yamlCommentAt(text, region, offset);
@@ -54,21 +69,36 @@ export function directiveCompletions(file: DirectiveFile, offset: number, option
   while (end < comment.start + comment.text.length && /[\w/-]/.test(text[end])) end++;
   const name = /^#\s*(s[\w-]*)$/.exec(before);
   if (name && 'subagents-'.startsWith(name[1].slice(0, 10))) {
-    const candidates = Object.entries(DIRECTIVES).map(([label, doc], i): Candidate => ({ label, kind: CompletionItemKind.Keyword, documentation: `${doc}\n\n${DISPLAY_ONLY}`, insert: `${label} `, sort: i }));
+    const candidates = Object.entries(DIRECTIVES).map(([label, doc], i): Candidate => ({
+      label,
+      kind: CompletionItemKind.Keyword,
+      documentation: `${doc}\n\n${DISPLAY_ONLY}`,
+      insert: `${label} `,
+      sort: i,
+    }));
     return toItems(file.source, candidates, offset - name[1].length, end, options);
   }
   const list = /^#\s*subagents-disable(?:-next-line)?[ \t]+([^#]*)$/.exec(before);
   if (!list) return [];
   const word = /[\w/-]*$/.exec(list[1])![0];
   const after = comment.text.slice(offset - comment.start).split('#')[0];
-  const listed = new Set(`${list[1].slice(0, list[1].length - word.length)},${after.slice(end - offset)}`.split(',').map((s) => s.trim()));
+  const listed = new Set(
+    `${list[1].slice(0, list[1].length - word.length)},${after.slice(end - offset)}`.split(',').map((s) => s.trim()),
+  );
   const candidates = silenceable(file.kind)
     .filter((id) => !listed.has(id))
-    .map((id, i): Candidate => ({ label: id, kind: CompletionItemKind.Property, detail: `default: ${ruleMeta(id)!.defaultSeverity}`, documentation: ruleIdMarkdown(id, SILENCED_ONLY), sort: i }));
+    .map((id, i): Candidate => ({
+      label: id,
+      kind: CompletionItemKind.Property,
+      detail: `default: ${ruleMeta(id)!.defaultSeverity}`,
+      documentation: ruleIdMarkdown(id, SILENCED_ONLY),
+      sort: i,
+    }));
   return toItems(file.source, candidates, offset - word.length, end, options);
 }
 
-const within = (source: SourceText, range: Range, offset: number) => offset >= source.offset(range.start) && offset <= source.offset(range.end);
+const within = (source: SourceText, range: Range, offset: number) =>
+  offset >= source.offset(range.start) && offset <= source.offset(range.end);
 
 /** Hover on a directive's name or on a rule id it names. */
 export function directiveHover(file: DirectiveFile, offset: number): Hover | undefined {
@@ -78,11 +108,16 @@ export function directiveHover(file: DirectiveFile, offset: number): Hover | und
     if (directive.range.start.line !== line || !within(source, directive.range, offset)) continue;
     for (const rule of directive.rules) {
       if (!within(source, rule.range, offset)) continue;
-      const value = ruleIdMarkdown(rule.id, SILENCED_ONLY) ?? `\`${rule.id}\` is not a rule id, so this directive silences nothing for it; \`subagents rules\` lists them.`;
+      const value =
+        ruleIdMarkdown(rule.id, SILENCED_ONLY) ??
+        `\`${rule.id}\` is not a rule id, so this directive silences nothing for it; \`subagents rules\` lists them.`;
       return { contents: { kind: MarkupKind.Markdown, value }, range: rule.range };
     }
     const name = directive.kind === 'line' ? 'subagents-disable-next-line' : 'subagents-disable';
-    return { contents: { kind: MarkupKind.Markdown, value: `**${name}**: ${DIRECTIVES[name]}\n\n${DISPLAY_ONLY}` }, range: directive.range };
+    return {
+      contents: { kind: MarkupKind.Markdown, value: `**${name}**: ${DIRECTIVES[name]}\n\n${DISPLAY_ONLY}` },
+      range: directive.range,
+    };
   }
   return undefined;
 }
@@ -97,6 +132,7 @@ export function ruleLinks(analysis: Analysis | undefined): DocumentLink[] {
   };
   for (const directive of file.directives) for (const rule of directive.rules) link(rule.id, rule.range);
   const rules = analysis?.kind === 'config' ? getValue(analysis.configDocument?.file.root, 'rules') : undefined;
-  for (const p of rules?.kind === 'object' ? rules.properties ?? [] : []) link(p.key, file.source.range(p.keyNode.start, p.keyNode.end));
+  for (const p of rules?.kind === 'object' ? (rules.properties ?? []) : [])
+    link(p.key, file.source.range(p.keyNode.start, p.keyNode.end));
   return links;
 }

@@ -65,20 +65,35 @@ function hoverNode(file: FeatureFile, node: AstNode): Hover | undefined {
 }
 
 /** A list entry: a tool name, shorthand or glob, or a status value. `node` is undefined for text that does not parse. */
-function entryMarkdown(file: FeatureFile, path: (string | number)[], value: string, node?: AstNode): string | undefined {
+function entryMarkdown(
+  file: FeatureFile,
+  path: (string | number)[],
+  value: string,
+  node?: AstNode,
+): string | undefined {
   const n = path.length;
   if (typeof path[n - 1] !== 'number') return undefined;
   const listPath = path.slice(0, -1);
   const { catalog } = file.ctx;
   if (file.dialect === 'polytoken') {
-    if (listPath.length >= 4 && listPath[n - 2] === 'enum' && listPath[n - 4] === 'properties' && (STATUS_FIELDS as readonly string[]).includes(String(listPath[n - 3])) && listPath[1] === 'exit_tool_schema') {
+    if (
+      listPath.length >= 4 &&
+      listPath[n - 2] === 'enum' &&
+      listPath[n - 4] === 'properties' &&
+      (STATUS_FIELDS as readonly string[]).includes(String(listPath[n - 3])) &&
+      listPath[1] === 'exit_tool_schema'
+    ) {
       return statusValueMarkdown(value);
     }
     if (!isToolList('polytoken', listPath)) return undefined;
     const list = listPath[1] as ToolListKey;
     const known = node && entryAt(file.model, node);
     const facts = known ?? entryFacts(value, list, catalog);
-    const expansion = known ? (list === 'tools' ? known.expansion : entryFacts(value, list, catalog).expansion) : facts.expansion;
+    const expansion = known
+      ? list === 'tools'
+        ? known.expansion
+        : entryFacts(value, list, catalog).expansion
+      : facts.expansion;
     const near = facts.unknown?.near;
     if (facts.meaning.kind === 'name') return toolMarkdown('polytoken', catalog, value, near);
     return shorthandMarkdown(value, facts.meaning, expansion, near);
@@ -88,20 +103,32 @@ function entryMarkdown(file: FeatureFile, path: (string | number)[], value: stri
     const entry = node && picassoEntryAt(file.model, node);
     const verdict = entry ? { near: entry.near } : toolVerdict(value, catalog);
     let text = toolMarkdown('picasso', catalog, value, 'near' in verdict ? verdict.near : undefined);
-    for (const [scope, denied] of Object.entries(MEMORY_DENIES)) if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
+    for (const [scope, denied] of Object.entries(MEMORY_DENIES))
+      if (denied.includes(value)) text += `\n\nRefused by \`memory: ${scope}\`.`;
     if (entry?.removedBy === 'deny') text += '\n\nAlso in `deny`: the role is refused at load.';
-    if (entry?.refusedByMemory) text += `\n\nRefused by this role's \`memory: ${file.model.memory?.value}\`: the role is refused at load.`;
+    if (entry?.refusedByMemory)
+      text += `\n\nRefused by this role's \`memory: ${file.model.memory?.value}\`: the role is refused at load.`;
     return text;
   }
   // Profy: the Expert's own toolset, or a subagent's allowlist.
-  if (listPath.length === 1 && listPath[0] === 'tools') return toolMarkdown('profy', catalog, value, catalog.has(value) ? undefined : catalog.nearest(value));
+  if (listPath.length === 1 && listPath[0] === 'tools')
+    return toolMarkdown('profy', catalog, value, catalog.has(value) ? undefined : catalog.nearest(value));
   if (!(listPath.length === 3 && listPath[0] === 'subagents' && listPath[2] === 'tools')) return undefined;
   const toolset = file.model.toolset;
-  const entry = (node && allowlistEntryAt(file.model, node)) ?? allowlistEntry({ kind: 'string', value, start: 0, end: 0 }, toolset);
-  if (entry.kind === 'glob') return globMarkdown(value, { known: toolset.known, granted: entry.granted, reservedMatches: entry.reservedMatches });
+  const entry =
+    (node && allowlistEntryAt(file.model, node)) ??
+    allowlistEntry({ kind: 'string', value, start: 0, end: 0 }, toolset);
+  if (entry.kind === 'glob')
+    return globMarkdown(value, {
+      known: toolset.known,
+      granted: entry.granted,
+      reservedMatches: entry.reservedMatches,
+    });
   let text = toolMarkdown('profy', catalog, value, catalog.has(value) ? undefined : catalog.nearest(value));
   if (entry.kind === 'reserved' || !toolset.known) return text;
-  text += entry.granted.length ? '\n\nIn the main agent toolset: granted.' : '\n\nNot in the main agent toolset: the runtime drops it silently.';
+  text += entry.granted.length
+    ? '\n\nIn the main agent toolset: granted.'
+    : '\n\nNot in the main agent toolset: the runtime drops it silently.';
   return text;
 }
 

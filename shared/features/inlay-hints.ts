@@ -23,7 +23,12 @@ export function inlayHints(analysis: Analysis | undefined, range: Range): InlayH
   const [from, to] = [source.offset(range.start), source.offset(range.end)];
   const add = (node: AstNode, label: () => string, tooltip: () => string[]) => {
     if (node.end < from || node.end > to) return;
-    out.push({ position: source.position(node.end), label: label(), paddingLeft: true, tooltip: { kind: MarkupKind.Markdown, value: tooltip().join('\n\n') } });
+    out.push({
+      position: source.position(node.end),
+      label: label(),
+      paddingLeft: true,
+      tooltip: { kind: MarkupKind.Markdown, value: tooltip().join('\n\n') },
+    });
   };
   if (file.dialect === 'polytoken') polytokenHints(file, add);
   else if (file.dialect === 'profy') profyHints(file, add);
@@ -36,8 +41,13 @@ function polytokenHints(file: Extract<FeatureFile, { dialect: 'polytoken' }>, ad
   for (const entry of file.model.entries.tools) {
     const meaning = entry.meaning;
     if (meaning.kind === 'name') continue;
-    const detail = () => (entry.expansion ? expansionLine('Expands now to', entry.expansion) : emptyExpansionLine(meaning));
-    add(entry.node, () => countLabel(entry.expansion?.length ?? 0), () => [`**${entry.text}**`, detail()]);
+    const detail = () =>
+      entry.expansion ? expansionLine('Expands now to', entry.expansion) : emptyExpansionLine(meaning);
+    add(
+      entry.node,
+      () => countLabel(entry.expansion?.length ?? 0),
+      () => [`**${entry.text}**`, detail()],
+    );
   }
 }
 
@@ -47,7 +57,11 @@ function profyHints(file: Extract<FeatureFile, { dialect: 'profy' }>, add: AddHi
     for (const entry of subagent.entries) {
       if (entry.kind !== 'glob') continue;
       const lines = () => globMatchLines({ known, granted: entry.granted, reservedMatches: entry.reservedMatches });
-      add(entry.node, () => (known ? countLabel(entry.granted.length) : '\u2192 ? tools'), () => [`**${entry.text}**`, ...lines()]);
+      add(
+        entry.node,
+        () => (known ? countLabel(entry.granted.length) : '\u2192 ? tools'),
+        () => [`**${entry.text}**`, ...lines()],
+      );
     }
   }
 }

@@ -24,9 +24,11 @@ export function removedToolDiagnostics(analysis: Analysis | undefined): Diagnost
     });
   if (file.dialect === 'polytoken') {
     const denied = new Set(file.model.entries.tools_deny.map((e) => e.text));
-    for (const e of file.model.entries.tools) if (e.meaning.kind === 'name' && denied.has(e.text)) faded(e.node, e.text, '`tools_deny`');
+    for (const e of file.model.entries.tools)
+      if (e.meaning.kind === 'name' && denied.has(e.text)) faded(e.node, e.text, '`tools_deny`');
   } else if (file.dialect === 'picasso') {
-    for (const e of file.model.entries.tools) if (e.removedBy) faded(e.node, e.text, removedByPicasso(file, e.removedBy));
+    for (const e of file.model.entries.tools)
+      if (e.removedBy) faded(e.node, e.text, removedByPicasso(file, e.removedBy));
   }
   return out;
 }

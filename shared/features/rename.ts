@@ -61,7 +61,8 @@ interface Target {
 
 const NOT_ON_A_NAME = 'Put the cursor on the definition\u2019s `name` to rename it.';
 
-const within = (node: AstNode | undefined, offset: number): node is AstNode => !!node && offset >= node.start && offset <= node.end;
+const within = (node: AstNode | undefined, offset: number): node is AstNode =>
+  !!node && offset >= node.start && offset <= node.end;
 
 function targetAt(file: FeatureFile, offset: number): Target | Refusal {
   if (file.dialect === 'polytoken') {
@@ -75,9 +76,13 @@ function targetAt(file: FeatureFile, offset: number): Target | Refusal {
     if (invocation && within(invocation.node, offset)) return { node: invocation.node, name: name.value };
     return { error: NOT_ON_A_NAME };
   }
-  for (const s of file.model.subagents) if (s.name !== undefined && within(s.nameNode, offset)) return { node: s.nameNode!, name: s.name, subagent: s };
+  for (const s of file.model.subagents)
+    if (s.name !== undefined && within(s.nameNode, offset)) return { node: s.nameNode!, name: s.name, subagent: s };
   if (within(getValue(file.model.expert, 'name'), offset)) {
-    return { error: 'An Expert is not renamed here: other Experts name it in their `delegationPolicy`, in files this editor may not have. Rename its subagents with F2 on their `name`.' };
+    return {
+      error:
+        'An Expert is not renamed here: other Experts name it in their `delegationPolicy`, in files this editor may not have. Rename its subagents with F2 on their `name`.',
+    };
   }
   return { error: 'Put the cursor on a subagent\u2019s `name` to rename it.' };
 }
@@ -90,7 +95,10 @@ function contentRange(file: FeatureFile, node: AstNode): Range {
 }
 
 /** `textDocument/prepareRename`: the range and current name, a refusal, or undefined for files that are not definitions. */
-export function prepareRename(analysis: Analysis | undefined, position: Position): { range: Range; placeholder: string } | Refusal | undefined {
+export function prepareRename(
+  analysis: Analysis | undefined,
+  position: Position,
+): { range: Range; placeholder: string } | Refusal | undefined {
   const file = featureFile(analysis);
   if (!file) return undefined;
   const target = targetAt(file, offsetAt(file, position));
@@ -99,16 +107,29 @@ export function prepareRename(analysis: Analysis | undefined, position: Position
 }
 
 /** `textDocument/rename`: the edit (and what to tell the author), a refusal, or undefined for files that are not definitions. */
-export function renameDefinition(analysis: Analysis | undefined, uri: string, position: Position, newName: string, options: RenameOptions): RenameResult | Refusal | undefined {
+export function renameDefinition(
+  analysis: Analysis | undefined,
+  uri: string,
+  position: Position,
+  newName: string,
+  options: RenameOptions,
+): RenameResult | Refusal | undefined {
   const file = featureFile(analysis);
   if (!file) return undefined;
   const target = targetAt(file, offsetAt(file, position));
   if (isRefusal(target)) return target;
-  const planned = file.dialect === 'polytoken' ? polytokenPlan(file, target, newName, options) : file.dialect === 'picasso' ? picassoPlan(file, newName, options) : profyPlan(file, target, newName);
+  const planned =
+    file.dialect === 'polytoken'
+      ? polytokenPlan(file, target, newName, options)
+      : file.dialect === 'picasso'
+        ? picassoPlan(file, newName, options)
+        : profyPlan(file, target, newName);
   if (isRefusal(planned)) return planned;
   const { plan, notes } = planned;
   if (plan.rename && !options.renameFiles) {
-    notes.push(`The file was not renamed: this editor cannot rename files through the language server. Rename ${posix.basename(file.ctx.path)} to ${posix.basename(plan.rename.newPath)} yourself.`);
+    notes.push(
+      `The file was not renamed: this editor cannot rename files through the language server. Rename ${posix.basename(file.ctx.path)} to ${posix.basename(plan.rename.newPath)} yourself.`,
+    );
   }
   return { edit: workspaceEdit(uri, plan, options), notes };
 }
@@ -118,31 +139,56 @@ type Planned = { plan: FixPlan; notes: string[] } | Refusal;
 /** The registered name of an indexed definition. */
 const nameOf = (d: KnownDefinition): string | undefined => d.names[0]?.name;
 
-function polytokenPlan(file: Extract<FeatureFile, { dialect: 'polytoken' }>, target: Target, newName: string, options: RenameOptions): Planned {
+function polytokenPlan(
+  file: Extract<FeatureFile, { dialect: 'polytoken' }>,
+  target: Target,
+  newName: string,
+  options: RenameOptions,
+): Planned {
   const problem = fileNameProblem(newName);
   if (problem) return { error: `\`${newName}\` ${problem}, and Polytoken needs a file named after the definition.` };
   const { ctx } = file;
   const dir = posix.dirname(ctx.path);
   const newPath = posix.join(dir, `${newName}.md`);
-  if (newPath !== ctx.path && options.exists(newPath)) return { error: `${newName}.md already exists in this folder; choose another name.` };
+  if (newPath !== ctx.path && options.exists(newPath))
+    return { error: `${newName}.md already exists in this folder; choose another name.` };
   const others: KnownDefinition[] = [];
-  for (const d of options.definitions) if (d.kind === 'polytoken' && d.path !== ctx.path && nameOf(d) === newName) others.push(d);
+  for (const d of options.definitions)
+    if (d.kind === 'polytoken' && d.path !== ctx.path && nameOf(d) === newName) others.push(d);
   const sameFolder = others.find((d) => posix.dirname(d.path) === dir);
-  if (sameFolder) return { error: `${posix.basename(sameFolder.path)} in this folder is already named \`${newName}\`; choose another name.` };
+  if (sameFolder)
+    return {
+      error: `${posix.basename(sameFolder.path)} in this folder is already named \`${newName}\`; choose another name.`,
+    };
   const edits = target.name === newName ? [] : [replaceValueEdit(ctx, target.node.start, target.node.end, newName)];
-  const plan: FixPlan = { title: `Rename to \`${newName}\``, edits, ...(ctx.fileStem !== newName ? { rename: { newPath } } : {}) };
+  const plan: FixPlan = {
+    title: `Rename to \`${newName}\``,
+    edits,
+    ...(ctx.fileStem !== newName ? { rename: { newPath } } : {}),
+  };
   return { plan, notes: shadowingNotes(file, newName, newPath, others) };
 }
 
 /** The other definitions named `newName` that would replace the renamed one, or that it would replace. */
-function shadowingNotes(file: Extract<FeatureFile, { dialect: 'polytoken' }>, newName: string, newPath: string, others: readonly KnownDefinition[]): string[] {
+function shadowingNotes(
+  file: Extract<FeatureFile, { dialect: 'polytoken' }>,
+  newName: string,
+  newPath: string,
+  others: readonly KnownDefinition[],
+): string[] {
   const { ctx } = file;
   const shown = (path: string) => relativeInside(ctx.loaded.dir, path) ?? path;
   const replacedBy = others.filter((d) => replacesInDiscovery(ctx, newPath, d.path)).map((d) => shown(d.path));
   const replaces = others.filter((d) => replacesInDiscovery(ctx, d.path, newPath)).map((d) => shown(d.path));
   const notes: string[] = [];
-  if (replacedBy.length) notes.push(`Another Polytoken definition named \`${newName}\` comes later in discovery order and replaces this one: ${replacedBy.join(', ')}. It was not renamed.`);
-  if (replaces.length) notes.push(`This definition, now named \`${newName}\`, replaces ${replaces.length === 1 ? 'an earlier one' : 'earlier ones'} of that name: ${replaces.join(', ')}. ${replaces.length === 1 ? 'It was' : 'They were'} not renamed.`);
+  if (replacedBy.length)
+    notes.push(
+      `Another Polytoken definition named \`${newName}\` comes later in discovery order and replaces this one: ${replacedBy.join(', ')}. It was not renamed.`,
+    );
+  if (replaces.length)
+    notes.push(
+      `This definition, now named \`${newName}\`, replaces ${replaces.length === 1 ? 'an earlier one' : 'earlier ones'} of that name: ${replaces.join(', ')}. ${replaces.length === 1 ? 'It was' : 'They were'} not renamed.`,
+    );
   return notes;
 }
 
@@ -150,25 +196,35 @@ function shadowingNotes(file: Extract<FeatureFile, { dialect: 'polytoken' }>, ne
 function fileNameProblem(name: string): string | undefined {
   if (!name.trim()) return 'is empty';
   const bad = /[/\\:*?"<>|\u0000-\u001f\u007f]/.exec(name);
-  if (bad) return `holds ${/[\u0000-\u001f\u007f]/.test(bad[0]) ? 'a control character' : `\`${bad[0]}\``}, which a file name cannot hold`;
+  if (bad)
+    return `holds ${/[\u0000-\u001f\u007f]/.test(bad[0]) ? 'a control character' : `\`${bad[0]}\``}, which a file name cannot hold`;
   if (name !== name.trim()) return 'starts or ends with white space, which file names do not keep reliably';
   if (name.endsWith('.')) return 'ends with a dot, which file names do not keep reliably';
   return undefined;
 }
 
-function picassoPlan(file: Extract<FeatureFile, { dialect: 'picasso' }>, typed: string, options: RenameOptions): Planned {
+function picassoPlan(
+  file: Extract<FeatureFile, { dialect: 'picasso' }>,
+  typed: string,
+  options: RenameOptions,
+): Planned {
   // F2 on the invocation may be answered with the handle itself.
   const newName = typed.startsWith('@') ? typed.slice(1) : typed;
   if (!NAME_PATTERN.test(newName)) {
-    return { error: `\`${newName}\` is not a snake_case name (lower-case letters and digits joined by single underscores, starting with a letter), which Picasso requires of a role's name.` };
+    return {
+      error: `\`${newName}\` is not a snake_case name (lower-case letters and digits joined by single underscores, starting with a letter), which Picasso requires of a role's name.`,
+    };
   }
   const { ctx } = file;
   const newPath = posix.join(posix.dirname(ctx.path), `${newName}${ctx.model.extension}`);
-  if (newPath !== ctx.path && options.exists(newPath)) return { error: `${posix.basename(newPath)} already exists in this folder; choose another name.` };
+  if (newPath !== ctx.path && options.exists(newPath))
+    return { error: `${posix.basename(newPath)} already exists in this folder; choose another name.` };
   for (const d of options.definitions) {
     if (d.kind !== 'picasso' || d.path === ctx.path || nameOf(d) !== newName) continue;
     if (options.scope !== undefined && relativeInside(options.scope, d.path) === undefined) continue;
-    return { error: `The role in ${relativeInside(options.scope ?? ctx.loaded.dir, d.path) ?? d.path} is already named \`${newName}\`; choose another name.` };
+    return {
+      error: `The role in ${relativeInside(options.scope ?? ctx.loaded.dir, d.path) ?? d.path} is already named \`${newName}\`; choose another name.`,
+    };
   }
   // The name fixes' own plan, aimed at the new name: name, invocation and file move together.
   const plan = renameRolePlan({ ...ctx, model: { ...ctx.model, targetName: newName } }) ?? { title: '', edits: [] };
@@ -179,12 +235,25 @@ function profyPlan(file: Extract<FeatureFile, { dialect: 'profy' }>, target: Tar
   const subagent = target.subagent!;
   if (!newName) return { error: 'A subagent needs a name: Profy drops one whose `name` is empty.' };
   const bad = badNameChars(newName);
-  if (bad.length) return { error: `\`${newName}\` holds ${bad.join(', ')}, which Profy does not accept in a name: it would drop the subagent.` };
-  if (RESERVED_NAMES.has(newName)) return { error: `\`${newName}\` is a reserved name: Profy would drop the subagent.` };
+  if (bad.length)
+    return {
+      error: `\`${newName}\` holds ${bad.join(', ')}, which Profy does not accept in a name: it would drop the subagent.`,
+    };
+  if (RESERVED_NAMES.has(newName))
+    return { error: `\`${newName}\` is a reserved name: Profy would drop the subagent.` };
   const builtins = file.ctx.config.profy.builtinSubagents ?? [];
-  if (builtins.includes(newName)) return { error: `\`${newName}\` is a builtin subagent of the platform (\`profy.builtinSubagents\`): Profy would drop this one as a duplicate.` };
+  if (builtins.includes(newName))
+    return {
+      error: `\`${newName}\` is a builtin subagent of the platform (\`profy.builtinSubagents\`): Profy would drop this one as a duplicate.`,
+    };
   const taken = file.model.subagents.find((s) => s !== subagent && s.name === newName);
-  if (taken) return { error: `Subagent #${taken.index} of this Expert is already named \`${newName}\`: Profy keeps the first of two and drops the other.` };
-  const edits = target.name === newName ? [] : [replaceValueEdit(file.ctx, target.node.start, target.node.end, JSON.stringify(newName))];
+  if (taken)
+    return {
+      error: `Subagent #${taken.index} of this Expert is already named \`${newName}\`: Profy keeps the first of two and drops the other.`,
+    };
+  const edits =
+    target.name === newName
+      ? []
+      : [replaceValueEdit(file.ctx, target.node.start, target.node.end, JSON.stringify(newName))];
   return { plan: { title: `Rename to \`${newName}\``, edits }, notes: [] };
 }

@@ -1,5 +1,12 @@
 /** Document symbols, folding ranges, workspace symbols and the definition names the workspace index holds. */
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Range, type WorkspaceSymbol } from 'vscode-languageserver-types';
+import {
+  FoldingRangeKind,
+  SymbolKind,
+  type DocumentSymbol,
+  type FoldingRange,
+  type Range,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver-types';
 import type { Analysis } from '../engine';
 import { fileStem } from '../engine';
 import type { ParsedFile } from '../text/document';
@@ -29,7 +36,8 @@ export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string)
   if (isArray(subagents)) {
     for (const item of subagents.items) {
       const sn = getValue(item, 'name');
-      if (isString(sn) && sn.value) out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: name });
+      if (isString(sn) && sn.value)
+        out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: name });
     }
   }
   return out;
@@ -94,7 +102,12 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
   const keySymbols = (obj: AstNode, depth: number): DocumentSymbol[] =>
     (obj.properties ?? []).map((p) => {
       const full = source.range(p.keyNode.start, Math.max(p.keyNode.end, p.value.end));
-      const sym: DocumentSymbol = { name: p.key || '""', kind: VALUE_KIND[p.value.kind] ?? SymbolKind.Property, range: full, selectionRange: range(p.keyNode) };
+      const sym: DocumentSymbol = {
+        name: p.key || '""',
+        kind: VALUE_KIND[p.value.kind] ?? SymbolKind.Property,
+        range: full,
+        selectionRange: range(p.keyNode),
+      };
       const detail = preview(p.value);
       if (detail) sym.detail = detail;
       if (depth < 3 && isObject(p.value)) sym.children = keySymbols(p.value, depth + 1);
@@ -102,7 +115,13 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
         sym.children = p.value.items.map((item, i) => {
           const nameNode = getValue(item, 'name');
           const name = isString(nameNode) && nameNode.value ? nameNode.value : `subagent ${i + 1}`;
-          const s: DocumentSymbol = { name, kind: SymbolKind.Class, detail: 'subagent', range: range(item), selectionRange: nameNode ? range(nameNode) : range(item) };
+          const s: DocumentSymbol = {
+            name,
+            kind: SymbolKind.Class,
+            detail: 'subagent',
+            range: range(item),
+            selectionRange: nameNode ? range(nameNode) : range(item),
+          };
           if (isObject(item)) s.children = keySymbols(item, depth + 2);
           return s;
         });
@@ -116,7 +135,12 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
   return [
     {
       name: top.name,
-      detail: file.dialect === 'profy' ? 'Profy Expert' : file.dialect === 'polytoken' ? 'Polytoken subagent' : 'Picasso role',
+      detail:
+        file.dialect === 'profy'
+          ? 'Profy Expert'
+          : file.dialect === 'polytoken'
+            ? 'Polytoken subagent'
+            : 'Picasso role',
       kind: top.symbolKind,
       range: whole,
       selectionRange: containsRange(whole, top.range) ? top.range : whole,
@@ -126,7 +150,8 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
 }
 
 function containsRange(outer: Range, inner: Range): boolean {
-  const le = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  const le = (a: Range['start'], b: Range['start']) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
   return le(outer.start, inner.start) && le(inner.end, outer.end);
 }
 
@@ -149,7 +174,8 @@ export function foldingRanges(analysis: Analysis | undefined): FoldingRange[] {
         let endOffset = p.value.end;
         while (endOffset > p.value.start && /\s/.test(file.text[endOffset - 1])) endOffset--;
         const endLine = source.position(endOffset).line;
-        if (endLine > startLine) out.push({ startLine, endLine: file.ctx.file.format === 'json' ? endLine - 1 : endLine });
+        if (endLine > startLine)
+          out.push({ startLine, endLine: file.ctx.file.format === 'json' ? endLine - 1 : endLine });
       }
       visit(p.value, depth + 1);
     }

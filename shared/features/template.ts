@@ -44,11 +44,18 @@ export function templateHover(file: FeatureFile, offset: number): Hover | undefi
   const name = file.text.slice(start, end);
   const doc = Object.prototype.hasOwnProperty.call(TEMPLATE_NAMES, name) ? TEMPLATE_NAMES[name] : undefined;
   if (!doc) return undefined;
-  return { contents: { kind: MarkupKind.Markdown, value: `**${name}** \u2014 Polytoken template\n\n${doc}` }, range: file.ctx.file.source.range(start, end) };
+  return {
+    contents: { kind: MarkupKind.Markdown, value: `**${name}** \u2014 Polytoken template\n\n${doc}` },
+    range: file.ctx.file.source.range(start, end),
+  };
 }
 
 /** Completion inside a `{{ }}` or `{% %}` of the body; undefined elsewhere. */
-export function templateCompletions(file: FeatureFile, offset: number, options: CompletionOptions): CompletionItem[] | undefined {
+export function templateCompletions(
+  file: FeatureFile,
+  offset: number,
+  options: CompletionOptions,
+): CompletionItem[] | undefined {
   const token = tokenAt(file, offset);
   if (!token) return undefined;
   const before = file.text.slice(token.start, offset);
@@ -57,9 +64,21 @@ export function templateCompletions(file: FeatureFile, offset: number, options: 
   while (end < token.end && /\w/.test(file.text[end])) end++;
   let candidates: Candidate[] = [];
   if (token.kind === 'expression' && /^\{\{[-+]?\s*\w*$/.test(before)) {
-    candidates = [{ label: 'prompt', kind: CompletionItemKind.Variable, detail: "the caller's rendered task", documentation: TEMPLATE_NAMES.prompt }];
+    candidates = [
+      {
+        label: 'prompt',
+        kind: CompletionItemKind.Variable,
+        detail: "the caller's rendered task",
+        documentation: TEMPLATE_NAMES.prompt,
+      },
+    ];
   } else if (token.kind === 'statement' && /^\{%[-+]?\s*\w*$/.test(before)) {
-    candidates = TEMPLATE_BLOCK_TAGS.map((tag, i) => ({ label: tag, kind: CompletionItemKind.Keyword, documentation: TEMPLATE_NAMES[tag], sort: i }));
+    candidates = TEMPLATE_BLOCK_TAGS.map((tag, i) => ({
+      label: tag,
+      kind: CompletionItemKind.Keyword,
+      documentation: TEMPLATE_NAMES[tag],
+      sort: i,
+    }));
   }
   return toItems(file.ctx.file.source, candidates, offset - word.length, end, options);
 }

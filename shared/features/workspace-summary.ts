@@ -68,7 +68,8 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
   const expert = dialect === 'profy' ? definitionNames('profy', ctx.file, path)[0]?.name : undefined;
   const posixPlace: SummaryPlace = { ...place, folder: place.folder && toPosix(place.folder) };
   const group = groupOf(dialect, path, expert, posixPlace);
-  const shadowing = dialect === 'polytoken' ? analysis.findings.find((f) => f.rule === 'polytoken/shadowed') : undefined;
+  const shadowing =
+    dialect === 'polytoken' ? analysis.findings.find((f) => f.rule === 'polytoken/shadowed') : undefined;
   const subagents = dialect === 'profy' ? (ctx.model as ExpertModel | undefined)?.subagents : undefined;
   return resolution.definitions.map((d, index) => {
     // A rejected definition is not loaded at all; shadowing is only news for one that would load.
@@ -81,10 +82,13 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
       status: shadowed ? 'shadowed' : d.status,
       tools: d.tools.length,
       problems: problemsOf(index),
-      range: dialect === 'profy' ? profyNameRange(ctx.file.source, subagents?.[index]?.nameNode, d.range) : d.range ?? FIRST_LINE,
+      range:
+        dialect === 'profy'
+          ? profyNameRange(ctx.file.source, subagents?.[index]?.nameNode, d.range)
+          : (d.range ?? FIRST_LINE),
       index,
     };
-    const reasons = shadowed ? ['polytoken/shadowed'] : d.reasons ?? [];
+    const reasons = shadowed ? ['polytoken/shadowed'] : (d.reasons ?? []);
     if (reasons.length) out.reasons = [...new Set(reasons)];
     if (d.silenced?.length) out.silenced = d.silenced;
     const by = shadowing?.data?.by;
@@ -98,7 +102,10 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
  * every entry (the Expert's own, which concern all of them), so a subagent that loads is not
  * shown with its sibling's errors. A file with one definition has all of the file's.
  */
-function definitionProblems(diagnostics: readonly Diagnostic[], entries: readonly (Range | undefined)[]): (index: number) => ProblemCounts {
+function definitionProblems(
+  diagnostics: readonly Diagnostic[],
+  entries: readonly (Range | undefined)[],
+): (index: number) => ProblemCounts {
   if (entries.length < 2) {
     const all = problemCounts(diagnostics);
     return () => all;
@@ -124,7 +131,8 @@ function definitionProblems(diagnostics: readonly Diagnostic[], entries: readonl
   return (index) => sumCounts(shared, own[index]);
 }
 
-const atOrBefore = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+const atOrBefore = (a: Range['start'], b: Range['start']) =>
+  a.line < b.line || (a.line === b.line && a.character <= b.character);
 
 function addTo(counts: ProblemCounts, d: Diagnostic): void {
   const s = d.severity ?? DiagnosticSeverity.Error;
@@ -136,7 +144,12 @@ function addTo(counts: ProblemCounts, d: Diagnostic): void {
 
 function sumCounts(a: ProblemCounts, b: ProblemCounts | undefined): ProblemCounts {
   if (!b) return { ...a };
-  return { errors: a.errors + b.errors, warnings: a.warnings + b.warnings, information: a.information + b.information, hints: a.hints + b.hints };
+  return {
+    errors: a.errors + b.errors,
+    warnings: a.warnings + b.warnings,
+    information: a.information + b.information,
+    hints: a.hints + b.hints,
+  };
 }
 
 const FIRST_LINE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

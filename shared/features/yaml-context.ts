@@ -82,13 +82,22 @@ function shape(text: string): LineShape {
   if (key) {
     out.keyCol = col;
     out.key = unquote(key[1]);
-    out.rest = content.slice(key[0].length).replace(/(^|\s)#.*$/, '').trim();
+    out.rest = content
+      .slice(key[0].length)
+      .replace(/(^|\s)#.*$/, '')
+      .trim();
   }
   return out;
 }
 
 /** The path of the mapping (or, with `forDash`, the list) whose entries sit at `col` below line `index`. */
-function parentPath(lines: Line[], index: number, col: number, forDash: boolean, depth = 0): (string | number)[] | undefined {
+function parentPath(
+  lines: Line[],
+  index: number,
+  col: number,
+  forDash: boolean,
+  depth = 0,
+): (string | number)[] | undefined {
   if (depth > 100) return undefined;
   for (let i = index - 1; i >= 0; i--) {
     const s = shape(lines[i].text);
@@ -123,7 +132,11 @@ function above(lines: Line[], i: number, s: LineShape, depth: number): (string |
 }
 
 /** Visits the non-blank lines above line `index` (nearest first), then those below, each way until `visit` returns false. */
-function scanAround(lines: Line[], index: number, visit: (s: LineShape, i: number, up: boolean) => boolean | void): void {
+function scanAround(
+  lines: Line[],
+  index: number,
+  visit: (s: LineShape, i: number, up: boolean) => boolean | void,
+): void {
   for (const step of [-1, 1]) {
     for (let i = index + step; i >= 0 && i < lines.length; i += step) {
       const s = shape(lines[i].text);
@@ -183,7 +196,12 @@ function flowEntries(text: string, open: number, limit: number): string[] {
  * The context at `offset`, inside the YAML region `[regionStart, regionEnd)`;
  * undefined when the cursor is in a comment, a scalar or somewhere nothing is offered.
  */
-export function yamlCursorAt(text: string, regionStart: number, regionEnd: number, offset: number): YamlCursor | undefined {
+export function yamlCursorAt(
+  text: string,
+  regionStart: number,
+  regionEnd: number,
+  offset: number,
+): YamlCursor | undefined {
   if (offset < regionStart || offset > regionEnd) return undefined;
   const lines = splitLines(text, regionStart, regionEnd);
   const index = lines.findIndex((l) => offset >= l.start && offset <= l.end);
@@ -209,7 +227,13 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
       }
       const lineStart = text.lastIndexOf('\n', i - 1) + 1;
       const between = text.slice(i + 1, offset);
-      if (between.split('\n').slice(1).some((l) => BLOCK_KEY_LINE.test(l))) break;
+      if (
+        between
+          .split('\n')
+          .slice(1)
+          .some((l) => BLOCK_KEY_LINE.test(l))
+      )
+        break;
       const head = text.slice(Math.max(lineStart, regionStart), i);
       const m = /^(\s*)(-\s+)?((?:"[^"]*"|'[^']*'|[^\s#:'"][^#:]*?)):\s*$/.exec(head);
       if (!m) return undefined;
@@ -233,7 +257,16 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
       const entries = flowEntries(text, i, regionEnd);
       const at = entries.indexOf(current);
       if (at >= 0) entries.splice(at, 1);
-      return { kind: 'flow-item', path: [...parent, unquote(m[3])], prefix, replaceStart: wordStart, replaceEnd, siblings: entries, indent: indentText, quoted };
+      return {
+        kind: 'flow-item',
+        path: [...parent, unquote(m[3])],
+        prefix,
+        replaceStart: wordStart,
+        replaceEnd,
+        siblings: entries,
+        indent: indentText,
+        quoted,
+      };
     } else if (ch === '\n' && depth === 0) {
       // Only keep scanning across lines while they could continue a flow sequence.
       const prevLineStart = text.lastIndexOf('\n', i - 1) + 1;
@@ -271,7 +304,15 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
     if (!prefix) {
       const listKind = blockListAt(lines, index, col);
       if (listKind) {
-        return { kind: 'list-line', path: listKind.path, prefix, replaceStart, replaceEnd, siblings: listKind.items, indent: indentText };
+        return {
+          kind: 'list-line',
+          path: listKind.path,
+          prefix,
+          replaceStart,
+          replaceEnd,
+          siblings: listKind.items,
+          indent: indentText,
+        };
       }
     }
     const own = text.slice(replaceStart, replaceEnd);
@@ -290,20 +331,35 @@ export function yamlCursorAt(text: string, regionStart: number, regionEnd: numbe
     const prefix = value[5];
     const replaceStart = offset - prefix.length;
     const replaceEnd = wordEnd(text, offset, line.end);
-    return { kind: 'value', path: [...parent, unquote(value[3])], prefix, replaceStart, replaceEnd, siblings: [], indent: indentText, quoted };
+    return {
+      kind: 'value',
+      path: [...parent, unquote(value[3])],
+      prefix,
+      replaceStart,
+      replaceEnd,
+      siblings: [],
+      indent: indentText,
+      quoted,
+    };
   }
   return undefined;
 }
 
 /** On an empty line: when the nearest key above (less indented) opens a block list, that list. */
-function blockListAt(lines: Line[], index: number, col: number): { path: (string | number)[]; items: string[] } | undefined {
+function blockListAt(
+  lines: Line[],
+  index: number,
+  col: number,
+): { path: (string | number)[]; items: string[] } | undefined {
   for (let i = index - 1; i >= 0; i--) {
     const s = shape(lines[i].text);
     if (s.blank) continue;
     if (s.dash !== undefined && s.dash <= col && s.keyCol === undefined) {
       if (s.dash !== col) return undefined;
       const path = parentPath(lines, i, s.dash, true);
-      return path && path.length ? { path, items: siblingItems(lines, i, s.dash).concat(itemText(lines[i].text, s.dash)) } : undefined;
+      return path && path.length
+        ? { path, items: siblingItems(lines, i, s.dash).concat(itemText(lines[i].text, s.dash)) }
+        : undefined;
     }
     // Anything else (`key:` with nothing below yet included): not a list entry.
     return undefined;
@@ -312,7 +368,11 @@ function blockListAt(lines: Line[], index: number, col: number): { path: (string
 }
 
 function itemText(line: string, col: number): string[] {
-  const v = line.slice(col).replace(/^-\s*/, '').replace(/\s+#.*$/, '').trim();
+  const v = line
+    .slice(col)
+    .replace(/^-\s*/, '')
+    .replace(/\s+#.*$/, '')
+    .trim();
   return v ? [unquote(v)] : [];
 }
 
@@ -342,5 +402,7 @@ export function yamlWordAt(text: string, region: { start: number; end: number },
     return cursor?.kind === 'key' ? { kind: 'key', path: [...cursor.path, word], word, start, end } : undefined;
   }
   const item = yamlCursorAt(text, region.start, region.end, end);
-  return item && (item.kind === 'flow-item' || item.kind === 'block-item') ? { kind: 'item', path: item.path, word, start, end } : undefined;
+  return item && (item.kind === 'flow-item' || item.kind === 'block-item')
+    ? { kind: 'item', path: item.path, word, start, end }
+    : undefined;
 }

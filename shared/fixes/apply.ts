@@ -47,7 +47,11 @@ export function preferredFixes(analysis: Analysis, options: { renames?: boolean 
   return out;
 }
 
-const offsetsOf = (source: SourceText, e: TextEdit) => ({ start: source.offset(e.range.start), end: source.offset(e.range.end), text: e.newText });
+const offsetsOf = (source: SourceText, e: TextEdit) => ({
+  start: source.offset(e.range.start),
+  end: source.offset(e.range.end),
+  text: e.newText,
+});
 
 /**
  * Applies the non-overlapping fixes of `candidates` to `text` (in their order of appearance):

@@ -125,7 +125,11 @@ export function yamlScalar(value: string, original?: string): string {
   const quote = original && /^["']/.test(original) ? original[0] : undefined;
   if (quote === "'") return `'${value.replace(/'/g, "''")}'`;
   if (quote === '"') return JSON.stringify(value);
-  if (/^[@`!&*%|>?:,\[\]{}#'"-]|^\s|\s$|: | #|^(true|false|null|yes|no|on|off|~|[-+.\d][\d._eE+-]*)$/i.test(value) || value === '') return JSON.stringify(value);
+  if (
+    /^[@`!&*%|>?:,\[\]{}#'"-]|^\s|\s$|: | #|^(true|false|null|yes|no|on|off|~|[-+.\d][\d._eE+-]*)$/i.test(value) ||
+    value === ''
+  )
+    return JSON.stringify(value);
   return value;
 }
 
@@ -161,15 +165,25 @@ function isJsonText(value: string): boolean {
 export function replaceItemWithManyEdit(file: EditTarget, item: AstNode, values: string[]): TextEdit {
   const list = item.parent!;
   const text = textOf(file);
-  if (file.file.format === 'json') return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => JSON.stringify(v)).join(', ') };
-  if (list.flow) return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => yamlScalar(v)).join(', ') };
+  if (file.file.format === 'json')
+    return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => JSON.stringify(v)).join(', ') };
+  if (list.flow)
+    return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => yamlScalar(v)).join(', ') };
   const dash = text.lastIndexOf('-', item.start);
   const indent = text.slice(lineStartOf(text, dash), dash);
-  return { range: rangeOf(file, item.start, item.end), newText: values.map((v, i) => (i ? `${indent}- ` : '') + yamlScalar(v)).join('\n') };
+  return {
+    range: rangeOf(file, item.start, item.end),
+    newText: values.map((v, i) => (i ? `${indent}- ` : '') + yamlScalar(v)).join('\n'),
+  };
 }
 
 /** Appends a value to the list at `key` of `mapping` (creating the key when missing). */
-export function appendToListEdit(file: EditTarget, mapping: AstNode | undefined, key: string, value: string): TextEdit | undefined {
+export function appendToListEdit(
+  file: EditTarget,
+  mapping: AstNode | undefined,
+  key: string,
+  value: string,
+): TextEdit | undefined {
   const text = textOf(file);
   const list = getValue(mapping, key);
   const json = file.file.format === 'json';
@@ -211,7 +225,10 @@ export function insertKeyLinesEdit(file: EditTarget, mapping: AstNode, lines: st
   if (!props.length) {
     const at = mapping.start;
     const indent = indentOf(text, at);
-    return { range: rangeOf(file, at, at), newText: lines.map((l, i) => (i ? indent : '') + l).join('\n') + '\n' + (at < text.length ? indent : '') };
+    return {
+      range: rangeOf(file, at, at),
+      newText: lines.map((l, i) => (i ? indent : '') + l).join('\n') + '\n' + (at < text.length ? indent : ''),
+    };
   }
   const first = props[0].keyNode;
   const indent = text.slice(lineStartOf(text, first.start), first.start);
@@ -232,17 +249,28 @@ export function insertJsonPropertyEdit(file: EditTarget, object: AstNode, key: s
   const last = props[props.length - 1];
   const multiLine = text.slice(object.start, object.end).includes('\n');
   if (multiLine && text.slice(lineStartOf(text, last.keyNode.start), last.keyNode.start).trim() === '') {
-    return { range: rangeOf(file, last.value.end, last.value.end), newText: `,\n${indentOf(text, last.keyNode.start)}${entry}` };
+    return {
+      range: rangeOf(file, last.value.end, last.value.end),
+      newText: `,\n${indentOf(text, last.keyNode.start)}${entry}`,
+    };
   }
   return { range: rangeOf(file, last.value.end, last.value.end), newText: `, ${entry}` };
 }
 
 /** One edit that turns `before` into `after`: the span between their common prefix and suffix. */
-export function minimalEdit(doc: { positionAt(offset: number): { line: number; character: number } }, before: string, after: string): TextEdit {
+export function minimalEdit(
+  doc: { positionAt(offset: number): { line: number; character: number } },
+  before: string,
+  after: string,
+): TextEdit {
   let start = 0;
   const max = Math.min(before.length, after.length);
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let end = 0;
-  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
-  return { range: { start: doc.positionAt(start), end: doc.positionAt(before.length - end) }, newText: after.slice(start, after.length - end) };
+  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end))
+    end++;
+  return {
+    range: { start: doc.positionAt(start), end: doc.positionAt(before.length - end) },
+    newText: after.slice(start, after.length - end),
+  };
 }

@@ -8,12 +8,14 @@ import type { FixPlan, FixRequest, FixTarget } from '../types';
 import { isString, type AstNode } from '../text/tree';
 import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit } from './edits';
 
-export const dataString = (req: FixTarget, key: string): string | undefined => (typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined);
+export const dataString = (req: FixTarget, key: string): string | undefined =>
+  typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined;
 
 /** Replaces the diagnostic's range (a string node keeps its quoting). */
 export function replaceEdit(req: FixTarget, value: string): TextEdit {
   const node = req.node;
-  if (node && node.start === req.start && node.end === req.end && node.kind === 'string') return replaceValueEdit(req.ctx, req.start, req.end, value);
+  if (node && node.start === req.start && node.end === req.end && node.kind === 'string')
+    return replaceValueEdit(req.ctx, req.start, req.end, value);
   return { range: rangeOf(req.ctx, req.start, req.end), newText: value };
 }
 
@@ -24,15 +26,29 @@ export function replaceFix(req: FixTarget, value: string, preferred = true): Fix
 }
 
 /** Removes a key with its value, a list entry, or the property a value belongs to. */
-export function removeFix(req: FixTarget, node: AstNode | undefined = req.node, preferred = false): FixPlan | undefined {
+export function removeFix(
+  req: FixTarget,
+  node: AstNode | undefined = req.node,
+  preferred = false,
+): FixPlan | undefined {
   if (!node) return undefined;
-  if (node.keyOf) return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
+  if (node.keyOf)
+    return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
   if (node.parent?.kind === 'array') {
     const label = isString(node) ? node.value : req.ctx.file.source.text.slice(node.start, node.end);
     const list = node.parent.property?.key;
-    return { title: `Remove \`${label}\`${list ? ` from \`${list}\`` : ''}`, edits: [removeItemEdit(req.ctx, node)], preferred };
+    return {
+      title: `Remove \`${label}\`${list ? ` from \`${list}\`` : ''}`,
+      edits: [removeItemEdit(req.ctx, node)],
+      preferred,
+    };
   }
-  if (node.property) return { title: `Remove \`${node.property.key}\``, edits: [removePropertyEdit(req.ctx, node.property.keyNode)], preferred };
+  if (node.property)
+    return {
+      title: `Remove \`${node.property.key}\``,
+      edits: [removePropertyEdit(req.ctx, node.property.keyNode)],
+      preferred,
+    };
   return undefined;
 }
 
@@ -43,7 +59,9 @@ export function removeFix(req: FixTarget, node: AstNode | undefined = req.node, 
  */
 export function standardFixes(req: FixTarget, options: { removePreferred?: boolean } = {}): FixPlan[] {
   const out: FixPlan[] = [];
-  const suggestions = Array.isArray(req.data.suggestions) ? req.data.suggestions.filter((s): s is string => typeof s === 'string') : [];
+  const suggestions = Array.isArray(req.data.suggestions)
+    ? req.data.suggestions.filter((s): s is string => typeof s === 'string')
+    : [];
   const replacement = dataString(req, 'replacement');
   if (suggestions.length) suggestions.forEach((s, i) => out.push({ ...replaceFix(req, s, i === 0) }));
   else if (replacement !== undefined) out.push(replaceFix(req, replacement));
@@ -87,8 +105,11 @@ export function toolSuggestionFixes(req: FixRequest<unknown>): FixPlan[] {
   const replacement = dataString(req, 'replacement');
   const siblings = req.node?.parent?.items ?? [];
   const unquoted = replacement !== undefined && /^".*"$/s.test(replacement) ? unquoteJson(replacement) : replacement;
-  const listed = unquoted !== undefined && siblings.some((n) => n !== req.node && n.kind === 'string' && n.value === unquoted);
-  const fixes = standardFixes(listed ? { ...req, data: { ...req.data, replacement: undefined, removable: true } } : req);
+  const listed =
+    unquoted !== undefined && siblings.some((n) => n !== req.node && n.kind === 'string' && n.value === unquoted);
+  const fixes = standardFixes(
+    listed ? { ...req, data: { ...req.data, replacement: undefined, removable: true } } : req,
+  );
   return offered(fixes);
 }
 

@@ -25,9 +25,13 @@ export function rulesWithFixes(): RuleId[] {
 }
 
 const sameRange = (a: Range, b: Range) =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
-const messageOf = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : (d.message as { value?: string })?.value);
+const messageOf = (d: Diagnostic) =>
+  typeof d.message === 'string' ? d.message : (d.message as { value?: string })?.value;
 
 /**
  * The engine's own diagnostic for one a client sent back (clients may drop `data`): same rule,
@@ -35,7 +39,9 @@ const messageOf = (d: Diagnostic) => (typeof d.message === 'string' ? d.message 
  */
 export function ownDiagnostic(analysis: Analysis, given: Diagnostic, rule: string): Diagnostic | undefined {
   const candidates = analysis.diagnostics.filter((d) => d.code === rule && sameRange(d.range, given.range));
-  return candidates.find((d) => d.message === messageOf(given)) ?? (candidates.length === 1 ? candidates[0] : undefined);
+  return (
+    candidates.find((d) => d.message === messageOf(given)) ?? (candidates.length === 1 ? candidates[0] : undefined)
+  );
 }
 
 /** The fixes of one of the analysis's diagnostics; a provider that throws offers none. */
@@ -50,7 +56,15 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   const node = nodeForRange(file.root, start, end);
   // A value copied through an alias has the alias's range: an edit there would rewrite `*base`.
   if (node?.viaAlias) return [];
-  const target: FixTarget = { ctx: { file }, diagnostic, data: (diagnostic.data ?? {}) as Record<string, unknown>, start, end, node, directives: analysis.directives ?? [] };
+  const target: FixTarget = {
+    ctx: { file },
+    diagnostic,
+    data: (diagnostic.data ?? {}) as Record<string, unknown>,
+    start,
+    end,
+    node,
+    directives: analysis.directives ?? [],
+  };
   return guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
 }
 

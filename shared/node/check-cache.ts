@@ -22,7 +22,15 @@ import { Runner, type Item } from './check-runner';
 const FORMAT = 7;
 
 /** A diagnostic as stored: what the CLI prints of it. */
-type StoredDiagnostic = [startLine: number, startCharacter: number, endLine: number, endCharacter: number, severity: number, rule: string, message: string];
+type StoredDiagnostic = [
+  startLine: number,
+  startCharacter: number,
+  endLine: number,
+  endCharacter: number,
+  severity: number,
+  rule: string,
+  message: string,
+];
 
 /**
  * One file: sha256 of its bytes, index of its context, its diagnostics, for Polytoken and
@@ -48,13 +56,21 @@ interface CacheFile {
   files: Record<string, Entry>;
 }
 
-
 /** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
-const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-const empty = (checker: string): CacheFile => ({ format: FORMAT, checker, contexts: [], groups: {}, configs: {}, files: {} });
+const empty = (checker: string): CacheFile => ({
+  format: FORMAT,
+  checker,
+  contexts: [],
+  groups: {},
+  configs: {},
+  files: {},
+});
 
-const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+const own = <T>(record: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 /**
  * The cache file is a digest line, then the JSON it is the digest of: a file that was cut
@@ -69,11 +85,15 @@ function load(options: CacheOptions): CacheFile {
   }
   // The digest is taken over the bytes: no text is decoded before it matches.
   const eol = bytes.indexOf(10);
-  if (eol < 0 || !isAscii(bytes) || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol)) return empty(options.checker);
+  if (eol < 0 || !isAscii(bytes) || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol))
+    return empty(options.checker);
   try {
     // Written as ASCII (see asciiJson): latin1 decodes it exactly, several times faster than UTF-8.
     const parsed = JSON.parse(bytes.toString('latin1', eol + 1)) as CacheFile;
-    const usable = parsed.format === FORMAT && parsed.checker === options.checker && [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
+    const usable =
+      parsed.format === FORMAT &&
+      parsed.checker === options.checker &&
+      [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
     return usable ? parsed : empty(options.checker);
   } catch {
     return empty(options.checker);
@@ -84,23 +104,62 @@ const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
 
 /** A stored diagnostic as this checker writes it. */
 function isStoredDiagnostic(d: unknown): d is StoredDiagnostic {
-  return Array.isArray(d) && d.length === 7 && isCount(d[0]) && isCount(d[1]) && isCount(d[2]) && isCount(d[3]) && [1, 2, 3, 4].includes(d[4]) && typeof d[5] === 'string' && typeof d[6] === 'string';
+  return (
+    Array.isArray(d) &&
+    d.length === 7 &&
+    isCount(d[0]) &&
+    isCount(d[1]) &&
+    isCount(d[2]) &&
+    isCount(d[3]) &&
+    [1, 2, 3, 4].includes(d[4]) &&
+    typeof d[5] === 'string' &&
+    typeof d[6] === 'string'
+  );
 }
 
 /** An entry as this checker writes it: one written by other means is a miss, never a crash. */
 function isEntry(e: unknown): e is Entry {
-  if (!Array.isArray(e) || typeof e[0] !== 'string' || !Number.isInteger(e[1]) || !Array.isArray(e[2]) || (e[3] != null && typeof e[3] !== 'string') || (e[4] !== undefined && !isStamp(e[4]))) return false;
+  if (
+    !Array.isArray(e) ||
+    typeof e[0] !== 'string' ||
+    !Number.isInteger(e[1]) ||
+    !Array.isArray(e[2]) ||
+    (e[3] != null && typeof e[3] !== 'string') ||
+    (e[4] !== undefined && !isStamp(e[4]))
+  )
+    return false;
   return (e[2] as unknown[]).every(isStoredDiagnostic);
 }
 
 /** A diagnostic as stored; undefined for one the cache cannot hold (its file is then not cached). */
 function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
   if (typeof d.code !== 'string' || typeof d.message !== 'string' || d.severity === undefined) return undefined;
-  return [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, d.code, d.message];
+  return [
+    d.range.start.line,
+    d.range.start.character,
+    d.range.end.line,
+    d.range.end.character,
+    d.severity,
+    d.code,
+    d.message,
+  ];
 }
 
-function restoredDiagnostic([startLine, startCharacter, endLine, endCharacter, severity, code, message]: StoredDiagnostic): Diagnostic {
-  return { range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }, severity: severity as Diagnostic['severity'], code, message };
+function restoredDiagnostic([
+  startLine,
+  startCharacter,
+  endLine,
+  endCharacter,
+  severity,
+  code,
+  message,
+]: StoredDiagnostic): Diagnostic {
+  return {
+    range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } },
+    severity: severity as Diagnostic['severity'],
+    code,
+    message,
+  };
 }
 
 /** Per configuration: its context string per kind (one string for thousands of files). */
@@ -113,7 +172,10 @@ function contextOf(item: Item): string {
   let context = byKind.get(item.kind);
   if (context === undefined) {
     const { path, dir, globalDir, config } = item.config;
-    byKind.set(item.kind, (context = `${item.kind} ${digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]))}`));
+    byKind.set(
+      item.kind,
+      (context = `${item.kind} ${digest(JSON.stringify([path ?? null, dir, globalDir ?? null, config]))}`),
+    );
   }
   return context;
 }
@@ -128,10 +190,16 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
     const key = `${kind} ${name}`;
     let group = groups.get(key);
     if (group === undefined) {
-      const all = kind === 'picasso' ? workspace.picasso ?? [] : workspace.polytoken;
+      const all = kind === 'picasso' ? (workspace.picasso ?? []) : workspace.polytoken;
       const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
       const members = byName?.get(name) ?? all.filter((e) => e.name === name);
-      group = members.length === 1 ? members[0].path : members.map((e) => e.path).sort().join('\n');
+      group =
+        members.length === 1
+          ? members[0].path
+          : members
+              .map((e) => e.path)
+              .sort()
+              .join('\n');
       groups.set(key, group);
     }
     return group;
@@ -171,7 +239,11 @@ export class CheckCache {
    * Runs the check: `run` analyzes every file the cache cannot answer, then a reused
    * Polytoken report whose same-name definitions changed is checked again.
    */
-  run(items: Item[], options: CheckOptions, run: (preset: Preset, options: CheckOptions) => ItemsRun): ItemsRun & { problem?: string } {
+  run(
+    items: Item[],
+    options: CheckOptions,
+    run: (preset: Preset, options: CheckOptions) => ItemsRun,
+  ): ItemsRun & { problem?: string } {
     const { previous, next } = this;
     // One pass over the files: read (or stamp) each, then see whether its report can be reused.
     const hashes: (string | undefined)[] = new Array(items.length);
@@ -202,32 +274,47 @@ export class CheckCache {
 
     // A rule that threw left its file's report incomplete: nothing of such a run is kept.
     let ruleFailed = false;
-    const result = run({ skip, names }, {
-      ...options,
-      onRuleError: (rule, error) => {
-        ruleFailed = true;
-        options.onRuleError?.(rule, error);
+    const result = run(
+      { skip, names },
+      {
+        ...options,
+        onRuleError: (rule, error) => {
+          ruleFailed = true;
+          options.onRuleError?.(rule, error);
+        },
       },
-    });
+    );
     // A reused Polytoken or Picasso report holds while the same paths are registered under its name.
     const groupOf = groupsOf(result.workspace);
     const stale: number[] = [];
     for (const i of skip) {
       const entry = reused[i]!;
       const name = entry[3];
-      if (name != null && (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)) stale.push(i);
-      else result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
+      if (
+        name != null &&
+        (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)
+      )
+        stale.push(i);
+      else
+        result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
     }
     if (stale.length) {
       const runner = new Runner(items, options.onRuleError);
       for (const i of stale) {
         const r = runner.analyzeOne(i, result.workspace);
         if ('error' in r) result.readErrors.push({ index: i, path: items[i].path, message: r.error });
-        else if ('analysis' in r) result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
+        else if ('analysis' in r)
+          result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics };
       }
     }
 
-    const unchanged = skip.size === items.length && !stale.length && !stampsLearned && !this.configsParsed && this.previousFiles === items.length && Object.keys(previous.configs).length === Object.keys(next.configs).length;
+    const unchanged =
+      skip.size === items.length &&
+      !stale.length &&
+      !stampsLearned &&
+      !this.configsParsed &&
+      this.previousFiles === items.length &&
+      Object.keys(previous.configs).length === Object.keys(next.configs).length;
     if (unchanged || ruleFailed) return result;
     this.record(items, hashes, stamps, contexts, result, groupOf);
     const json = asciiJson(next);
@@ -236,7 +323,14 @@ export class CheckCache {
   }
 
   /** What the next run may reuse: every file read and reported, and the groups of its name. */
-  private record(items: Item[], hashes: (string | undefined)[], stamps: (Stamp | undefined)[], contexts: string[], result: ItemsRun, groupOf: (kind: FileKind, name: string) => string): void {
+  private record(
+    items: Item[],
+    hashes: (string | undefined)[],
+    stamps: (Stamp | undefined)[],
+    contexts: string[],
+    result: ItemsRun,
+    groupOf: (kind: FileKind, name: string) => string,
+  ): void {
     const { next } = this;
     const contextIndex = new Map<string, number>();
     items.forEach((item, i) => {
@@ -253,7 +347,11 @@ export class CheckCache {
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
       const name = isNamed(item.kind) ? result.names.get(i) : undefined;
       const stamp = stamps[i];
-      next.files[item.path] = stamp ? [hash, context, diagnostics, name ?? null, stamp] : name === undefined ? [hash, context, diagnostics] : [hash, context, diagnostics, name];
+      next.files[item.path] = stamp
+        ? [hash, context, diagnostics, name ?? null, stamp]
+        : name === undefined
+          ? [hash, context, diagnostics]
+          : [hash, context, diagnostics, name];
       const group = name === undefined ? undefined : groupOf(item.kind, name);
       if (group !== undefined && group !== item.path) next.groups[`${item.kind} ${name}`] = group;
     });

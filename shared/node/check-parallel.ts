@@ -4,7 +4,15 @@ import type { LoadedConfig } from '../config/config';
 import type { WorkspaceIndex } from '../engine';
 import type { FileKind } from '../types';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
-import { applyCorrections, buildIndex, namedIndexes, Runner, withByName, type Item, type ReadError } from './check-runner';
+import {
+  applyCorrections,
+  buildIndex,
+  namedIndexes,
+  Runner,
+  withByName,
+  type Item,
+  type ReadError,
+} from './check-runner';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -77,7 +85,13 @@ interface RuleErrorWire {
 
 type WorkerMessage =
   | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
-  | { type: 'reports'; reports: [number, Diagnostic[]][]; errors: ReadError[]; ruleErrors: RuleErrorWire[]; corrections: [number, string][] }
+  | {
+      type: 'reports';
+      reports: [number, Diagnostic[]][];
+      errors: ReadError[];
+      ruleErrors: RuleErrorWire[];
+      corrections: [number, string][];
+    }
   | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
   | { type: 'done'; ruleErrors?: undefined };
 
@@ -136,7 +150,8 @@ export function runParallel(
         phase1Done++;
         break;
       case 'reports':
-        for (const [i, diagnostics] of m.reports) reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
+        for (const [i, diagnostics] of m.reports)
+          reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
         for (const e of m.errors) readErrors.push(e);
         for (const c of m.corrections) corrections.push(c);
         break;
@@ -151,7 +166,8 @@ export function runParallel(
   };
   const drain = () => {
     for (const w of workers) {
-      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) handle(m.message as WorkerMessage, w);
+      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port))
+        handle(m.message as WorkerMessage, w);
     }
   };
   const watch = new StallWatch(options.workerStallMs ?? DEFAULT_WORKER_STALL_MS);
@@ -178,7 +194,16 @@ export function runParallel(
   try {
     for (let slot = 0; slot < count; slot++) {
       const { port1, port2 } = new MessageChannel();
-      const workerData: WorkerInput = { items: wire, configs, poly, other, ctl: ctlBuffer, port: port2, slot, heartbeat: STATE + count + slot };
+      const workerData: WorkerInput = {
+        items: wire,
+        configs,
+        poly,
+        other,
+        ctl: ctlBuffer,
+        port: port2,
+        slot,
+        heartbeat: STATE + count + slot,
+      };
       let worker: Worker;
       try {
         worker = new Worker(file, { workerData, transferList: [port2] });
@@ -219,7 +244,8 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
+    for (const w of workers)
+      if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 
@@ -228,7 +254,12 @@ export function runParallel(
       const r = runner.analyzeOne(i, workspace);
       if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
       else if ('analysis' in r) {
-        reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(pinned[i] ? { analysis: r.analysis } : {}) };
+        reports[i] = {
+          path: items[i].path,
+          kind: items[i].kind,
+          diagnostics: r.analysis.diagnostics,
+          ...(pinned[i] ? { analysis: r.analysis } : {}),
+        };
         if (r.corrected !== undefined) corrections.push([i, r.corrected]);
       }
     };
@@ -267,7 +298,12 @@ export function workerMain(data: WorkerInput): void {
       Atomics.add(ctl, SIGNAL, 1);
       Atomics.notify(ctl, SIGNAL);
     };
-    const items: Item[] = data.items.map((w) => ({ path: w.path, kind: w.kind, config: data.configs[w.config], root: w.root }));
+    const items: Item[] = data.items.map((w) => ({
+      path: w.path,
+      kind: w.kind,
+      config: data.configs[w.config],
+      root: w.root,
+    }));
     let ruleErrors: RuleErrorWire[] = [];
     const runner = new Runner(items, (rule, error) => {
       const e = error as Error;
@@ -331,7 +367,8 @@ export function workerMain(data: WorkerInput): void {
     const owned = runner.owned();
     for (let k = 0; k < owned.length; k += CHUNK) analyzeAll(owned.slice(k, k + CHUNK));
     const phase2Chunks = chunks(data.other);
-    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) analyzeAll(chunkOf(data.other, c));
+    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1))
+      analyzeAll(chunkOf(data.other, c));
     post({ type: 'done' });
   } finally {
     Atomics.store(ctl, STATE + data.slot, 2);

@@ -2,7 +2,15 @@
  * What every thread of `checkPaths` does, serial or in workers: read and name Polytoken
  * files for the shadowing index (phase 1), then analyze files reusing those reads (phase 2).
  */
-import { analyze, DIALECT_MODULES, fileStem, findingsToDiagnostics, unreadableReason, type Analysis, type WorkspaceIndex } from '../engine';
+import {
+  analyze,
+  DIALECT_MODULES,
+  fileStem,
+  findingsToDiagnostics,
+  unreadableReason,
+  type Analysis,
+  type WorkspaceIndex,
+} from '../engine';
 import type { LoadedConfig } from '../config/config';
 import { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
@@ -41,7 +49,12 @@ export interface ReadError {
  * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
  */
 export class Runner {
-  private readonly cache = new Map<number, { text: string; parsed?: ParsedFile; quickName?: string } | { tooLarge: { bytes: number; limit: number } } | undefined>();
+  private readonly cache = new Map<
+    number,
+    | { text: string; parsed?: ParsedFile; quickName?: string }
+    | { tooLarge: { bytes: number; limit: number } }
+    | undefined
+  >();
 
   constructor(
     private readonly items: readonly Item[],
@@ -98,7 +111,10 @@ export class Runner {
    * Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable.
    * `corrected`: the parse names the file differently from its quick name (a broken file).
    */
-  analyzeOne(index: number, workspace: WorkspaceIndex): { analysis: Analysis; corrected?: string } | { error: string } | { skipped: true } {
+  analyzeOne(
+    index: number,
+    workspace: WorkspaceIndex,
+  ): { analysis: Analysis; corrected?: string } | { error: string } | { skipped: true } {
     const c = this.items[index];
     let text: string;
     let parsed: ParsedFile | undefined;
@@ -122,7 +138,16 @@ export class Runner {
         return { error: describeError(e) };
       }
     }
-    const analysis = analyze({ text, path: c.path, config: c.config, root: c.root, kind: c.kind, workspace, parsed, onRuleError: this.onRuleError });
+    const analysis = analyze({
+      text,
+      path: c.path,
+      config: c.config,
+      root: c.root,
+      kind: c.kind,
+      workspace,
+      parsed,
+      onRuleError: this.onRuleError,
+    });
     if (quickName !== undefined) {
       const name = polytokenName(analysis.context?.file, c.path);
       if (name !== quickName) return { analysis, corrected: name };
@@ -134,7 +159,13 @@ export class Runner {
 /** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
 function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
   const rule = kind === 'profy' ? 'syntax/json' : 'syntax/yaml';
-  const findings: Finding[] = [{ rule, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: tooLargeReason(size.bytes, size.limit) }];
+  const findings: Finding[] = [
+    {
+      rule,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      message: tooLargeReason(size.bytes, size.limit),
+    },
+  ];
   return { kind, findings, diagnostics: findingsToDiagnostics(findings) };
 }
 
@@ -172,7 +203,13 @@ export function applyCorrections(
     if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
-    if ('analysis' in r) reports[i] = { path: c.path, kind: c.kind, diagnostics: r.analysis.diagnostics, ...(keep(i) ? { analysis: r.analysis } : {}) };
+    if ('analysis' in r)
+      reports[i] = {
+        path: c.path,
+        kind: c.kind,
+        diagnostics: r.analysis.diagnostics,
+        ...(keep(i) ? { analysis: r.analysis } : {}),
+      };
   });
   return workspace;
 }
@@ -194,7 +231,8 @@ export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, st
     configs.add(c.config);
   });
   // The global folder and `subagentDirs`: read for shadowing, never reported.
-  for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path))) entries.set(e.path, registeredName(e.names, e.path));
+  for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path)))
+    entries.set(e.path, registeredName(e.names, e.path));
   return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })), picasso: roles });
 }
 
@@ -210,5 +248,10 @@ function groupByName(list: readonly NamedDefinition[]): Map<string, NamedDefinit
 
 /** Adds the by-name groupings (not sent to workers: each rebuilds them, a Map of 50,000 entries clones slowly). */
 export function withByName(index: WorkspaceIndex): WorkspaceIndex {
-  return { polytoken: index.polytoken, picasso: index.picasso, polytokenByName: groupByName(index.polytoken), picassoByName: groupByName(index.picasso ?? []) };
+  return {
+    polytoken: index.polytoken,
+    picasso: index.picasso,
+    polytokenByName: groupByName(index.polytoken),
+    picassoByName: groupByName(index.picasso ?? []),
+  };
 }

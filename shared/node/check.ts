@@ -91,14 +91,20 @@ function folderOf(dir: string, config: LoadedConfig, root: string): Folder {
   const anywhere = folderDialects(dir, config);
   // The Polytoken global folder is read for shadowing, never reported.
   const inGlobalDir = isInGlobalDir(posix.join(dir, CONFIG_FILE_NAME), config);
-  return { config, kindOf: (name) => (inGlobalDir ? undefined : name === CONFIG_FILE_NAME ? 'config' : belowRoot(name) ?? anywhere(name)) };
+  return {
+    config,
+    kindOf: (name) =>
+      inGlobalDir ? undefined : name === CONFIG_FILE_NAME ? 'config' : (belowRoot(name) ?? anywhere(name)),
+  };
 }
 
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
 export const PARALLEL_THRESHOLD = 2000;
 
 function workerCount(candidates: number, options: CheckOptions): number {
-  const requested = options.workers ?? (process.env.SUBAGENTS_WORKERS !== undefined ? Number(process.env.SUBAGENTS_WORKERS) : undefined);
+  const requested =
+    options.workers ??
+    (process.env.SUBAGENTS_WORKERS !== undefined ? Number(process.env.SUBAGENTS_WORKERS) : undefined);
   if (requested !== undefined && Number.isFinite(requested)) return Math.max(0, Math.min(16, Math.floor(requested)));
   if (candidates <= PARALLEL_THRESHOLD) return 0;
   return Math.max(0, Math.min(os.availableParallelism() - 1, 7));
@@ -110,14 +116,21 @@ function workerFile(): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-function runCandidates(items: Item[], ioErrors: CheckRun['ioErrors'], options: CheckOptions, cache?: CheckCache): Omit<CheckRun, 'unmatched'> {
+function runCandidates(
+  items: Item[],
+  ioErrors: CheckRun['ioErrors'],
+  options: CheckOptions,
+  cache?: CheckCache,
+): Omit<CheckRun, 'unmatched'> {
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
     const todo = items.length - (preset?.skip.size ?? 0);
     const count = keep === true ? 0 : workerCount(todo, opts);
-    const file = count > 0 ? opts.workerScript ?? workerFile() : undefined;
-    return file ? runParallelOrSerial(items, opts, count, file, keepFor, preset) : runSerial(items, opts, keepFor, preset);
+    const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
+    return file
+      ? runParallelOrSerial(items, opts, count, file, keepFor, preset)
+      : runSerial(items, opts, keepFor, preset);
   };
   const cached = cache?.run(items, options, runItems);
   const { reports, readErrors } = cached ?? runItems();
@@ -129,7 +142,14 @@ function runCandidates(items: Item[], ioErrors: CheckRun['ioErrors'], options: C
 }
 
 /** A worker that dies or hangs mid-run must not hang the check: it starts again on one thread. */
-function runParallelOrSerial(items: Item[], options: CheckOptions, count: number, file: string, keepFor: (path: string) => boolean, preset?: Preset): ItemsRun {
+function runParallelOrSerial(
+  items: Item[],
+  options: CheckOptions,
+  count: number,
+  file: string,
+  keepFor: (path: string) => boolean,
+  preset?: Preset,
+): ItemsRun {
   try {
     return runParallel(items, options, count, file, keepFor, preset);
   } catch (error) {
@@ -138,7 +158,12 @@ function runParallelOrSerial(items: Item[], options: CheckOptions, count: number
   }
 }
 
-function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string) => boolean, preset?: Preset): ItemsRun {
+function runSerial(
+  items: Item[],
+  options: CheckOptions,
+  keepFor: (path: string) => boolean,
+  preset?: Preset,
+): ItemsRun {
   const runner = new Runner(items, options.onRuleError, options.contents);
   const names = new Map<number, string>(preset?.names);
   const readErrors: ReadError[] = [];
@@ -156,7 +181,12 @@ function runSerial(items: Item[], options: CheckOptions, keepFor: (path: string)
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else if ('analysis' in r) {
-      reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: r.analysis.diagnostics, ...(keepFor(items[i].path) ? { analysis: r.analysis } : {}) };
+      reports[i] = {
+        path: items[i].path,
+        kind: items[i].kind,
+        diagnostics: r.analysis.diagnostics,
+        ...(keepFor(items[i].path) ? { analysis: r.analysis } : {}),
+      };
       if (r.corrected !== undefined) corrections.push([i, r.corrected]);
     }
   }

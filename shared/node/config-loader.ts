@@ -23,7 +23,11 @@ export interface ConfigOptions {
 }
 
 /** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
-export function resolveGlobalDir(configured: string | undefined, options: ConfigOptions, configDir: string): string | undefined {
+export function resolveGlobalDir(
+  configured: string | undefined,
+  options: ConfigOptions,
+  configDir: string,
+): string | undefined {
   if (options.noGlobal) return undefined;
   const env = options.env ?? process.env;
   const home = toPosix(env.HOME || os.homedir());
@@ -134,4 +138,3 @@ export class ConfigResolver {
     return found;
   }
 }
-

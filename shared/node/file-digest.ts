@@ -22,9 +22,11 @@ export type Stamp = [size: number, mtimeMs: number, ctimeMs: number, ino: number
 /** Coarser than any common filesystem's timestamps (FAT keeps two seconds). */
 const SETTLED_MS = 2000;
 
-export const digest = (data: string | Buffer): string => (crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64'));
+export const digest = (data: string | Buffer): string =>
+  crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64');
 
-export const isStamp = (s: unknown): s is Stamp => Array.isArray(s) && s.length === 5 && s.every((v) => typeof v === 'number' && Number.isFinite(v));
+export const isStamp = (s: unknown): s is Stamp =>
+  Array.isArray(s) && s.length === 5 && s.every((v) => typeof v === 'number' && Number.isFinite(v));
 
 const stampOf = (stat: fs.Stats): Stamp => [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.dev];
 
@@ -40,7 +42,14 @@ function unchanged(path: string, stamp: Stamp): boolean {
   } catch {
     return false;
   }
-  return !!stat?.isFile() && stat.size === stamp[0] && stat.mtimeMs === stamp[1] && stat.ctimeMs === stamp[2] && stat.ino === stamp[3] && stat.dev === stamp[4];
+  return (
+    !!stat?.isFile() &&
+    stat.size === stamp[0] &&
+    stat.mtimeMs === stamp[1] &&
+    stat.ctimeMs === stamp[2] &&
+    stat.ino === stamp[3] &&
+    stat.dev === stamp[4]
+  );
 }
 
 /**
@@ -49,7 +58,10 @@ function unchanged(path: string, stamp: Stamp): boolean {
  * Undefined for anything but a regular file within the size limit (the run then reports it
  * as it would without cache).
  */
-export function fileDigest(path: string, known?: { hash: string; stamp: Stamp }): { hash: string; stamp?: Stamp } | undefined {
+export function fileDigest(
+  path: string,
+  known?: { hash: string; stamp: Stamp },
+): { hash: string; stamp?: Stamp } | undefined {
   if (known && unchanged(path, known.stamp)) return known;
   let fd: number | undefined;
   try {
@@ -63,7 +75,12 @@ export function fileDigest(path: string, known?: { hash: string; stamp: Stamp })
     if (n < chunk.length) hash = digest(chunk.subarray(0, n));
     else {
       const sha = crypto.createHash('sha256');
-      for (let total = 0; n > 0 && total <= MAX_FILE_BYTES; total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)) sha.update(chunk.subarray(0, n));
+      for (
+        let total = 0;
+        n > 0 && total <= MAX_FILE_BYTES;
+        total += n, n = fs.readSync(fd, chunk, 0, chunk.length, null)
+      )
+        sha.update(chunk.subarray(0, n));
       if (n > 0) return undefined; // grew past the limit meanwhile
       hash = sha.digest('base64');
     }

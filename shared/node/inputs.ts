@@ -32,7 +32,12 @@ export interface ExpandedInput {
  * folders, matches the glob: `'projects/*'` selects every file of every project.
  * `virtual` paths (standard input checked as a file) need not exist.
  */
-export function expandInput(input: string, cwd: string, problems: WalkProblem[], virtual?: ReadonlySet<string>): ExpandedInput {
+export function expandInput(
+  input: string,
+  cwd: string,
+  problems: WalkProblem[],
+  virtual?: ReadonlySet<string>,
+): ExpandedInput {
   const pattern = toPosix(input);
   const abs = posix.resolve(cwd, pattern);
   if (virtual?.has(abs)) return { form: 'file', root: posix.dirname(abs), files: [abs] };
@@ -60,7 +65,9 @@ export function expandInput(input: string, cwd: string, problems: WalkProblem[],
   } catch {
     // A glob below a folder that does not exist matches nothing.
   }
-  const files = baseStat?.isDirectory() ? walkFiles(base, problems).filter((file) => matchesSelfOrFolder(matches, posix.relative(base, file))) : [];
+  const files = baseStat?.isDirectory()
+    ? walkFiles(base, problems).filter((file) => matchesSelfOrFolder(matches, posix.relative(base, file)))
+    : [];
   return { form: 'glob', root: base, files };
 }
 
@@ -92,7 +99,8 @@ export function describeUnmatched(u: UnmatchedInput): string {
 /** `checkPaths` with `failOnUnmatched`: some input holds no definition file; nothing was checked. */
 export class UnmatchedInputError extends Error {
   constructor(readonly unmatched: UnmatchedInput[]) {
-    const more = unmatched.length > 1 ? ` (and ${unmatched.length - 1} more input${unmatched.length > 2 ? 's' : ''})` : '';
+    const more =
+      unmatched.length > 1 ? ` (and ${unmatched.length - 1} more input${unmatched.length > 2 ? 's' : ''})` : '';
     super(`${describeUnmatched(unmatched[0])}${more}`);
   }
 }

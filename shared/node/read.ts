@@ -8,7 +8,10 @@ import { MAX_FILE_BYTES, sizeOverLimit } from '../text/limits';
  */
 export class RefusedFileError extends Error {
   readonly code = 'EREFUSED';
-  constructor(message: string, readonly tooLarge?: { bytes: number; limit: number }) {
+  constructor(
+    message: string,
+    readonly tooLarge?: { bytes: number; limit: number },
+  ) {
     super(message);
   }
 }
@@ -28,15 +31,18 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
   const fd = fs.openSync(path, OPEN_FLAGS);
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new RefusedFileError(stat.isDirectory() ? 'is a folder' : `is ${fileType(stat)}, not a regular file`);
-    if (stat.size > maxBytes) throw new RefusedFileError(`is ${sizeOverLimit(stat.size, maxBytes)}`, { bytes: stat.size, limit: maxBytes });
+    if (!stat.isFile())
+      throw new RefusedFileError(stat.isDirectory() ? 'is a folder' : `is ${fileType(stat)}, not a regular file`);
+    if (stat.size > maxBytes)
+      throw new RefusedFileError(`is ${sizeOverLimit(stat.size, maxBytes)}`, { bytes: stat.size, limit: maxBytes });
     // Read to the end, not to the size stat gave: files in /proc say 0 and hold text, and a
     // file may grow meanwhile. One byte past the limit is enough to know it is too large.
     let buffer = Buffer.allocUnsafe(Math.min(stat.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > maxBytes) throw new RefusedFileError(`is ${sizeOverLimit(length, maxBytes)}`, { bytes: length, limit: maxBytes });
+        if (length > maxBytes)
+          throw new RefusedFileError(`is ${sizeOverLimit(length, maxBytes)}`, { bytes: length, limit: maxBytes });
         const bigger = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, 64 * 1024), maxBytes + 1));
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;

@@ -55,12 +55,21 @@ export class DirectiveUse {
     for (const d of this.suppressions.directives) {
       const used = this.used.get(d);
       if (!d.rules.length) {
-        if (!used) out.push(unused(d, d.range, 'This directive silences every rule, and no rule reports anything it covers', { whole: true }));
+        if (!used)
+          out.push(
+            unused(d, d.range, 'This directive silences every rule, and no rule reports anything it covers', {
+              whole: true,
+            }),
+          );
         continue;
       }
       for (const r of d.rules) {
         if (!isRuleId(r.id)) {
-          const near = nearestName(r.id, RULES.map((x) => x.id), 4);
+          const near = nearestName(
+            r.id,
+            RULES.map((x) => x.id),
+            4,
+          );
           // A slip of a letter or two is a typo; a farther id may be another rule the author meant, or one of a newer version.
           const typo = near !== undefined && nearestName(r.id, [near], 2) === near;
           out.push({
@@ -70,7 +79,14 @@ export class DirectiveUse {
             data: near ? { replacement: near, typo } : { ...removal(d, r), keep: true },
           });
         } else if (!used?.has(r.id)) {
-          out.push(unused(d, r.range, `No \`${r.id}\` diagnostic ${d.kind === 'file' ? 'in this file' : 'on the next line'} is silenced by this directive`, removal(d, r)));
+          out.push(
+            unused(
+              d,
+              r.range,
+              `No \`${r.id}\` diagnostic ${d.kind === 'file' ? 'in this file' : 'on the next line'} is silenced by this directive`,
+              removal(d, r),
+            ),
+          );
         }
       }
     }
@@ -104,16 +120,25 @@ function commentRemoval(source: SourceText, d: SuppressionDirective): { start: n
 }
 
 /** The directive whose range holds an offset. */
-function directiveAt(directives: readonly SuppressionDirective[], source: SourceText, offset: number): SuppressionDirective | undefined {
+function directiveAt(
+  directives: readonly SuppressionDirective[],
+  source: SourceText,
+  offset: number,
+): SuppressionDirective | undefined {
   return directives.find((d) => offset >= source.offset(d.range.start) && offset <= source.offset(d.range.end));
 }
 
 /** Removing an id from a list `a, b, c`: the id and the comma on one side. */
-function idRemoval(source: SourceText, d: SuppressionDirective, id: string): { start: number; end: number } | undefined {
+function idRemoval(
+  source: SourceText,
+  d: SuppressionDirective,
+  id: string,
+): { start: number; end: number } | undefined {
   const i = d.rules.findIndex((r) => r.id === id);
   if (i < 0) return undefined;
   const here = d.rules[i];
-  if (i < d.rules.length - 1) return { start: source.offset(here.range.start), end: source.offset(d.rules[i + 1].range.start) };
+  if (i < d.rules.length - 1)
+    return { start: source.offset(here.range.start), end: source.offset(d.rules[i + 1].range.start) };
   return { start: source.offset(d.rules[i - 1].range.end), end: source.offset(here.range.end) };
 }
 
@@ -126,15 +151,30 @@ export function directiveFixes(): Partial<Record<RuleId, (req: FixTarget) => Fix
     const source = req.ctx.file.source;
     const d = directiveAt(req.directives, source, req.start);
     if (!d) return [];
-    const span = req.data.whole ? commentRemoval(source, d) : typeof req.data.id === 'string' ? idRemoval(source, d, req.data.id) : undefined;
+    const span = req.data.whole
+      ? commentRemoval(source, d)
+      : typeof req.data.id === 'string'
+        ? idRemoval(source, d, req.data.id)
+        : undefined;
     if (!span) return [];
-    const plan: FixPlan = { title: req.data.whole ? 'Remove this directive' : `Remove \`${String(req.data.id)}\` from this directive`, edits: [{ range: source.range(span.start, span.end), newText: '' }], preferred: true };
+    const plan: FixPlan = {
+      title: req.data.whole ? 'Remove this directive' : `Remove \`${String(req.data.id)}\` from this directive`,
+      edits: [{ range: source.range(span.start, span.end), newText: '' }],
+      preferred: true,
+    };
     return [plan];
   };
   return {
     'directive/unknown-rule': (req) => {
       const replacement = typeof req.data.replacement === 'string' ? req.data.replacement : undefined;
-      if (replacement) return [{ title: `Change to \`${replacement}\``, edits: [{ range: req.diagnostic.range, newText: replacement }], preferred: req.data.typo === true }];
+      if (replacement)
+        return [
+          {
+            title: `Change to \`${replacement}\``,
+            edits: [{ range: req.diagnostic.range, newText: replacement }],
+            preferred: req.data.typo === true,
+          },
+        ];
       // An id no rule has may be one of a newer version: removing it is offered, not preferred.
       return offered(remove(req));
     },

@@ -10,43 +10,86 @@ export interface RuleMeta<Id extends string = string> {
   deprecated?: boolean;
 }
 
-function rule<const Id extends `${RuleGroup}/${string}`>(id: Id, defaultSeverity: SeverityName, summary: string, extra: { deprecated?: boolean } = {}): RuleMeta<Id> {
+function rule<const Id extends `${RuleGroup}/${string}`>(
+  id: Id,
+  defaultSeverity: SeverityName,
+  summary: string,
+  extra: { deprecated?: boolean } = {},
+): RuleMeta<Id> {
   return { id, group: id.split('/')[0] as RuleGroup, defaultSeverity, summary, ...extra };
 }
 
 /** Every rule, grouped by dialect in the order docs/runtimes/ describes them. */
 export const RULES = [
   rule('polytoken/missing-name', 'error', '`name` is missing or is not a non-empty string.'),
-  rule('polytoken/name-mismatch', 'error', '`name` differs from the file name; Polytoken refuses to load the definition.'),
+  rule(
+    'polytoken/name-mismatch',
+    'error',
+    '`name` differs from the file name; Polytoken refuses to load the definition.',
+  ),
   rule('polytoken/invalid-value', 'error', 'A key has the wrong type or shape.'),
   rule('polytoken/unknown-key', 'warning', 'A key Polytoken does not know.'),
-  rule('polytoken/exit-tool-listed', 'error', '`exit_tool` is listed in `tools`; it is always registered and must not be listed.'),
+  rule(
+    'polytoken/exit-tool-listed',
+    'error',
+    '`exit_tool` is listed in `tools`; it is always registered and must not be listed.',
+  ),
   rule('polytoken/switch-facet', 'error', '`switch_facet` is listed in `tools` or `undeferred_tools`.'),
-  rule('polytoken/tag-in-literal-list', 'error', 'A `tag!` reference in `tools_deny` or `undeferred_tools`, which take literal names only.'),
-  rule('polytoken/mcp-shorthand-in-deny', 'error', 'An `mcp__<server>` shorthand in `tools_deny`; only full tool names may be denied.'),
+  rule(
+    'polytoken/tag-in-literal-list',
+    'error',
+    'A `tag!` reference in `tools_deny` or `undeferred_tools`, which take literal names only.',
+  ),
+  rule(
+    'polytoken/mcp-shorthand-in-deny',
+    'error',
+    'An `mcp__<server>` shorthand in `tools_deny`; only full tool names may be denied.',
+  ),
   rule('polytoken/undeniable-tool', 'error', '`tools_deny` holds a tool that may not be denied.'),
   rule('polytoken/deny-undeferred-conflict', 'error', 'A tool is both denied and undeferred.'),
   rule('polytoken/undeferred-not-granted', 'error', 'An `undeferred_tools` entry is not granted by `tools`.'),
   rule('polytoken/invalid-exit-schema', 'error', '`exit_tool_schema` is not a valid JSON Schema.'),
-  rule('polytoken/unrecognized-status-enum', 'warning', 'A status enum value outside the success, failure and cancelled families.'),
-  rule('polytoken/status-field-order', 'warning', 'An earlier status field (`kind`, `outcome`) hides a later field\'s enum from the runtime.'),
-  rule('polytoken/auto-facet-hint', 'hint', '`auto_facet_hint` is the older spelling of `autonomous_hint`.', { deprecated: true }),
+  rule(
+    'polytoken/unrecognized-status-enum',
+    'warning',
+    'A status enum value outside the success, failure and cancelled families.',
+  ),
+  rule(
+    'polytoken/status-field-order',
+    'warning',
+    "An earlier status field (`kind`, `outcome`) hides a later field's enum from the runtime.",
+  ),
+  rule('polytoken/auto-facet-hint', 'hint', '`auto_facet_hint` is the older spelling of `autonomous_hint`.', {
+    deprecated: true,
+  }),
   rule('polytoken/empty-skills-allow', 'information', '`skills_allow: []` restricts nothing.'),
   rule('polytoken/unknown-tool', 'warning', 'A tool, tag or MCP server the catalog does not know.'),
   rule('polytoken/template-syntax', 'error', 'The body template is malformed.'),
   rule('polytoken/shadowed', 'information', 'A later definition with the same name replaces this one.'),
 
   rule('profy/not-an-object', 'error', 'A `subagents` entry is not an object; it is dropped.'),
-  rule('profy/missing-field', 'error', '`name`, `description` or `system_prompt` is missing, empty or not a string; dropped.'),
+  rule(
+    'profy/missing-field',
+    'error',
+    '`name`, `description` or `system_prompt` is missing, empty or not a string; dropped.',
+  ),
   rule('profy/invalid-name', 'error', '`name` holds white space or a forbidden character; dropped.'),
-  rule('profy/name-not-identifier', 'information', '`name` loads but is not identifier-like, as the main agent passes it as an argument.'),
+  rule(
+    'profy/name-not-identifier',
+    'information',
+    '`name` loads but is not identifier-like, as the main agent passes it as an argument.',
+  ),
   rule('profy/reserved-name', 'error', '`name` is a reserved name; dropped.'),
   rule('profy/tools-not-array', 'error', '`tools` is present and not an array; dropped.'),
   rule('profy/reserved-tool', 'warning', 'An allowlist entry is a reserved name and is never granted.'),
   rule('profy/unresolved-tool', 'warning', 'An allowlist entry resolves to no tool of the main toolset.'),
   rule('profy/no-tools', 'error', 'No tool remains after resolution; dropped.'),
   rule('profy/duplicate-name', 'error', 'An earlier subagent or a builtin has the same name; dropped.'),
-  rule('profy/self-delegation', 'warning', '`delegationPolicy` names the Expert itself; the runtime always leaves it out.'),
+  rule(
+    'profy/self-delegation',
+    'warning',
+    '`delegationPolicy` names the Expert itself; the runtime always leaves it out.',
+  ),
   rule('profy/duplicate-key', 'warning', 'A JSON key given twice; the runtime keeps the last value.'),
   rule('profy/whitelist-cap', 'warning', '`delegationPolicy` lists more than 10 Experts; the rest are dropped.'),
   rule('profy/missing-delegation-brief', 'information', 'A delegatable Expert without `delegationBrief`.'),
@@ -66,7 +109,11 @@ export const RULES = [
   rule('picasso/unknown-key', 'warning', 'A key Picasso does not know.'),
   rule('picasso/missing-recommended', 'information', 'A recommended key is missing.'),
   rule('picasso/markdown-body', 'information', 'A Markdown body that Picasso ignores.'),
-  rule('picasso/duplicate-role', 'warning', 'Two role files of one project declare the same `name`; which one runs is undocumented.'),
+  rule(
+    'picasso/duplicate-role',
+    'warning',
+    'Two role files of one project declare the same `name`; which one runs is undocumented.',
+  ),
   rule('picasso/unknown-tool', 'warning', 'A tool the catalog does not know.'),
 
   rule('syntax/yaml', 'error', 'The YAML does not parse.'),

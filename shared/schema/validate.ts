@@ -38,7 +38,13 @@ export function validateNode(schema: object, root: AstNode): SchemaProblem[] {
     let found = path;
     while (found.length && !nodeAtPath(root, found)) found = found.slice(0, -1);
     node = nodeAtPath(root, found) ?? root;
-    return { node, label: label(path), keyword: error.keyword, message: error.message ?? 'is invalid', params: error.params as Record<string, unknown> };
+    return {
+      node,
+      label: label(path),
+      keyword: error.keyword,
+      message: error.message ?? 'is invalid',
+      params: error.params as Record<string, unknown>,
+    };
   });
 }
 
@@ -84,14 +90,24 @@ function label(path: (string | number)[]): string {
 export function describeProblem(p: SchemaProblem): string {
   let what = p.message;
   if (p.keyword === 'type') what = `must be ${article(String(p.params.type))}`;
-  if (p.keyword === 'enum') what = `must be one of ${(p.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (p.keyword === 'enum')
+    what = `must be one of ${(p.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (p.keyword === 'additionalProperties') what = `has an unknown key \`${String(p.params.additionalProperty)}\``;
   return `\`${p.label}\` ${what}.`;
 }
 
 function article(type: string): string {
   const words: Record<string, string> = {
-    string: 'a string', array: 'a list', object: 'a mapping', boolean: 'true or false', integer: 'an integer', number: 'a number', null: 'null',
+    string: 'a string',
+    array: 'a list',
+    object: 'a mapping',
+    boolean: 'true or false',
+    integer: 'an integer',
+    number: 'a number',
+    null: 'null',
   };
-  return type.split(',').map((t) => words[t] ?? t).join(' or ');
+  return type
+    .split(',')
+    .map((t) => words[t] ?? t)
+    .join(' or ');
 }

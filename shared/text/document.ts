@@ -26,7 +26,11 @@ export interface ParsedFile {
   duplicateKeys?: DuplicateKey[];
 }
 
-function syntaxFindings(source: SourceText, rule: RuleId, errors: { start: number; end: number; message: string }[]): Finding[] {
+function syntaxFindings(
+  source: SourceText,
+  rule: RuleId,
+  errors: { start: number; end: number; message: string }[],
+): Finding[] {
   return errors.map((e) => ({ rule, range: source.range(e.start, e.end), message: e.message }));
 }
 
@@ -55,7 +59,10 @@ export function parseJsonFile(raw: string | SourceText): ParsedFile {
  * A Markdown file with YAML frontmatter. With `yamlWithoutFrontmatter`, a file that
  * has no closed frontmatter block is read as YAML throughout (Picasso's `.md` roles).
  */
-export function parseMarkdownFile(raw: string | SourceText, options: { yamlWithoutFrontmatter?: boolean } = {}): ParsedFile {
+export function parseMarkdownFile(
+  raw: string | SourceText,
+  options: { yamlWithoutFrontmatter?: boolean } = {},
+): ParsedFile {
   const source = typeof raw === 'string' ? new SourceText(raw) : raw;
   const text = source.text;
   const frontmatter = findFrontmatter(text);

@@ -29,10 +29,17 @@ const MAX_DEPTH = 500;
 export function parseJson(text: string): JsonParseResult {
   const sink = new SyntaxErrorSink('JSON');
   // parseTree only pushes to its error list: a list that keeps a bounded number.
-  const parseErrors = { push: (e: ParseError) => sink.add({ start: e.offset, end: e.offset + e.length, message: describe(printParseErrorCode(e.error)) }) };
+  const parseErrors = {
+    push: (e: ParseError) =>
+      sink.add({ start: e.offset, end: e.offset + e.length, message: describe(printParseErrorCode(e.error)) }),
+  };
   let tree: JsonNode | undefined;
   try {
-    tree = parseTree(text, parseErrors as unknown as ParseError[], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    tree = parseTree(text, parseErrors as unknown as ParseError[], {
+      disallowComments: true,
+      allowTrailingComma: false,
+      allowEmptyContent: false,
+    });
   } catch (e) {
     // jsonc-parser recurses; absurdly deep nesting can exhaust the stack.
     return { errors: [{ start: 0, end: 0, message: 'The JSON is nested too deeply to be read.' }], duplicateKeys: [] };
@@ -59,7 +66,13 @@ export function parseJson(text: string): JsonParseResult {
         for (const prop of node.children ?? []) {
           const [k, v] = prop.children ?? [];
           if (!k) continue;
-          const keyAst: AstNode = { kind: 'string', value: String(k.value), start: k.offset, end: k.offset + k.length, parent: out };
+          const keyAst: AstNode = {
+            kind: 'string',
+            value: String(k.value),
+            start: k.offset,
+            end: k.offset + k.length,
+            parent: out,
+          };
           const valueAst: AstNode = v
             ? convert(v, out, depth + 1)
             : { kind: 'null', value: null, start: keyAst.end, end: keyAst.end, parent: out };
@@ -79,7 +92,12 @@ export function parseJson(text: string): JsonParseResult {
         // An earlier occurrence always has a property after it (the later one): removing up to it takes the comma too.
         for (const i of earlierAt) {
           const p = out.properties![i];
-          duplicateKeys.push({ key: p.key, start: p.keyNode.start, end: p.keyNode.end, next: out.properties![i + 1].keyNode.start });
+          duplicateKeys.push({
+            key: p.key,
+            start: p.keyNode.start,
+            end: p.keyNode.end,
+            next: out.properties![i + 1].keyNode.start,
+          });
         }
         // The last occurrence wins, at its own place (the properties stay in text order).
         if (repeated) out.properties = out.properties!.filter((p) => last.get(p.key) === p);
@@ -100,7 +118,8 @@ export function parseJson(text: string): JsonParseResult {
     }
   };
   const root = tree ? convert(tree, undefined, 0) : undefined;
-  if (tooDeep) sink.add({ start: 0, end: 0, message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
+  if (tooDeep)
+    sink.add({ start: 0, end: 0, message: `Values nested deeper than ${MAX_DEPTH} levels are not checked.` });
   return { root, errors: sink.result(), duplicateKeys: outside(duplicateKeys, overridden) };
 }
 
@@ -113,7 +132,8 @@ function outside(keys: DuplicateKey[], spans: AstNode[]): DuplicateKey[] {
   let next = 0;
   let coveredUntil = -1;
   for (const key of keys) {
-    while (next < spans.length && spans[next].start <= key.start) coveredUntil = Math.max(coveredUntil, spans[next++].end);
+    while (next < spans.length && spans[next].start <= key.start)
+      coveredUntil = Math.max(coveredUntil, spans[next++].end);
     if (key.end > coveredUntil) out.push(key);
   }
   return out;

@@ -78,7 +78,11 @@ function addDirective(result: Suppressions, source: SourceText, directive: Suppr
  * The YAML comment holding `offset` (its end included: the cursor after the last character), as
  * the text of the comment and its start; undefined when the offset is not in a real comment.
  */
-export function yamlCommentAt(text: string, region: { start: number; end: number }, offset: number): { start: number; text: string } | undefined {
+export function yamlCommentAt(
+  text: string,
+  region: { start: number; end: number },
+  offset: number,
+): { start: number; text: string } | undefined {
   if (offset < region.start || offset > region.end) return undefined;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   // Most positions are not in a comment: only a line with `#` before the cursor is parsed.

@@ -33,7 +33,10 @@ export class SyntaxErrorSink {
     const out = this.kept.slice();
     if (this.dropped) {
       const last = out[out.length - 1];
-      out.push({ ...last, message: `${this.dropped} more ${this.language} syntax errors follow; fix the ones above first.` });
+      out.push({
+        ...last,
+        message: `${this.dropped} more ${this.language} syntax errors follow; fix the ones above first.`,
+      });
     }
     return out;
   }

@@ -86,7 +86,13 @@ export function toPlain(node: AstNode | undefined): unknown {
         // Own keys only (`constructor`, `toString` are keys like any other), and `__proto__`
         // defined as a plain property, as JSON.parse does: never the object's prototype.
         if (Object.prototype.hasOwnProperty.call(out, p.key)) continue;
-        if (p.key === '__proto__') Object.defineProperty(out, p.key, { value: toPlain(p.value), enumerable: true, writable: true, configurable: true });
+        if (p.key === '__proto__')
+          Object.defineProperty(out, p.key, {
+            value: toPlain(p.value),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else out[p.key] = toPlain(p.value);
       }
       return out;
@@ -116,7 +122,6 @@ export function nodeAtOffset(root: AstNode | undefined, offset: number): AstNode
   }
   return root;
 }
-
 
 /** The string entries of a list node, with their nodes; non-strings are skipped. */
 export function stringItems(node: AstNode | undefined): { value: string; node: AstNode }[] {

@@ -1,4 +1,20 @@
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, YAMLParseError, type Alias, type CST, type Document, type DocumentOptions, type Node as YamlNode, type ParseOptions, type SchemaOptions } from 'yaml';
+import {
+  Composer,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Parser,
+  YAMLParseError,
+  type Alias,
+  type CST,
+  type Document,
+  type DocumentOptions,
+  type Node as YamlNode,
+  type ParseOptions,
+  type SchemaOptions,
+} from 'yaml';
 import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
 
@@ -22,19 +38,36 @@ const MAX_DEPTH = 500;
 export function parseYaml(text: string, base = 0): YamlParseResult {
   const doc = parseDocumentBounded(text);
   if ('tooDeep' in doc) {
-    return { errors: [{ start: base + doc.tooDeep, end: base + doc.tooDeep + 1, message: `The YAML is nested deeper than ${MAX_PARSE_DEPTH} levels, so it is not read.` }] };
+    return {
+      errors: [
+        {
+          start: base + doc.tooDeep,
+          end: base + doc.tooDeep + 1,
+          message: `The YAML is nested deeper than ${MAX_PARSE_DEPTH} levels, so it is not read.`,
+        },
+      ],
+    };
   }
   const sink = new SyntaxErrorSink('YAML');
   for (const e of doc.errors) {
-    sink.add({ start: base + (e.pos?.[0] ?? 0), end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0), message: describeYamlError(e.message) });
+    sink.add({
+      start: base + (e.pos?.[0] ?? 0),
+      end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
+      message: describeYamlError(e.message),
+    });
   }
   const { aliasTargets, duplicateKeyOffsets } = scanDocument(doc);
-  for (const offset of duplicateKeyOffsets) sink.add({ start: base + offset, end: base + offset + 1, message: DUPLICATE_KEY_MESSAGE });
+  for (const offset of duplicateKeyOffsets)
+    sink.add({ start: base + offset, end: base + offset + 1, message: DUPLICATE_KEY_MESSAGE });
   const converter = new Converter(aliasTargets, base);
   const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
   if (converter.aliasBudgetExceeded) {
     const at = converter.aliasBudgetExceeded;
-    sink.add({ start: at[0], end: at[1], message: 'Aliases expand to too many nodes; the rest of this value is not checked.' });
+    sink.add({
+      start: at[0],
+      end: at[1],
+      message: 'Aliases expand to too many nodes; the rest of this value is not checked.',
+    });
   }
   if (converter.tooDeep) {
     const at = converter.tooDeep;
@@ -66,7 +99,12 @@ export const MAX_PARSE_DEPTH = 600;
 
 // uniqueKeys: off, since the package compares each key with every earlier one of its map
 // (40,000 keys: seconds); scanDocument finds the same duplicates with one lookup per key.
-const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = { prettyErrors: false, uniqueKeys: false, strict: true, keepSourceTokens: false };
+const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  prettyErrors: false,
+  uniqueKeys: false,
+  strict: true,
+  keepSourceTokens: false,
+};
 
 /**
  * One pass over the composed document, in document order: the node each alias refers to
@@ -123,7 +161,13 @@ function parseDocumentBounded(text: string): Document.Parsed | { tooDeep: number
   for (const d of new Composer(OPTIONS).compose(tokens, true, text.length)) {
     if (!doc) doc = d;
     else {
-      doc.errors.push(new YAMLParseError(d.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      doc.errors.push(
+        new YAMLParseError(
+          d.range.slice(0, 2) as [number, number],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
       break;
     }
   }
@@ -167,7 +211,10 @@ class Converter {
   tooDeep?: [number, number];
   private aliasNodes = 0;
 
-  constructor(private readonly aliasTargets: ReadonlyMap<Alias, YamlNode>, private readonly base: number) {}
+  constructor(
+    private readonly aliasTargets: ReadonlyMap<Alias, YamlNode>,
+    private readonly base: number,
+  ) {}
 
   convert(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
     const out = this.convertNode(node, parent, depth, aliasSpan);
@@ -175,7 +222,12 @@ class Converter {
     return out;
   }
 
-  private convertNode(node: YamlNode, parent: AstNode | undefined, depth: number, aliasSpan?: [number, number]): AstNode {
+  private convertNode(
+    node: YamlNode,
+    parent: AstNode | undefined,
+    depth: number,
+    aliasSpan?: [number, number],
+  ): AstNode {
     const span = aliasSpan ?? this.span(node);
     if (aliasSpan && ++this.aliasNodes > ALIAS_NODE_BUDGET) {
       this.aliasBudgetExceeded ??= aliasSpan;
@@ -220,7 +272,14 @@ class Converter {
         }
         const keySpan: [number, number] = aliasSpan ?? (keyNode ? this.span(keyNode) : [span[0], span[0]]);
         const key = isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
-        const keyAst: AstNode = { kind: 'string', value: key, start: keySpan[0], end: keySpan[1], parent: out, ...(aliasSpan ? { viaAlias: true } : {}) };
+        const keyAst: AstNode = {
+          kind: 'string',
+          value: key,
+          start: keySpan[0],
+          end: keySpan[1],
+          parent: out,
+          ...(aliasSpan ? { viaAlias: true } : {}),
+        };
         const valueAst: AstNode = pair.value
           ? this.convert(pair.value as YamlNode, out, depth + 1, aliasSpan)
           : { kind: 'null', value: null, start: keySpan[1], end: keySpan[1], parent: out };

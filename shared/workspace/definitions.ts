@@ -82,7 +82,11 @@ export function polytokenDiscoveryDirs(configs: Iterable<LoadedConfig>): string[
 }
 
 /** The `.md` definitions of the discovery folders (Polytoken skips folders it cannot read). */
-export function readDiscoveryFolders(dirs: Iterable<string>, host: WorkspaceHost, skip: (path: string) => boolean): IndexEntry[] {
+export function readDiscoveryFolders(
+  dirs: Iterable<string>,
+  host: WorkspaceHost,
+  skip: (path: string) => boolean,
+): IndexEntry[] {
   const out: IndexEntry[] = [];
   for (const dir of dirs) {
     for (const name of host.listDir(dir) ?? []) {
@@ -144,7 +148,8 @@ export class DefinitionIndex {
     // One `onNamesChanged` for the whole replacement: per entry, a name shared by k files was reported k times.
     this.replacing = true;
     try {
-      for (const path of [...this.entries.keys()]) if (!keep(path) && !next.has(path)) for (const n of this.set(path, undefined)) touched.add(n);
+      for (const path of [...this.entries.keys()])
+        if (!keep(path) && !next.has(path)) for (const n of this.set(path, undefined)) touched.add(n);
       for (const [path, entry] of next) if (!keep(path)) for (const n of this.set(path, entry)) touched.add(n);
     } finally {
       this.replacing = false;
@@ -167,14 +172,18 @@ export class DefinitionIndex {
   /** The engine's view for `polytoken/shadowed` and `picasso/duplicate-role`: the groups, kept current entry by entry. */
   workspaceIndex(): WorkspaceIndex {
     const byName = this.byName;
-    const groupOf = (kind: NamedDialect) => ({ get: (name: string) => (byName.has(nameKey(kind, name)) ? [...byName.get(nameKey(kind, name))!.values()] : undefined) });
+    const groupOf = (kind: NamedDialect) => ({
+      get: (name: string) =>
+        byName.has(nameKey(kind, name)) ? [...byName.get(nameKey(kind, name))!.values()] : undefined,
+    });
     return {
       polytokenByName: groupOf('polytoken'),
       picassoByName: groupOf('picasso'),
       // The rules read the groups; the flat list is only for readers that do not.
       get polytoken() {
         const flat: NamedDefinition[] = [];
-        for (const [key, group] of byName) if (key.startsWith('polytoken:')) for (const d of group.values()) flat.push(d);
+        for (const [key, group] of byName)
+          if (key.startsWith('polytoken:')) for (const d of group.values()) flat.push(d);
         return flat;
       },
     };

@@ -91,13 +91,28 @@ function balanced(line: string): boolean {
   let single = 0;
   for (let i = 0; i < line.length; i++) {
     switch (line.charCodeAt(i)) {
-      case 0x5b: square++; break; // [
-      case 0x5d: square--; break; // ]
-      case 0x7b: curly++; break; // {
-      case 0x7d: curly--; break; // }
-      case 0x22: if (line[i - 1] !== '\\') double++; break; // "
-      case 0x27: single++; break; // '
-      case 0x5c: if (line[i + 1] !== '"' && line[i + 1] !== '\\') return false; i++; break; // other escapes: let the parser decide
+      case 0x5b:
+        square++;
+        break; // [
+      case 0x5d:
+        square--;
+        break; // ]
+      case 0x7b:
+        curly++;
+        break; // {
+      case 0x7d:
+        curly--;
+        break; // }
+      case 0x22:
+        if (line[i - 1] !== '\\') double++;
+        break; // "
+      case 0x27:
+        single++;
+        break; // '
+      case 0x5c:
+        if (line[i + 1] !== '"' && line[i + 1] !== '\\') return false;
+        i++;
+        break; // other escapes: let the parser decide
     }
   }
   return square === 0 && curly === 0 && double % 2 === 0 && single % 2 === 0;

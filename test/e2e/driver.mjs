@@ -41,7 +41,12 @@ if (!fs.existsSync(suite)) throw new Error(`${suite} not found (compile with tsc
 
 const runId = randomUUID();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-e2e-'));
-const dirs = { ws: path.join(tmp, 'workspace'), ud: path.join(tmp, 'user-data'), ext: path.join(tmp, 'extensions'), scenes: path.join(tmp, 'scenes') };
+const dirs = {
+  ws: path.join(tmp, 'workspace'),
+  ud: path.join(tmp, 'user-data'),
+  ext: path.join(tmp, 'extensions'),
+  scenes: path.join(tmp, 'scenes'),
+};
 const resultsFile = path.join(tmp, 'results.json');
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.cpSync(path.join(here, 'workspace'), dirs.ws, { recursive: true });
@@ -144,9 +149,14 @@ async function waitUntil(what, probe, timeoutMs, intervalMs = 200) {
 
 function installExtensions() {
   const t = Date.now();
-  const r = spawnSync(process.execPath, [entry, '--extensions-dir', dirs.ext, '--user-data-dir', dirs.ud, '--install-extension', vsix], { encoding: 'utf8', timeout: 120000 });
+  const r = spawnSync(
+    process.execPath,
+    [entry, '--extensions-dir', dirs.ext, '--user-data-dir', dirs.ud, '--install-extension', vsix],
+    { encoding: 'utf8', timeout: 120000 },
+  );
   const out = `${r.stdout}\n${r.stderr}`.trim();
-  if (r.status !== 0 || !/successfully installed/i.test(out)) throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}):\n${out}`);
+  if (r.status !== 0 || !/successfully installed/i.test(out))
+    throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}):\n${out}`);
   log(`installed ${path.basename(vsix)} into a fresh extensions dir (${Date.now() - t} ms)`);
   // The runner extension (tests only) goes beside it as an unpacked folder.
   // VS Code only loads what extensions.json lists (an unlisted folder is marked removed): list it.
@@ -155,7 +165,8 @@ function installExtensions() {
   fs.cpSync(path.join(here, 'runner-extension'), location, { recursive: true });
   const listFile = path.join(dirs.ext, 'extensions.json');
   const list = JSON.parse(fs.readFileSync(listFile, 'utf8'));
-  if (!list.some((e) => e.identifier?.id === 'subagents-tooling.subagents-tooling')) throw new Error(`the .vsix is not listed in ${listFile}`);
+  if (!list.some((e) => e.identifier?.id === 'subagents-tooling.subagents-tooling'))
+    throw new Error(`the .vsix is not listed in ${listFile}`);
   list.push({
     identifier: { id: 'subagents-e2e.e2e-runner' },
     version: '0.0.1',
@@ -180,7 +191,22 @@ async function main() {
   delete env.VSCODE_IPC_HOOK_CLI;
   const cs = spawn(
     process.execPath,
-    [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', dirs.ud, '--extensions-dir', dirs.ext, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', dirs.ws],
+    [
+      entry,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--user-data-dir',
+      dirs.ud,
+      '--extensions-dir',
+      dirs.ext,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      dirs.ws,
+    ],
     { env, detached: true, stdio: ['ignore', serverLog, serverLog] },
   );
   started.push({ name: 'code-server', pid: cs.pid });
@@ -190,22 +216,35 @@ async function main() {
     if (!cleaning) log(`code-server exited early (code ${code})`);
   });
   const t0 = Date.now();
-  await waitUntil('code-server to listen', async () => {
-    if (exited) throw new Error('code-server exited; see its log');
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      return r.ok;
-    } catch {
-      return false;
-    }
-  }, 60000);
+  await waitUntil(
+    'code-server to listen',
+    async () => {
+      if (exited) throw new Error('code-server exited; see its log');
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+        return r.ok;
+      } catch {
+        return false;
+      }
+    },
+    60000,
+  );
   log(`code-server listening on 127.0.0.1:${port} (${Date.now() - t0} ms)`);
 
   const { chromium } = require('playwright-core');
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
   page.on('pageerror', (e) => fs.appendFileSync(path.join(tmp, 'browser.log'), `${e}\n`));
@@ -213,20 +252,33 @@ async function main() {
   await page.waitForSelector('.monaco-workbench', { timeout: 120000 });
   log(`workbench loaded (${Date.now() - t0} ms); waiting for the suite in the extension host`);
 
-  const results = await waitUntil('the suite results', () => {
-    if (exited) throw new Error('code-server exited before the suite finished');
-    if (!fs.existsSync(resultsFile)) return undefined;
-    return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-  }, suiteTimeoutMs, 250).catch((e) => ({ tests: [], passes: 0, failures: 0, pending: 0, error: e.message }));
+  const results = await waitUntil(
+    'the suite results',
+    () => {
+      if (exited) throw new Error('code-server exited before the suite finished');
+      if (!fs.existsSync(resultsFile)) return undefined;
+      return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+    },
+    suiteTimeoutMs,
+    250,
+  ).catch((e) => ({ tests: [], passes: 0, failures: 0, pending: 0, error: e.message }));
   fs.writeFileSync(path.join(resultsDir, 'e2e-results.json'), JSON.stringify(results, null, 2));
 
   console.log('\n  Integration suite, inside the VS Code extension host:');
-  for (const t of results.tests) console.log(`    ${t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}`);
+  for (const t of results.tests)
+    console.log(
+      `    ${t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}`,
+    );
   console.log('');
   for (const t of results.tests) if (t.state === 'failed') console.log(`FAILED: ${t.title}\n${t.error}\n`);
   if (results.error) console.log(`suite error: ${results.error}`);
-  log(`VS Code ${results.vscodeVersion ?? '?'}: ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${results.durationMs ?? '?'} ms)`);
-  if (results.timings) log(`activation: language server ready ${results.timings.serverReadyMs} ms after activate(); first resolve answered at ${results.timings.firstResolveMs} ms`);
+  log(
+    `VS Code ${results.vscodeVersion ?? '?'}: ${results.passes} passing, ${results.failures} failing, ${results.pending} pending (${results.durationMs ?? '?'} ms)`,
+  );
+  if (results.timings)
+    log(
+      `activation: language server ready ${results.timings.serverReadyMs} ms after activate(); first resolve answered at ${results.timings.firstResolveMs} ms`,
+    );
 
   if (!results.error && !args.includes('--no-screenshots')) await screenshots(page);
   for (const f of sceneFailures) console.log(`FAILED scene: ${f}`);
@@ -263,14 +315,28 @@ async function screenshots(page) {
     const spec = JSON.parse(fs.readFileSync(path.join(dirs.scenes, `${next}.ready`), 'utf8'));
     const problems = [];
     // A click the API cannot do (e.g. collapsing a pane by its header), before the checks.
-    if (spec.click) await page.locator(spec.click).first().click({ timeout: 20000 }).catch(() => problems.push(`${spec.click} not clickable`));
-    if (spec.selector) await page.locator(spec.selector).first().waitFor({ state: 'visible', timeout: 20000 }).catch(() => problems.push(`${spec.selector} not visible`));
+    if (spec.click)
+      await page
+        .locator(spec.click)
+        .first()
+        .click({ timeout: 20000 })
+        .catch(() => problems.push(`${spec.click} not clickable`));
+    if (spec.selector)
+      await page
+        .locator(spec.selector)
+        .first()
+        .waitFor({ state: 'visible', timeout: 20000 })
+        .catch(() => problems.push(`${spec.selector} not visible`));
     for (const text of spec.text ?? []) {
-      await waitUntil(`"${text}"`, async () => (await frameTexts(page)).includes(text), 20000, 250).catch(() => problems.push(`"${text}" not shown`));
+      await waitUntil(`"${text}"`, async () => (await frameTexts(page)).includes(text), 20000, 250).catch(() =>
+        problems.push(`"${text}" not shown`),
+      );
     }
     const file = path.join(resultsDir, `${next}.png`);
     await page.screenshot({ path: file });
-    log(`screenshot ${path.relative(repo, file)}${problems.length ? ` (${spec.required ? 'FAILED' : 'warning'}: ${problems.join('; ')})` : spec.required ? ' (checked)' : ''}`);
+    log(
+      `screenshot ${path.relative(repo, file)}${problems.length ? ` (${spec.required ? 'FAILED' : 'warning'}: ${problems.join('; ')})` : spec.required ? ' (checked)' : ''}`,
+    );
     if (spec.required && problems.length) sceneFailures.push(`${next}: ${problems.join('; ')}`);
     fs.writeFileSync(path.join(dirs.scenes, `${next}.done`), '');
   }
@@ -286,7 +352,8 @@ try {
     if (fs.existsSync(p)) fs.copyFileSync(p, path.join(resultsDir, f));
   }
 } finally {
-  if (fs.existsSync(path.join(tmp, 'code-server.log'))) fs.copyFileSync(path.join(tmp, 'code-server.log'), path.join(resultsDir, 'code-server.log'));
+  if (fs.existsSync(path.join(tmp, 'code-server.log')))
+    fs.copyFileSync(path.join(tmp, 'code-server.log'), path.join(resultsDir, 'code-server.log'));
   await cleanup();
 }
 log(ok ? 'PASSED' : 'FAILED');

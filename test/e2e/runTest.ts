@@ -20,7 +20,14 @@ async function main(): Promise<void> {
       version: process.env.VSCODE_VERSION ?? 'stable',
       extensionDevelopmentPath: repo,
       extensionTestsPath: path.join(__dirname, 'suite', 'index.js'),
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', `--user-data-dir=${userData}`],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        `--user-data-dir=${userData}`,
+      ],
     });
   } finally {
     fs.rmSync(workspace, { recursive: true, force: true });

@@ -14,31 +14,42 @@ import { removeTree } from '../support/tree';
  */
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const NAMES = ['triage', 'helper', 'broken'];
-const definition = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
+const definition = (name: string) =>
+  `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
 const TEXTS = [
   ...NAMES.map(definition),
   '---\ndescription: d\n  tools: [a, b]\nname: triage\n---\n', // quick name `triage`, parsed name: the file's
   '---\nname: [unclosed\n---\n',
   '---\nname: helper\npolytoken: { tools: [file_raed] }\n---\n',
 ];
-const role = (name: string) => `name: ${name}\ninvocation: "@${name}"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n`;
+const role = (name: string) =>
+  `name: ${name}\ninvocation: "@${name}"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n`;
 const PLACES = ['p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor', 'p/apps/cli/agents', 'p/.picasso/agents'];
-const CONFIGS = ['polytoken:\n  subagentDirs: [vendor]\n', 'polytoken:\n  subagentDirs: [vendor]\nrules:\n  polytoken/shadowed: warning\n', 'rules: {}\n'];
+const CONFIGS = [
+  'polytoken:\n  subagentDirs: [vendor]\n',
+  'polytoken:\n  subagentDirs: [vendor]\nrules:\n  polytoken/shadowed: warning\n',
+  'rules: {}\n',
+];
 
 /** A workspace state: which text each (place, file name) holds, and the configuration. */
 const state = fc.record({
-  files: fc.array(fc.tuple(fc.constantFrom(...PLACES), fc.constantFrom(...NAMES), fc.nat(TEXTS.length - 1)), { maxLength: 8 }),
+  files: fc.array(fc.tuple(fc.constantFrom(...PLACES), fc.constantFrom(...NAMES), fc.nat(TEXTS.length - 1)), {
+    maxLength: 8,
+  }),
   config: fc.nat(CONFIGS.length - 1),
 });
 
 function lay(root: string, s: { files: [string, string, number][]; config: number }): void {
-  for (const entry of fs.readdirSync(root)) if (entry !== 'cache') fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+  for (const entry of fs.readdirSync(root))
+    if (entry !== 'cache') fs.rmSync(path.join(root, entry), { recursive: true, force: true });
   fs.writeFileSync(path.join(root, '.subagents.yaml'), CONFIGS[s.config]);
   for (const [place, name, text] of s.files) {
     fs.mkdirSync(path.join(root, place), { recursive: true });
     // Picasso roles: a role named after the file or after another one (duplicate roles of a project).
-    if (place.endsWith('apps/cli/agents')) fs.writeFileSync(path.join(root, place, `${name}.yaml`), role(NAMES[text % NAMES.length]));
-    else if (place.endsWith('.picasso/agents')) fs.writeFileSync(path.join(root, place, `${name}.md`), `---\n${role(NAMES[text % NAMES.length])}---\n`);
+    if (place.endsWith('apps/cli/agents'))
+      fs.writeFileSync(path.join(root, place, `${name}.yaml`), role(NAMES[text % NAMES.length]));
+    else if (place.endsWith('.picasso/agents'))
+      fs.writeFileSync(path.join(root, place, `${name}.md`), `---\n${role(NAMES[text % NAMES.length])}---\n`);
     else fs.writeFileSync(path.join(root, place, `${name}.md`), TEXTS[text]);
   }
 }
@@ -53,8 +64,20 @@ describe('hardening: the check cache', function () {
         try {
           const cache = { file: path.join(root, 'cache', 'check.json'), checker: 'test' };
           // A reused report holds what the CLI prints of each diagnostic: its range, severity, rule and message.
-          const printed = (f: { path: string; diagnostics: Diagnostic[] }) => [f.path, f.diagnostics.map(({ range, severity, code, message }) => ({ range, severity, code, message }))];
-          const run = (withCache: boolean) => JSON.stringify(checkPaths([root], { cwd: root, noGlobal: true, keepAnalysis: false, workers: workers ? 1 : 0, ...(withCache ? { cache } : {}) }).files.map(printed));
+          const printed = (f: { path: string; diagnostics: Diagnostic[] }) => [
+            f.path,
+            f.diagnostics.map(({ range, severity, code, message }) => ({ range, severity, code, message })),
+          ];
+          const run = (withCache: boolean) =>
+            JSON.stringify(
+              checkPaths([root], {
+                cwd: root,
+                noGlobal: true,
+                keepAnalysis: false,
+                workers: workers ? 1 : 0,
+                ...(withCache ? { cache } : {}),
+              }).files.map(printed),
+            );
           for (const s of states) {
             lay(root, s);
             assert.strictEqual(run(true), run(false));
@@ -70,9 +93,34 @@ describe('hardening: the check cache', function () {
         seed,
         examples: [
           // A role of the same name appears beside an unchanged one (both become duplicates), then goes.
-          [[{ files: [['p/apps/cli/agents', 'triage', 0]], config: 0 }, { files: [['p/apps/cli/agents', 'triage', 0], ['p/.picasso/agents', 'helper', 0]], config: 0 }, { files: [['p/apps/cli/agents', 'triage', 0]], config: 0 }], false],
+          [
+            [
+              { files: [['p/apps/cli/agents', 'triage', 0]], config: 0 },
+              {
+                files: [
+                  ['p/apps/cli/agents', 'triage', 0],
+                  ['p/.picasso/agents', 'helper', 0],
+                ],
+                config: 0,
+              },
+              { files: [['p/apps/cli/agents', 'triage', 0]], config: 0 },
+            ],
+            false,
+          ],
           // A project definition appears with the name of an unchanged vendor one (shadowing).
-          [[{ files: [['vendor', 'helper', 1]], config: 0 }, { files: [['vendor', 'helper', 1], ['p/.polytoken/subagents', 'helper', 1]], config: 0 }], true],
+          [
+            [
+              { files: [['vendor', 'helper', 1]], config: 0 },
+              {
+                files: [
+                  ['vendor', 'helper', 1],
+                  ['p/.polytoken/subagents', 'helper', 1],
+                ],
+                config: 0,
+              },
+            ],
+            true,
+          ],
         ],
       },
     );

@@ -25,7 +25,13 @@ const EXPERT = `${WS}/bookkeeper.expert.json`;
 
 function run(path: string, text: string, loaded = config): Analysis {
   const errors: string[] = [];
-  const analysis = analyze({ text, path, config: loaded, root: WS, onRuleError: (rule, e) => errors.push(`${rule}: ${e}`) });
+  const analysis = analyze({
+    text,
+    path,
+    config: loaded,
+    root: WS,
+    onRuleError: (rule, e) => errors.push(`${rule}: ${e}`),
+  });
   assert.deepStrictEqual(errors, [], 'no rule throws');
   return analysis;
 }
@@ -50,8 +56,15 @@ describe('hardening: hostile inputs', function () {
       const text = '{"a": {"k": 1, "j": 0, "k": 2}, "b": 1, "a": {"k": 3}}';
       const file = parseJsonFile(text);
       assert.deepStrictEqual(toPlain(file.root), { b: 1, a: { k: 3 } });
-      assert.deepStrictEqual(file.root?.properties?.map((p) => p.key), ['b', 'a']);
-      assert.deepStrictEqual(file.duplicateKeys?.map((d) => [d.key, text.slice(d.start, d.end)]), [['a', '"a"']], 'the inner object that was overridden is not read at all');
+      assert.deepStrictEqual(
+        file.root?.properties?.map((p) => p.key),
+        ['b', 'a'],
+      );
+      assert.deepStrictEqual(
+        file.duplicateKeys?.map((d) => [d.key, text.slice(d.start, d.end)]),
+        [['a', '"a"']],
+        'the inner object that was overridden is not read at all',
+      );
     });
 
     it('`{` and 100,000 commas: the syntax errors are capped, with the count of the rest', () => {
@@ -59,7 +72,11 @@ describe('hardening: hostile inputs', function () {
       assert.strictEqual(file.syntax.length, MAX_SYNTAX_ERRORS + 1);
       assert.match(file.syntax[MAX_SYNTAX_ERRORS].message, /^\d+ more JSON syntax errors follow/);
       const kept = file.syntax.slice(0, MAX_SYNTAX_ERRORS).map((f) => f.range.start.character);
-      assert.deepStrictEqual(kept, [...kept].sort((a, b) => a - b), 'the first ones, in position order');
+      assert.deepStrictEqual(
+        kept,
+        [...kept].sort((a, b) => a - b),
+        'the first ones, in position order',
+      );
       assert.ok(kept[0] <= 2);
     });
   });
@@ -75,14 +92,23 @@ describe('hardening: hostile inputs', function () {
         '!!str a: 1\n!!str a: 2\n',
       ];
       for (const text of texts) {
-        const theirs = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false }).errors.filter((e) => e.code === 'DUPLICATE_KEY');
+        const theirs = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false }).errors.filter(
+          (e) => e.code === 'DUPLICATE_KEY',
+        );
         const ours = parseYaml(text).errors.filter((e) => e.message === 'Map keys must be unique');
         assert.ok(theirs.length > 0, text);
-        assert.deepStrictEqual(ours.map((e) => [e.start, e.end]), theirs.map((e) => e.pos), text);
+        assert.deepStrictEqual(
+          ours.map((e) => [e.start, e.end]),
+          theirs.map((e) => e.pos),
+          text,
+        );
       }
       // The package puts it at the line break before the key when the previous value is empty; ours is on the key.
       const afterEmpty = 'a:\na: 1\n';
-      assert.deepStrictEqual(parseYaml(afterEmpty).errors.map((e) => afterEmpty.slice(e.start, e.end)), ['a']);
+      assert.deepStrictEqual(
+        parseYaml(afterEmpty).errors.map((e) => afterEmpty.slice(e.start, e.end)),
+        ['a'],
+      );
       assert.deepStrictEqual(parseYaml('.nan: 1\n.nan: 2\n').errors, [], 'NaN keys never equal each other');
     });
 
@@ -100,10 +126,16 @@ describe('hardening: hostile inputs', function () {
         return resolve.apply(this, args);
       };
       try {
-        const { root, errors } = parseYaml('a: &x 1\nb: *x\nc: &x [2, 3]\nd: *x\ne: *missing\nl:\n' + '  - *x\n'.repeat(2000));
+        const { root, errors } = parseYaml(
+          'a: &x 1\nb: *x\nc: &x [2, 3]\nd: *x\ne: *missing\nl:\n' + '  - *x\n'.repeat(2000),
+        );
         assert.deepStrictEqual(errors, []);
         const plain = toPlain(root) as Record<string, unknown>;
-        assert.deepStrictEqual([plain.a, plain.b, plain.c, plain.d, plain.e], [1, 1, [2, 3], [2, 3], null], 'the last anchor before the alias counts');
+        assert.deepStrictEqual(
+          [plain.a, plain.b, plain.c, plain.d, plain.e],
+          [1, 1, [2, 3], [2, 3], null],
+          'the last anchor before the alias counts',
+        );
         assert.strictEqual((plain.l as unknown[]).length, 2000);
         const recursive = parseYaml('a: &a [*a]\n');
         assert.ok(recursive.errors.length > 0, 'a self-referencing anchor stops at a cap');
@@ -115,25 +147,38 @@ describe('hardening: hostile inputs', function () {
   });
 
   describe('many findings of one rule', () => {
-    const tools = (n: number) => 'name: code_review\ntools:\n' + Array.from({ length: n }, (_, i) => `  - tol_${i}\n`).join('');
+    const tools = (n: number) =>
+      'name: code_review\ntools:\n' + Array.from({ length: n }, (_, i) => `  - tol_${i}\n`).join('');
 
     it(`keeps the first ${MAX_DIAGNOSTICS_PER_RULE} per rule, in position order, and says how many more`, () => {
       const a = run(ROLE, tools(MAX_DIAGNOSTICS_PER_RULE + 1500));
       const unknown = a.diagnostics.filter((d) => d.code === 'picasso/unknown-tool');
       assert.strictEqual(unknown.length, MAX_DIAGNOSTICS_PER_RULE + 1);
-      assert.deepStrictEqual(unknown.slice(0, 3).map((d) => d.range.start.line), [2, 3, 4]);
+      assert.deepStrictEqual(
+        unknown.slice(0, 3).map((d) => d.range.start.line),
+        [2, 3, 4],
+      );
       const summary = unknown[MAX_DIAGNOSTICS_PER_RULE];
-      assert.strictEqual(summary.message, '1,500 more `picasso/unknown-tool` problems in this file are not shown (only the first 1,000 are); fix those first.');
+      assert.strictEqual(
+        summary.message,
+        '1,500 more `picasso/unknown-tool` problems in this file are not shown (only the first 1,000 are); fix those first.',
+      );
       assert.deepStrictEqual(summary.data, { rule: 'picasso/unknown-tool', omitted: 1500 });
       assert.strictEqual(summary.range.start.line, MAX_DIAGNOSTICS_PER_RULE + 2, 'where the first left-out one was');
       assert.strictEqual(summary.severity, unknown[0].severity);
     });
 
     it('at the limit nothing is summed up; rules turned off or suppressed do not count', () => {
-      assert.strictEqual(count(run(ROLE, tools(MAX_DIAGNOSTICS_PER_RULE)), 'picasso/unknown-tool'), MAX_DIAGNOSTICS_PER_RULE);
+      assert.strictEqual(
+        count(run(ROLE, tools(MAX_DIAGNOSTICS_PER_RULE)), 'picasso/unknown-tool'),
+        MAX_DIAGNOSTICS_PER_RULE,
+      );
       const off = parseConfig('rules:\n  picasso/unknown-tool: off\n', `${WS}/.subagents.yaml`, WS);
       assert.strictEqual(count(run(ROLE, tools(3000), off), 'picasso/unknown-tool'), 0);
-      assert.strictEqual(count(run(ROLE, '# subagents-disable picasso/unknown-tool\n' + tools(3000)), 'picasso/unknown-tool'), 0);
+      assert.strictEqual(
+        count(run(ROLE, '# subagents-disable picasso/unknown-tool\n' + tools(3000)), 'picasso/unknown-tool'),
+        0,
+      );
     });
 
     it('130,000 findings of one rule are not lost (a spread of them overflowed the stack)', () => {
@@ -141,12 +186,18 @@ describe('hardening: hostile inputs', function () {
       const module = DIALECT_MODULES.picasso;
       const original = module.rules;
       const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 4 } };
-      const flood: Rule = { ids: ['picasso/unknown-tool'], check: () => Array.from({ length: 130_000 }, () => ({ rule: 'picasso/unknown-tool', range, message: 'm' })) };
+      const flood: Rule = {
+        ids: ['picasso/unknown-tool'],
+        check: () => Array.from({ length: 130_000 }, () => ({ rule: 'picasso/unknown-tool', range, message: 'm' })),
+      };
       (module as { rules: readonly Rule[] }).rules = [...original, flood];
       try {
         const a = run(ROLE, 'name: code_review\n');
         assert.strictEqual(count(a, 'picasso/unknown-tool'), MAX_DIAGNOSTICS_PER_RULE + 1);
-        assert.match(String(a.diagnostics.find((d) => (d.data as { omitted?: number }).omitted)?.message), /^129,000 more/);
+        assert.match(
+          String(a.diagnostics.find((d) => (d.data as { omitted?: number }).omitted)?.message),
+          /^129,000 more/,
+        );
       } finally {
         (module as { rules: readonly Rule[] }).rules = original;
       }
@@ -162,16 +213,26 @@ describe('hardening: hostile inputs', function () {
         ['rules:\n  picasso/unknown-tool: off\n# ' + 'x'.repeat(MAX_FILE_CHARS), /5\.0 MB, above the 5 MB limit/],
       ] as const) {
         const loaded = parseConfig(text, CONFIG, WS);
-        assert.deepStrictEqual(loaded.findings.map((f) => [f.rule, f.range.start.line]), [['config/invalid', 0]]);
+        assert.deepStrictEqual(
+          loaded.findings.map((f) => [f.rule, f.range.start.line]),
+          [['config/invalid', 0]],
+        );
         assert.match(loaded.findings[0].message, message);
         assert.deepStrictEqual(loaded.config.rules, {}, 'the defaults');
       }
     });
 
     it('a glob with too many wildcards is reported on its entry and left out; the rest applies', () => {
-      const text = 'ignore:\n  - "**/*a*a*a*a*a*a*a*a*a*a*b"\n  - "vendor/**"\nfiles:\n  picasso: ["roles/*.yaml", "x*y*z*w*.yaml"]\nrules:\n  picasso/unknown-tool: off\n';
+      const text =
+        'ignore:\n  - "**/*a*a*a*a*a*a*a*a*a*a*b"\n  - "vendor/**"\nfiles:\n  picasso: ["roles/*.yaml", "x*y*z*w*.yaml"]\nrules:\n  picasso/unknown-tool: off\n';
       const loaded = parseConfig(text, CONFIG, WS);
-      assert.deepStrictEqual(loaded.findings.map((f) => [f.rule, f.range.start.line, f.range.start.character]), [['config/invalid', 1, 4], ['config/invalid', 4, 28]]);
+      assert.deepStrictEqual(
+        loaded.findings.map((f) => [f.rule, f.range.start.line, f.range.start.character]),
+        [
+          ['config/invalid', 1, 4],
+          ['config/invalid', 4, 28],
+        ],
+      );
       assert.match(loaded.findings[0].message, /has 12 wildcards and at most 3 are allowed/);
       assert.deepStrictEqual(loaded.config.ignore, ['vendor/**']);
       assert.deepStrictEqual(loaded.config.files, { picasso: ['roles/*.yaml'] });
@@ -182,18 +243,36 @@ describe('hardening: hostile inputs', function () {
     });
 
     it(`past ${MAX_GLOBS_PER_LIST} globs in a list the rest is reported once and left out`, () => {
-      const text = 'ignore:\n' + Array.from({ length: MAX_GLOBS_PER_LIST + 5 }, (_, i) => `  - "x${i}/**"\n`).join('') + 'files:\n  profy: ["a/*.json"]\n';
+      const text =
+        'ignore:\n' +
+        Array.from({ length: MAX_GLOBS_PER_LIST + 5 }, (_, i) => `  - "x${i}/**"\n`).join('') +
+        'files:\n  profy: ["a/*.json"]\n';
       const loaded = parseConfig(text, CONFIG, WS);
-      assert.deepStrictEqual(loaded.findings.map((f) => [f.rule, f.range.start.line]), [['config/invalid', MAX_GLOBS_PER_LIST + 1]]);
-      assert.match(loaded.findings[0].message, /^This glob and the 4 after it are ignored: a list may hold at most 1,000 globs/);
+      assert.deepStrictEqual(
+        loaded.findings.map((f) => [f.rule, f.range.start.line]),
+        [['config/invalid', MAX_GLOBS_PER_LIST + 1]],
+      );
+      assert.match(
+        loaded.findings[0].message,
+        /^This glob and the 4 after it are ignored: a list may hold at most 1,000 globs/,
+      );
       assert.strictEqual(loaded.config.ignore.length, MAX_GLOBS_PER_LIST);
       assert.strictEqual(loaded.config.ignore[MAX_GLOBS_PER_LIST - 1], `x${MAX_GLOBS_PER_LIST - 1}/**`);
       assert.deepStrictEqual(loaded.config.files, { profy: ['a/*.json'] });
     });
 
     it('which globs are refused', () => {
-      for (const ok of ['**/*.md', 'test/fixtures/**', '**/.polytoken/**/*.md', 'agents/*-*.md', '**/*.{md,yaml}', '?????.md']) assert.strictEqual(unsafeGlobReason(ok), undefined, ok);
-      for (const bad of ['**/a/**/b/**/*.md', '*a*b*c*d', '+(a|b)/**/*x*y', 'x'.repeat(1001)]) assert.ok(unsafeGlobReason(bad), bad);
+      for (const ok of [
+        '**/*.md',
+        'test/fixtures/**',
+        '**/.polytoken/**/*.md',
+        'agents/*-*.md',
+        '**/*.{md,yaml}',
+        '?????.md',
+      ])
+        assert.strictEqual(unsafeGlobReason(ok), undefined, ok);
+      for (const bad of ['**/a/**/b/**/*.md', '*a*b*c*d', '+(a|b)/**/*x*y', 'x'.repeat(1001)])
+        assert.ok(unsafeGlobReason(bad), bad);
     });
   });
 
@@ -201,14 +280,20 @@ describe('hardening: hostile inputs', function () {
     /** The former implementation: a regular expression (exponential on `a*a*…b`). */
     const reference = (pattern: string, name: string) => {
       let source = '';
-      for (const ch of pattern) source += ch === '*' ? '[\\s\\S]*' : ch === '?' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      for (const ch of pattern)
+        source += ch === '*' ? '[\\s\\S]*' : ch === '?' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       return new RegExp(`^${source}$`, 'u').test(name);
     };
 
     it('match exactly as the regular expression did (property)', () => {
-      const text = (chars: string[], max: number) => fc.array(fc.constantFrom(...chars), { maxLength: max }).map((a) => a.join(''));
+      const text = (chars: string[], max: number) =>
+        fc.array(fc.constantFrom(...chars), { maxLength: max }).map((a) => a.join(''));
       fc.assert(
-        fc.property(text(['a', 'b', '*', '?', '😀', '_'], 10), text(['a', 'b', '😀', '_'], 12), (pattern, name) => globMatches(pattern, name) === reference(pattern, name)),
+        fc.property(
+          text(['a', 'b', '*', '?', '😀', '_'], 10),
+          text(['a', 'b', '😀', '_'], 12),
+          (pattern, name) => globMatches(pattern, name) === reference(pattern, name),
+        ),
         { numRuns: 5000 },
       );
     });

@@ -6,9 +6,21 @@ import type { Dialect, RuleId } from '../../shared/types';
 /** A rule that throws is isolated: the other rules still report, and the error is told. */
 const WS = '/ws';
 const SAMPLES: Record<Dialect, { path: string; text: string; expect: string }> = {
-  polytoken: { path: `${WS}/.polytoken/subagents/triage.md`, text: '---\nname: other\ndescription: d\npolytoken:\n  tools: [exit_tool]\n---\n', expect: 'polytoken/name-mismatch' },
-  picasso: { path: `${WS}/apps/cli/agents/code_review.yaml`, text: 'name: Code-Review\n', expect: 'picasso/missing-required' },
-  profy: { path: `${WS}/bookkeeper.expert.json`, text: '{"name": "b", "description": "d", "tools": ["read"], "subagents": [{"name": "Task"}]}', expect: 'profy/reserved-name' },
+  polytoken: {
+    path: `${WS}/.polytoken/subagents/triage.md`,
+    text: '---\nname: other\ndescription: d\npolytoken:\n  tools: [exit_tool]\n---\n',
+    expect: 'polytoken/name-mismatch',
+  },
+  picasso: {
+    path: `${WS}/apps/cli/agents/code_review.yaml`,
+    text: 'name: Code-Review\n',
+    expect: 'picasso/missing-required',
+  },
+  profy: {
+    path: `${WS}/bookkeeper.expert.json`,
+    text: '{"name": "b", "description": "d", "tools": ["read"], "subagents": [{"name": "Task"}]}',
+    expect: 'profy/reserved-name',
+  },
 };
 
 describe('hardening: engine isolation', () => {
@@ -30,11 +42,20 @@ describe('hardening: engine isolation', () => {
         },
       };
       const baseline = analyze({ text: sample.text, path: sample.path, config: defaultLoadedConfig(WS), root: WS });
-      assert.ok(baseline.diagnostics.some((d) => d.code === sample.expect), `baseline reports ${sample.expect}`);
+      assert.ok(
+        baseline.diagnostics.some((d) => d.code === sample.expect),
+        `baseline reports ${sample.expect}`,
+      );
       (module as { rules: readonly Rule[] }).rules = [boom, ...original, returnsGarbage, boom];
       const errors: string[] = [];
       try {
-        const a = analyze({ text: sample.text, path: sample.path, config: defaultLoadedConfig(WS), root: WS, onRuleError: (rule, e) => errors.push(`${rule}: ${(e as Error).message}`) });
+        const a = analyze({
+          text: sample.text,
+          path: sample.path,
+          config: defaultLoadedConfig(WS),
+          root: WS,
+          onRuleError: (rule, e) => errors.push(`${rule}: ${(e as Error).message}`),
+        });
         assert.deepStrictEqual(
           a.diagnostics.map((d) => d.code),
           baseline.diagnostics.map((d) => d.code),
@@ -43,7 +64,9 @@ describe('hardening: engine isolation', () => {
         assert.strictEqual(errors.filter((e) => e === 'test/boom: boom').length, 2);
         assert.strictEqual(errors.filter((e) => e.startsWith('test/garbage')).length, 1);
         // Without a listener the error is swallowed, never thrown.
-        assert.doesNotThrow(() => analyze({ text: sample.text, path: sample.path, config: defaultLoadedConfig(WS), root: WS }));
+        assert.doesNotThrow(() =>
+          analyze({ text: sample.text, path: sample.path, config: defaultLoadedConfig(WS), root: WS }),
+        );
       } finally {
         (module as { rules: readonly Rule[] }).rules = original;
       }

@@ -21,7 +21,13 @@ const PATHS = {
 
 function run(path: string, text: string): Analysis {
   const ruleErrors: string[] = [];
-  const analysis = analyze({ text, path, config, root: WS, onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${e}`) });
+  const analysis = analyze({
+    text,
+    path,
+    config,
+    root: WS,
+    onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${e}`),
+  });
   assert.deepStrictEqual(ruleErrors, [], 'no rule throws');
   checkRanges(text, analysis.diagnostics);
   resolveAnalysis(analysis, path); // never throws
@@ -31,11 +37,18 @@ function run(path: string, text: string): Analysis {
 const codes = (a: Analysis) => a.diagnostics.map((d) => d.code);
 
 const VALID = {
-  polytoken: '---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  model: fast\n  tools:\n    - file_read\n    - grep\n  tools_deny: [grep]\n---\nSort the issues.\n',
+  polytoken:
+    '---\nname: triage\ndescription: Sorts issues.\npolytoken:\n  model: fast\n  tools:\n    - file_read\n    - grep\n  tools_deny: [grep]\n---\nSort the issues.\n',
   picassoYaml:
     'name: code_review\ninvocation: "@code_review"\nmodel: balanced\ntools:\n  - read_file\n  - grep\nmax_steps: 10\nmax_depth: 1\noutput_schema:\n  type: object\ndescription: Reviews code.\nwhen_to_use: For reviews.\n',
   profy: JSON.stringify(
-    { name: 'bookkeeper', description: 'Books.', delegationBrief: 'Books entries.', tools: ['read', 'grep'], subagents: [{ name: 'scanner', description: 'Scans.', system_prompt: 'Scan.', tools: ['read'] }] },
+    {
+      name: 'bookkeeper',
+      description: 'Books.',
+      delegationBrief: 'Books entries.',
+      tools: ['read', 'grep'],
+      subagents: [{ name: 'scanner', description: 'Scans.', system_prompt: 'Scan.', tools: ['read'] }],
+    },
     null,
     2,
   ),
@@ -60,7 +73,7 @@ describe('hardening: limits', function () {
   });
 
   it('a 10 MB file is reported the same way', () => {
-    const text = ('name: code_review\ntools: [read_file]\n').repeat(Math.ceil((10 * 1024 * 1024) / 37));
+    const text = 'name: code_review\ntools: [read_file]\n'.repeat(Math.ceil((10 * 1024 * 1024) / 37));
     const a = run(PATHS.picassoYaml, text);
     assert.deepStrictEqual(codes(a), ['syntax/yaml']);
     assert.match(String(a.diagnostics[0].message), /10\.0 MB/);
@@ -77,7 +90,10 @@ describe('hardening: limits', function () {
   it('alias bombs are bounded: the copied tree stops at the budget', () => {
     const levels = 'abcdefghij'.split('');
     let yaml = `${levels[0]}: &${levels[0]} [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n`;
-    for (let i = 1; i < levels.length; i++) yaml += `${levels[i]}: &${levels[i]} [${Array(9).fill('*' + levels[i - 1]).join(', ')}]\n`;
+    for (let i = 1; i < levels.length; i++)
+      yaml += `${levels[i]}: &${levels[i]} [${Array(9)
+        .fill('*' + levels[i - 1])
+        .join(', ')}]\n`;
     // 9^10 ≈ 3.5 billion nodes if expanded.
     const parsed = parseYaml(yaml + 'tools: *j\n');
     let count = 0;
@@ -92,7 +108,10 @@ describe('hardening: limits', function () {
     for (const [path, text] of [
       [PATHS.picassoYaml, yaml + 'tools: *j\ndeny: *j\nhooks: *j\nmemory: *j\noutput_schema: *j\n'],
       [PATHS.picassoMd, `---\n${yaml}tools: *j\n---\n`],
-      [PATHS.polytoken, `---\nname: triage\npolytoken:\n${yaml.replace(/^/gm, '  ').trimEnd()}\n  tools: *j\n  tools_deny: *j\n  exit_tool_schema: *j\n---\n`],
+      [
+        PATHS.polytoken,
+        `---\nname: triage\npolytoken:\n${yaml.replace(/^/gm, '  ').trimEnd()}\n  tools: *j\n  tools_deny: *j\n  exit_tool_schema: *j\n---\n`,
+      ],
     ]) {
       const a = run(path, text);
       assert.ok(codes(a).includes('syntax/yaml'), path);
@@ -113,13 +132,26 @@ describe('hardening: limits', function () {
   });
 
   describe('CRLF, BOM and tabs', () => {
-    const variants = (text: string) => ({ crlf: text.replace(/\n/g, '\r\n'), bom: '\ufeff' + text, both: '\ufeff' + text.replace(/\n/g, '\r\n'), cr: text.replace(/\n/g, '\r') });
-    const summary = (a: Analysis) => a.diagnostics.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+    const variants = (text: string) => ({
+      crlf: text.replace(/\n/g, '\r\n'),
+      bom: '\ufeff' + text,
+      both: '\ufeff' + text.replace(/\n/g, '\r\n'),
+      cr: text.replace(/\n/g, '\r'),
+    });
+    const summary = (a: Analysis) =>
+      a.diagnostics.map(
+        (d) =>
+          `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+      );
     for (const [name, path, text] of [
       ['polytoken', PATHS.polytoken, VALID.polytoken + 'Body {{ x }} with {% if a %}\n'],
       ['picasso', PATHS.picassoYaml, VALID.picassoYaml + 'memory: none\ntoolz: [x]\n'],
       ['picasso .md', PATHS.picassoMd, `---\n${VALID.picassoYaml}---\nBody.\n`],
-      ['profy', PATHS.profy, VALID.profy.replace('"name": "bookkeeper",', '"name": "bookkeeper",\n  "nme": 1,\n  "tools2": "x",')],
+      [
+        'profy',
+        PATHS.profy,
+        VALID.profy.replace('"name": "bookkeeper",', '"name": "bookkeeper",\n  "nme": 1,\n  "tools2": "x",'),
+      ],
     ] as const) {
       it(`${name}: the same diagnostics at the same places with CRLF and with a BOM`, () => {
         const plain = run(path, text);
@@ -155,20 +187,31 @@ describe('hardening: limits', function () {
         [PATHS.picassoYaml, Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'a:').join('\n') + ' 1\n'],
       ]) {
         const a = run(path, text);
-        assert.ok(a.diagnostics.some((d) => /nested deeper than \d+ levels/.test(String(d.message))), `${path}: ${a.diagnostics.map((d) => d.message).join(' | ')}`);
+        assert.ok(
+          a.diagnostics.some((d) => /nested deeper than \d+ levels/.test(String(d.message))),
+          `${path}: ${a.diagnostics.map((d) => d.message).join(' | ')}`,
+        );
         assert.ok(a.diagnostics.length <= 80, `syntax errors are capped (${a.diagnostics.length})`);
       }
       // Past the parse cap nothing is composed; below it the value is read up to the conversion cap.
-      assert.ok(parseYaml(`x: ${'['.repeat(MAX_PARSE_DEPTH + 1)}`).errors.some((e) => /so it is not read/.test(e.message)));
+      assert.ok(
+        parseYaml(`x: ${'['.repeat(MAX_PARSE_DEPTH + 1)}`).errors.some((e) => /so it is not read/.test(e.message)),
+      );
       assert.ok(parseYaml(`x: ${'['.repeat(MAX_PARSE_DEPTH - 1)}${']'.repeat(MAX_PARSE_DEPTH - 1)}`).root);
     });
 
     it('JSON: 100,000 `[` and 100,000 nested objects', () => {
-      for (const text of ['['.repeat(N), `{"tools": ${'['.repeat(N)}${']'.repeat(N)}}`, `${'{"a":'.repeat(N)}1${'}'.repeat(N)}`]) {
+      for (const text of [
+        '['.repeat(N),
+        `{"tools": ${'['.repeat(N)}${']'.repeat(N)}}`,
+        `${'{"a":'.repeat(N)}1${'}'.repeat(N)}`,
+      ]) {
         const a = run(PATHS.profy, text);
         assert.ok(codes(a).includes('syntax/json'));
       }
-      assert.ok(parseJson('['.repeat(600) + ']'.repeat(600)).errors.some((e) => /nested deeper than 500/.test(e.message)));
+      assert.ok(
+        parseJson('['.repeat(600) + ']'.repeat(600)).errors.some((e) => /nested deeper than 500/.test(e.message)),
+      );
     });
 
     it('a depth just inside the cap is read', () => {
@@ -192,11 +235,20 @@ describe('hardening: limits', function () {
   });
 
   it('values the tree does not model (`!!binary`) are invalid values, not absent ones (found by the fuzzer)', () => {
-    for (const key of ['tools:\n  picasso: !!binary aGk=', 'polytoken:\n  facetTools: !!binary aGk=', 'rules: !!binary aGk=', 'mcp:\n  github: !!binary aGk=']) {
+    for (const key of [
+      'tools:\n  picasso: !!binary aGk=',
+      'polytoken:\n  facetTools: !!binary aGk=',
+      'rules: !!binary aGk=',
+      'mcp:\n  github: !!binary aGk=',
+    ]) {
       const a = run(`${WS}/.subagents.yaml`, `${key}\n`);
       assert.deepStrictEqual(codes(a), ['config/invalid'], key);
     }
-    assert.ok(codes(run(PATHS.picassoYaml, VALID.picassoYaml.replace('max_steps: 10', 'max_steps: !!binary aGk='))).includes('picasso/invalid-value'));
+    assert.ok(
+      codes(run(PATHS.picassoYaml, VALID.picassoYaml.replace('max_steps: 10', 'max_steps: !!binary aGk='))).includes(
+        'picasso/invalid-value',
+      ),
+    );
     run(PATHS.polytoken, VALID.polytoken.replace('tools_deny: [grep]', 'tools_deny: !!binary aGk='));
   });
 

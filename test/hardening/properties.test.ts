@@ -34,18 +34,69 @@ describe('hardening: properties of analyze and resolve', function () {
     });
   }
 
-  const LINES = ['name: triage', 'name: "a b"', "name: 'x'", 'name: yes', 'name: foo bar', 'name: foo # c', 'name:', 'name: *a', 'name: &a x', 'name: [x]',
-    'description: d', 'description: "open', "description: 'it''s'", 'description: |', 'description: >-', 'polytoken:', '  tools: [a, b', '  tools: [a, b]', '  - x', '  "', "  '",
-    '  continued', '# comment', '', '---', '...', '? name', ': x', '"name": q', 'name : z', '<<: *a', '%YAML 1.2', '  name: nested', '\tname: tab', 'key: {a: 1}', 'key: {a: [1, 2}]'];
+  const LINES = [
+    'name: triage',
+    'name: "a b"',
+    "name: 'x'",
+    'name: yes',
+    'name: foo bar',
+    'name: foo # c',
+    'name:',
+    'name: *a',
+    'name: &a x',
+    'name: [x]',
+    'description: d',
+    'description: "open',
+    "description: 'it''s'",
+    'description: |',
+    'description: >-',
+    'polytoken:',
+    '  tools: [a, b',
+    '  tools: [a, b]',
+    '  - x',
+    '  "',
+    "  '",
+    '  continued',
+    '# comment',
+    '',
+    '---',
+    '...',
+    '? name',
+    ': x',
+    '"name": q',
+    'name : z',
+    '<<: *a',
+    '%YAML 1.2',
+    '  name: nested',
+    '\tname: tab',
+    'key: {a: 1}',
+    'key: {a: [1, 2}]',
+  ];
   const frontmatter = fc
-    .tuple(fc.array(fc.constantFrom(...LINES), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('---', '...', ''), fc.boolean())
-    .map(([lines, eol, close, bom]) => `${bom ? '\ufeff' : ''}---${eol}${lines.join(eol)}${eol}${close}${eol}Body${eol}`);
-  const polytokenText = fc.oneof(frontmatter, CASES.polytoken.map((c) => c.text));
+    .tuple(
+      fc.array(fc.constantFrom(...LINES), { maxLength: 8 }),
+      fc.constantFrom('\n', '\r\n'),
+      fc.constantFrom('---', '...', ''),
+      fc.boolean(),
+    )
+    .map(
+      ([lines, eol, close, bom]) => `${bom ? '\ufeff' : ''}---${eol}${lines.join(eol)}${eol}${close}${eol}Body${eol}`,
+    );
+  const polytokenText = fc.oneof(
+    frontmatter,
+    CASES.polytoken.map((c) => c.text),
+  );
 
   it('the shadowing index reads a name without a parse only when a clean parse agrees', () => {
     // Found by this property: the yaml package does not break a line on a lone CR, so `\rname:` is no key of its own.
     const loneCr = '---\n\rname: triage\nextra:\n# subagents-disable-next-line\n  "       ": ""\n---\n';
-    assert.strictEqual(polytokenName(DIALECT_MODULES.polytoken.parse(new SourceText(loneCr), '/ws/.polytoken/subagents/file.md'), '/ws/.polytoken/subagents/file.md'), 'file');
+    assert.strictEqual(
+      polytokenName(
+        DIALECT_MODULES.polytoken.parse(new SourceText(loneCr), '/ws/.polytoken/subagents/file.md'),
+        '/ws/.polytoken/subagents/file.md',
+      ),
+      'file',
+    );
     assert.strictEqual(quickPolytokenName(loneCr), undefined);
     let quick = 0;
     fc.assert(
@@ -71,20 +122,31 @@ describe('hardening: properties of analyze and resolve', function () {
       'vendor/broken.md': '---\nname: broken\ndescription: d\npolytoken: {}\n---\n',
       '.polytoken/subagents/broken.md': broken,
     };
-    withTree(files, (root) => {
-      const shadowed = (workers: number) =>
-        checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false })
-          .files.filter((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed'))
-          .map((f) => path.relative(root, f.path));
-      assert.deepStrictEqual(shadowed(0), ['vendor/broken.md']);
-      assert.deepStrictEqual(shadowed(1), ['vendor/broken.md']);
-    }, 'subagents-quick-');
+    withTree(
+      files,
+      (root) => {
+        const shadowed = (workers: number) =>
+          checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false })
+            .files.filter((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed'))
+            .map((f) => path.relative(root, f.path));
+        assert.deepStrictEqual(shadowed(0), ['vendor/broken.md']);
+        assert.deepStrictEqual(shadowed(1), ['vendor/broken.md']);
+      },
+      'subagents-quick-',
+    );
   });
 
   it('checkPaths gives the same reports with and without quick names, on one thread and on two', function () {
     this.timeout(120_000);
     const NAMES = ['triage', 'x', 'a b', 'file0', 'file1', 'foo'];
-    const workspace = fc.array(fc.tuple(fc.constantFrom('p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor'), polytokenText, fc.constantFrom(...NAMES)), { minLength: 2, maxLength: 12 });
+    const workspace = fc.array(
+      fc.tuple(
+        fc.constantFrom('p/.polytoken/subagents', 'q/.polytoken/subagents', 'vendor'),
+        polytokenText,
+        fc.constantFrom(...NAMES),
+      ),
+      { minLength: 2, maxLength: 12 },
+    );
     fc.assert(
       fc.property(workspace, (files) => {
         const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-quick-')));
@@ -94,7 +156,13 @@ describe('hardening: properties of analyze and resolve', function () {
             fs.mkdirSync(path.join(root, dir), { recursive: true });
             fs.writeFileSync(path.join(root, dir, `${i % 2 ? name : NAMES[i % NAMES.length]}.md`), text);
           });
-          const run = (workers: number) => JSON.stringify(checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false }).files.map((f) => [f.path, f.diagnostics]));
+          const run = (workers: number) =>
+            JSON.stringify(
+              checkPaths([root], { cwd: root, noGlobal: true, workers, keepAnalysis: false }).files.map((f) => [
+                f.path,
+                f.diagnostics,
+              ]),
+            );
           QUICK_NAMES.enabled = false;
           const full = run(0);
           QUICK_NAMES.enabled = true;
@@ -111,7 +179,12 @@ describe('hardening: properties of analyze and resolve', function () {
   });
 
   it('the invariant checks can fail', () => {
-    const diag = (line: number, character: number) => ({ range: { start: { line: 0, character: 0 }, end: { line, character } }, message: 'm', source: 'subagents', code: 'x/y' });
+    const diag = (line: number, character: number) => ({
+      range: { start: { line: 0, character: 0 }, end: { line, character } },
+      message: 'm',
+      source: 'subagents',
+      code: 'x/y',
+    });
     assert.doesNotThrow(() => checkRanges('ab\r\ncd', [diag(1, 2)]));
     assert.throws(() => checkRanges('ab\r\ncd', [diag(1, 3)]), /outside/);
     assert.throws(() => checkRanges('ab\r\ncd', [diag(2, 0)]), /outside/);
@@ -119,10 +192,19 @@ describe('hardening: properties of analyze and resolve', function () {
     // A resolver that grants a denied tool is caught.
     const module = DIALECT_MODULES.picasso;
     const original = module.resolve;
-    module.resolve = (ctx, diagnostics) => original(ctx, diagnostics).map((d) => ({ ...d, tools: [...d.tools, 'write_memory'].sort() }));
+    module.resolve = (ctx, diagnostics) =>
+      original(ctx, diagnostics).map((d) => ({ ...d, tools: [...d.tools, 'write_memory'].sort() }));
     try {
-      const text = 'name: code_review\ninvocation: "@code_review"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\nmemory: none\n';
-      assert.throws(() => checkInvariants({ kind: 'picasso', path: '/ws/apps/cli/agents/code_review.yaml', text }, defaultLoadedConfig('/ws')), /memory: none denies `write_memory`/);
+      const text =
+        'name: code_review\ninvocation: "@code_review"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\nmemory: none\n';
+      assert.throws(
+        () =>
+          checkInvariants(
+            { kind: 'picasso', path: '/ws/apps/cli/agents/code_review.yaml', text },
+            defaultLoadedConfig('/ws'),
+          ),
+        /memory: none denies `write_memory`/,
+      );
     } finally {
       module.resolve = original;
     }

@@ -73,7 +73,9 @@ function snapshot(root: string): Record<string, string> {
       if (e.isDirectory()) {
         out[path.relative(root, full) + '/'] = `${st.mtimeMs}`;
         walk(full);
-      } else out[path.relative(root, full)] = `${st.size} ${st.mtimeMs} ${crypto.createHash('sha1').update(fs.readFileSync(full)).digest('hex')}`;
+      } else
+        out[path.relative(root, full)] =
+          `${st.size} ${st.mtimeMs} ${crypto.createHash('sha1').update(fs.readFileSync(full)).digest('hex')}`;
     }
   };
   walk(root);
@@ -87,7 +89,13 @@ describe('hardening: workspace content is never executed, nothing is written', f
   it('the engine reads hostile definitions as text', () => {
     for (const [dialect, rel] of Object.entries(PATHS) as [keyof typeof PATHS, string][]) {
       const file = path.join('/ws', rel);
-      const a = analyze({ text: HOSTILE[dialect], path: file, config: defaultLoadedConfig('/ws'), root: '/ws', onRuleError: (r, e) => assert.fail(`${r}: ${e}`) });
+      const a = analyze({
+        text: HOSTILE[dialect],
+        path: file,
+        config: defaultLoadedConfig('/ws'),
+        root: '/ws',
+        onRuleError: (r, e) => assert.fail(`${r}: ${e}`),
+      });
       assert.strictEqual(a.kind, dialect);
       resolveAnalysis(a, file);
     }
@@ -100,12 +108,22 @@ describe('hardening: workspace content is never executed, nothing is written', f
     const plain = toPlain(yaml.root) as Record<string, unknown>;
     assert.deepStrictEqual(Object.keys(plain), ['constructor', '__proto__', 'toString', 'hasOwnProperty']);
     assert.strictEqual(Object.getPrototypeOf(plain), Object.prototype);
-    assert.deepStrictEqual(JSON.parse(JSON.stringify(plain)), JSON.parse('{"constructor":1,"__proto__":{"polluted":true},"toString":"x","hasOwnProperty":2}'));
-    const json = toPlain(parseJson('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}').root) as Record<string, unknown>;
+    assert.deepStrictEqual(
+      JSON.parse(JSON.stringify(plain)),
+      JSON.parse('{"constructor":1,"__proto__":{"polluted":true},"toString":"x","hasOwnProperty":2}'),
+    );
+    const json = toPlain(
+      parseJson('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}}').root,
+    ) as Record<string, unknown>;
     assert.deepStrictEqual(Object.keys(json), ['__proto__', 'constructor']);
     assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);
     // The dialects see them as unknown keys.
-    const a = analyze({ text: 'name: code_review\nconstructor: 1\n__proto__: 2\n', path: '/ws/apps/cli/agents/code_review.yaml', config: defaultLoadedConfig('/ws'), root: '/ws' });
+    const a = analyze({
+      text: 'name: code_review\nconstructor: 1\n__proto__: 2\n',
+      path: '/ws/apps/cli/agents/code_review.yaml',
+      config: defaultLoadedConfig('/ws'),
+      root: '/ws',
+    });
     assert.strictEqual(a.diagnostics.filter((d) => d.code === 'picasso/unknown-key').length, 2);
   });
 
@@ -118,12 +136,19 @@ describe('hardening: workspace content is never executed, nothing is written', f
         fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
         fs.writeFileSync(path.join(root, rel), HOSTILE[dialect]);
       }
-      fs.writeFileSync(path.join(root, '.subagents.yaml'), `tools:\n  polytoken: [!!js/function "function () { ${js('config')} }"]\nrules: { $(touch ${canary('rules')}): off }\n`);
+      fs.writeFileSync(
+        path.join(root, '.subagents.yaml'),
+        `tools:\n  polytoken: [!!js/function "function () { ${js('config')} }"]\nrules: { $(touch ${canary('rules')}): off }\n`,
+      );
       const before = snapshot(root);
       let out = '';
       for (const format of ['json', 'text', 'sarif']) {
         try {
-          out = execFileSync(process.execPath, [cli, 'check', '.', '--format', format], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: root, XDG_CONFIG_HOME: path.join(root, 'xdg') } });
+          out = execFileSync(process.execPath, [cli, 'check', '.', '--format', format], {
+            cwd: root,
+            encoding: 'utf8',
+            env: { ...process.env, HOME: root, XDG_CONFIG_HOME: path.join(root, 'xdg') },
+          });
         } catch (e) {
           const err = e as { status: number; stdout: string; stderr: string };
           assert.strictEqual(err.status, 1, `exit status 1 (errors found), not a crash: ${err.stderr}`);
@@ -165,7 +190,10 @@ describe('hardening: workspace content is never executed, nothing is written', f
 
 function execFileSyncStatus(cli: string, cwd: string): string {
   try {
-    return execFileSync(process.execPath, [cli, 'check', '.', '--format', 'json', '--no-global'], { cwd, encoding: 'utf8' });
+    return execFileSync(process.execPath, [cli, 'check', '.', '--format', 'json', '--no-global'], {
+      cwd,
+      encoding: 'utf8',
+    });
   } catch (e) {
     return (e as { stdout: string }).stdout;
   }

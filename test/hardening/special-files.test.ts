@@ -17,7 +17,12 @@ const POLY = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n
 const linux = process.platform === 'linux';
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
   assert.ok(!r.error, `the CLI did not finish: ${r.error}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -66,9 +71,16 @@ describe('hardening: only regular files are read', function () {
     fs.writeFileSync(path.join(root, 'vendor/ok.md'), POLY('ok'));
     const r = cli(['check', '.', '--format', 'json'], root);
     const report = JSON.parse(r.stdout) as { files: { path: string; diagnostics: { rule: string }[] }[] };
-    assert.deepStrictEqual(report.files.map((f) => f.path).sort(), ['.polytoken/subagents/ok.md', '.subagents.yaml', 'vendor/ok.md']);
+    assert.deepStrictEqual(report.files.map((f) => f.path).sort(), [
+      '.polytoken/subagents/ok.md',
+      '.subagents.yaml',
+      'vendor/ok.md',
+    ]);
     // The readable file of the discovery folder still shadows the workspace definition.
-    assert.ok(report.files.some((f) => f.diagnostics.some((d) => d.rule === 'polytoken/shadowed')), r.stdout);
+    assert.ok(
+      report.files.some((f) => f.diagnostics.some((d) => d.rule === 'polytoken/shadowed')),
+      r.stdout,
+    );
     assert.strictEqual(r.stderr, '');
     assert.notStrictEqual(r.code, 2);
   });
@@ -86,7 +98,13 @@ describe('hardening: only regular files are read', function () {
     fs.symlinkSync('/', path.join(root, '.polytoken/subagents/everything.md'));
     const r = cli(['resolve', '.polytoken/subagents/ok.md', '--no-global', '--format', 'json'], root);
     assert.strictEqual(r.code, 0, r.stderr);
-    assert.deepStrictEqual((JSON.parse(r.stdout) as { definitions: { name: string; status: string }[] }).definitions.map((d) => [d.name, d.status]), [['ok', 'loads']]);
+    assert.deepStrictEqual(
+      (JSON.parse(r.stdout) as { definitions: { name: string; status: string }[] }).definitions.map((d) => [
+        d.name,
+        d.status,
+      ]),
+      [['ok', 'loads']],
+    );
     const pipe = cli(['resolve', '.polytoken/subagents/pipe.md', '--no-global'], root);
     assert.strictEqual(pipe.code, 2);
   });

@@ -45,14 +45,24 @@ describe('hardening: the file walker', function () {
     const files = walkFiles(root, problems);
     assert.deepStrictEqual(rel(root, files), ['a/.polytoken/subagents/one.md', 'b/file.txt']);
     const run = checkPaths([root], { cwd: root, noGlobal: true });
-    assert.deepStrictEqual(run.files.map((f) => path.relative(root, f.path)), ['a/.polytoken/subagents/one.md']);
+    assert.deepStrictEqual(
+      run.files.map((f) => path.relative(root, f.path)),
+      ['a/.polytoken/subagents/one.md'],
+    );
   });
 
   it('a link to a folder is not followed; a link to a regular file is listed', () => {
-    const root = make({ 'real/.picasso/agents/code_review.yaml': 'name: code_review\n', 'elsewhere/x.yaml': 'name: x\n' });
+    const root = make({
+      'real/.picasso/agents/code_review.yaml': 'name: code_review\n',
+      'elsewhere/x.yaml': 'name: x\n',
+    });
     fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
     fs.symlinkSync(path.join(root, 'elsewhere/x.yaml'), path.join(root, 'real/.picasso/agents/linked.yaml'));
-    assert.deepStrictEqual(rel(root, walkFiles(root)), ['elsewhere/x.yaml', 'real/.picasso/agents/code_review.yaml', 'real/.picasso/agents/linked.yaml']);
+    assert.deepStrictEqual(rel(root, walkFiles(root)), [
+      'elsewhere/x.yaml',
+      'real/.picasso/agents/code_review.yaml',
+      'real/.picasso/agents/linked.yaml',
+    ]);
   });
 
   it('a link to `/` is not walked into (it would cover the whole filesystem)', () => {
@@ -61,8 +71,15 @@ describe('hardening: the file walker', function () {
     fs.symlinkSync('/', path.join(root, '.polytoken/subagents/root.md'));
     assert.deepStrictEqual(rel(root, walkFiles(root)), ['.polytoken/subagents/ok.md']);
     // As a process: the CLI finishes, lists the one definition, and reads nothing else.
-    const out = execFileSync(process.execPath, [CLI, 'check', '.', '--no-global', '--format', 'json'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    assert.deepStrictEqual((JSON.parse(out) as { files: { path: string }[] }).files.map((f) => f.path), ['.polytoken/subagents/ok.md']);
+    const out = execFileSync(process.execPath, [CLI, 'check', '.', '--no-global', '--format', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.deepStrictEqual(
+      (JSON.parse(out) as { files: { path: string }[] }).files.map((f) => f.path),
+      ['.polytoken/subagents/ok.md'],
+    );
   });
 
   it('130,000 folders in one folder: listed without a spread (which overflows the stack past ~125,000)', () => {
@@ -70,7 +87,12 @@ describe('hardening: the file walker', function () {
     // Faked listing of the root (creating 130,000 real folders takes long; npm run bench does it).
     const realFs = require('fs') as typeof fs;
     const original = realFs.readdirSync;
-    const many = Array.from({ length: 130_000 }, (_, i) => ({ name: `d${i}`, isDirectory: () => true, isFile: () => false, isSymbolicLink: () => false }));
+    const many = Array.from({ length: 130_000 }, (_, i) => ({
+      name: `d${i}`,
+      isDirectory: () => true,
+      isFile: () => false,
+      isSymbolicLink: () => false,
+    }));
     let listedFake = 0;
     realFs.readdirSync = function (this: unknown, ...args: Parameters<typeof fs.readdirSync>) {
       const dir = String(args[0]);
@@ -100,12 +122,18 @@ describe('hardening: the file walker', function () {
       'sub/.git/apps/cli/agents/x.yaml': 'name: x\n',
     });
     const run = checkPaths([root], { cwd: root, noGlobal: true });
-    assert.deepStrictEqual(run.files.map((f) => path.relative(root, f.path)), ['.polytoken/subagents/kept.md']);
+    assert.deepStrictEqual(
+      run.files.map((f) => path.relative(root, f.path)),
+      ['.polytoken/subagents/kept.md'],
+    );
     assert.deepStrictEqual(rel(root, walkFiles(root)), ['.polytoken/subagents/kept.md']);
   });
 
   it('an unreadable folder is reported, not thrown', function () {
-    const root = make({ '.polytoken/subagents/ok.md': POLY('ok'), 'locked/.polytoken/subagents/hidden.md': POLY('hidden') });
+    const root = make({
+      '.polytoken/subagents/ok.md': POLY('ok'),
+      'locked/.polytoken/subagents/hidden.md': POLY('hidden'),
+    });
     fs.chmodSync(path.join(root, 'locked'), 0o000);
     let readable = true;
     try {
@@ -122,7 +150,10 @@ describe('hardening: the file walker', function () {
     const problems: { path: string; message: string }[] = [];
     const files = walkFiles(root, problems);
     assert.deepStrictEqual(rel(root, files), ['.polytoken/subagents/ok.md']);
-    assert.deepStrictEqual(problems.map((p) => [path.relative(root, p.path), p.message]), [['locked', 'permission denied']]);
+    assert.deepStrictEqual(
+      problems.map((p) => [path.relative(root, p.path), p.message]),
+      [['locked', 'permission denied']],
+    );
     const run = checkPaths([root], { cwd: root, noGlobal: true });
     assert.strictEqual(run.files.length, 1);
     assert.strictEqual(run.ioErrors.length, 1);
@@ -133,7 +164,10 @@ describe('hardening: the file walker', function () {
     fs.mkdirSync(path.join(root, '.polytoken/subagents/folder.md'));
     execFileSync('mkfifo', [path.join(root, '.polytoken/subagents/pipe.md')]);
     const run = checkPaths([root], { cwd: root, noGlobal: true });
-    assert.deepStrictEqual(run.files.map((f) => path.basename(f.path)), ['ok.md']);
+    assert.deepStrictEqual(
+      run.files.map((f) => path.basename(f.path)),
+      ['ok.md'],
+    );
     assert.deepStrictEqual(run.ioErrors, []);
   });
 
@@ -177,7 +211,8 @@ describe('hardening: the file walker', function () {
     const root = make(files);
     const entry = path.join(__dirname, '../../shared/node/check-worker.js');
     const original = fs.readFileSync(entry);
-    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
+    const strip = (r: ReturnType<typeof checkPaths>) =>
+      JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
     const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
     fs.writeFileSync(entry, "throw new Error('this worker cannot start');\n");
     try {
@@ -192,21 +227,27 @@ describe('hardening: the file walker', function () {
     // A tab in the frontmatter turns the quick name reading off, so the main thread's
     // phase 1 parses every file and is still busy when the worker (~0.1 s to start) arrives.
     const files: Record<string, string> = {};
-    for (let i = 0; i < 3000; i++) files[`.polytoken/subagents/a${i}.md`] = `---\nname: a${i}\n#\tparsed, not read quickly\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nbody\n`;
+    for (let i = 0; i < 3000; i++)
+      files[`.polytoken/subagents/a${i}.md`] =
+        `---\nname: a${i}\n#\tparsed, not read quickly\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nbody\n`;
     files['e.expert.json'] = '{"name": "e", "tools": ["read"]}';
     const root = make(files);
     // Claims every phase-1 chunk it can, posts nothing, and exits without running the
     // protocol's finally: what an out-of-memory kill leaves behind.
     const dying = path.join(root, 'dying-worker.js');
-    fs.writeFileSync(dying, [
-      "const { workerData } = require('worker_threads');",
-      'const ctl = new Int32Array(workerData.ctl);',
-      'if (Atomics.compareExchange(ctl, 4 + workerData.slot, 0, 1) === 0) {',
-      '  while (Atomics.add(ctl, 0, 1) < 1e6) {}',
-      '  process.exit(1);',
-      '}',
-    ].join('\n'));
-    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
+    fs.writeFileSync(
+      dying,
+      [
+        "const { workerData } = require('worker_threads');",
+        'const ctl = new Int32Array(workerData.ctl);',
+        'if (Atomics.compareExchange(ctl, 4 + workerData.slot, 0, 1) === 0) {',
+        '  while (Atomics.add(ctl, 0, 1) < 1e6) {}',
+        '  process.exit(1);',
+        '}',
+      ].join('\n'),
+    );
+    const strip = (r: ReturnType<typeof checkPaths>) =>
+      JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
     const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
     // In a child process: without the watchdog the check blocks for ever, which mocha's
     // timeout cannot interrupt; the child's time limit turns that into a failure.
@@ -214,7 +255,11 @@ describe('hardening: the file walker', function () {
       const { checkPaths } = require(${JSON.stringify(path.join(__dirname, '../../shared/node/check.js'))});
       const r = checkPaths(['.'], { cwd: ${JSON.stringify(root)}, noGlobal: true, workers: 1, keepAnalysis: false, workerScript: ${JSON.stringify(dying)}, workerStallMs: 300 });
       process.stdout.write(JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors }));`;
-    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     assert.strictEqual(out, strip(one));
   });
 
@@ -228,24 +273,37 @@ describe('hardening: the file walker', function () {
     assert.strictEqual(watch.stalled(1, true, 2, 200), false);
     assert.strictEqual(watch.stalled(1, true, 2, 251), true);
     assert.strictEqual(watch.stalled(2, false, 0, 0), false);
-    assert.strictEqual(watch.stalled(2, false, 0, 10_000), false, 'an idle worker (waiting for the index) is not stalled');
+    assert.strictEqual(
+      watch.stalled(2, false, 0, 10_000),
+      false,
+      'an idle worker (waiting for the index) is not stalled',
+    );
   });
 
   it('worker threads give the same reports, in the same order, as one thread', () => {
-    const files: Record<string, string> = { '.subagents.yaml': 'tools:\n  polytoken: [deploy]\npolytoken:\n  subagentDirs: [vendor]\n' };
+    const files: Record<string, string> = {
+      '.subagents.yaml': 'tools:\n  polytoken: [deploy]\npolytoken:\n  subagentDirs: [vendor]\n',
+    };
     for (let i = 0; i < 150; i++) {
       files[`p${i % 3}/.polytoken/subagents/a${i}.md`] = POLY(i % 10 === 0 ? 'dup' : `a${i}`);
       files[`p${i % 3}/apps/cli/agents/r${i}.yaml`] = `name: r${i}\ntools: [read_file, ${i % 7 ? 'grep' : 'bogus'}]\n`;
-      files[`p${i % 3}/e${i}.expert.json`] = i % 11 ? `{"name": "e${i}", "tools": ["read"], "subagents": [{"name": "s", "description": "d", "system_prompt": "p", "tools": ["read"]}]}` : '{"name": ';
+      files[`p${i % 3}/e${i}.expert.json`] =
+        i % 11
+          ? `{"name": "e${i}", "tools": ["read"], "subagents": [{"name": "s", "description": "d", "system_prompt": "p", "tools": ["read"]}]}`
+          : '{"name": ';
     }
     files['vendor/dup.md'] = POLY('dup');
     const root = make(files);
-    const strip = (r: ReturnType<typeof checkPaths>) => JSON.stringify({ files: r.files.map((f) => [f.path, f.kind, f.diagnostics]), io: r.ioErrors });
+    const strip = (r: ReturnType<typeof checkPaths>) =>
+      JSON.stringify({ files: r.files.map((f) => [f.path, f.kind, f.diagnostics]), io: r.ioErrors });
     const one = checkPaths([root], { cwd: root, noGlobal: true, workers: 0, keepAnalysis: false });
     const two = checkPaths([root], { cwd: root, noGlobal: true, workers: 1, keepAnalysis: false });
     const four = checkPaths([root], { cwd: root, noGlobal: true, workers: 3, keepAnalysis: false });
     assert.strictEqual(one.files.length, 452); // with the configuration file
-    assert.ok(one.files.some((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed')), 'the shadowing index crosses threads');
+    assert.ok(
+      one.files.some((f) => f.diagnostics.some((d) => d.code === 'polytoken/shadowed')),
+      'the shadowing index crosses threads',
+    );
     assert.strictEqual(strip(two), strip(one));
     assert.strictEqual(strip(four), strip(one));
     // Kept analyses are made on the main thread, also with workers.

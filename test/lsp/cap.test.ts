@@ -3,7 +3,13 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { capDiagnostics } from '../../server/server';
 
 describe('published diagnostics are capped per document', () => {
-  const d = (line: number, severity: 1 | 2 | 3 | 4): Diagnostic => ({ range: { start: { line, character: 0 }, end: { line, character: 1 } }, severity, message: `l${line}`, source: 'subagents', code: 'x/y' });
+  const d = (line: number, severity: 1 | 2 | 3 | 4): Diagnostic => ({
+    range: { start: { line, character: 0 }, end: { line, character: 1 } },
+    severity,
+    message: `l${line}`,
+    source: 'subagents',
+    code: 'x/y',
+  });
 
   it('passes small lists through untouched', () => {
     const list = [d(0, 1), d(1, 2)];
@@ -15,6 +21,9 @@ describe('published diagnostics are capped per document', () => {
     const out = capDiagnostics(list, 3);
     assert.strictEqual(out.length, 4);
     assert.match(String(out[0].message), /^6 problems in this file; the 3 most severe are shown/);
-    assert.deepStrictEqual(out.slice(1).map((x) => x.message), ['l0', 'l2', 'l4']);
+    assert.deepStrictEqual(
+      out.slice(1).map((x) => x.message),
+      ['l0', 'l2', 'l4'],
+    );
   });
 });

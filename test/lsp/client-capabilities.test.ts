@@ -14,13 +14,19 @@ describe('code actions follow the client capabilities', function () {
   this.timeout(60000);
 
   /** The code actions offered for polytoken/name-mismatch in a misnamed definition. */
-  async function nameMismatchActions(options: ClientOptions): Promise<{ actions: CodeAction[]; uri: string; version: number }> {
+  async function nameMismatchActions(
+    options: ClientOptions,
+  ): Promise<{ actions: CodeAction[]; uri: string; version: number }> {
     const { client, ws } = await startServer({}, options);
     try {
       const uri = await client.open(path.join(ws, '.polytoken/subagents/reviewer.md'), MISNAMED);
       const ds = await client.diagnosticsFor(uri, (d) => d.some((x) => x.code === 'polytoken/name-mismatch'));
       const diagnostic = ds.find((x) => x.code === 'polytoken/name-mismatch')!;
-      const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+      const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic] },
+      });
       return { actions, uri, version: client.version(uri) };
     } finally {
       await client.stop();
@@ -29,9 +35,15 @@ describe('code actions follow the client capabilities', function () {
   const titles = (actions: CodeAction[]) => actions.map((a) => a.title);
 
   it('Neovim 0.7.2 (resourceOperations without documentChanges): no file rename, and no documentChanges at all', async () => {
-    assert.ok(NEOVIM_0_7_CAPABILITIES.workspace.workspaceEdit.resourceOperations.includes('rename'), 'the recorded set does list rename');
+    assert.ok(
+      NEOVIM_0_7_CAPABILITIES.workspace.workspaceEdit.resourceOperations.includes('rename'),
+      'the recorded set does list rename',
+    );
     const { actions, uri } = await nameMismatchActions({ capabilities: NEOVIM_0_7_CAPABILITIES });
-    assert.deepStrictEqual(titles(actions), ['Set name to `reviewer`', 'Disable polytoken/name-mismatch for this line']);
+    assert.deepStrictEqual(titles(actions), [
+      'Set name to `reviewer`',
+      'Disable polytoken/name-mismatch for this line',
+    ]);
     for (const a of actions) {
       assert.strictEqual(a.edit?.documentChanges, undefined, a.title);
       assert.ok(a.edit?.changes?.[uri]?.length, a.title);
@@ -47,12 +59,20 @@ describe('code actions follow the client capabilities', function () {
     assert.ok(op.newUri.endsWith('/.polytoken/subagents/reviewr.md'), op.newUri);
     const setName = actions.find((a) => a.title === 'Set name to `reviewer`')!;
     assert.strictEqual(setName.edit!.changes, undefined);
-    assert.deepStrictEqual((setName.edit!.documentChanges![0] as { textDocument: unknown }).textDocument, { uri, version });
+    assert.deepStrictEqual((setName.edit!.documentChanges![0] as { textDocument: unknown }).textDocument, {
+      uri,
+      version,
+    });
   });
 
   it('documentChanges without resource operations: no rename', async () => {
-    const { actions } = await nameMismatchActions({ capabilities: { workspace: { workspaceEdit: { documentChanges: true } } } });
-    assert.deepStrictEqual(titles(actions), ['Set name to `reviewer`', 'Disable polytoken/name-mismatch for this line']);
+    const { actions } = await nameMismatchActions({
+      capabilities: { workspace: { workspaceEdit: { documentChanges: true } } },
+    });
+    assert.deepStrictEqual(titles(actions), [
+      'Set name to `reviewer`',
+      'Disable polytoken/name-mismatch for this line',
+    ]);
     assert.ok(actions.every((a) => a.edit?.documentChanges?.length === 1 && !a.edit.changes));
   });
 });
@@ -72,13 +92,17 @@ describe('completion trigger characters', function () {
     const uri = await client.open(path.join(ws, file), text);
     try {
       await client.diagnosticsFor(uri);
-      const list = await client.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position });
+      const list = await client.request<CompletionList | null>('textDocument/completion', {
+        textDocument: { uri },
+        position,
+      });
       return (list?.items ?? []).map((i) => i.label);
     } finally {
       await client.close(uri);
     }
   }
-  const poly = (toolsLine: string) => `---\nname: a\ndescription: d\npolytoken:\n${toolsLine}\n---\nBody text, with commas - and dashes.\n`;
+  const poly = (toolsLine: string) =>
+    `---\nname: a\ndescription: d\npolytoken:\n${toolsLine}\n---\nBody text, with commas - and dashes.\n`;
   const POLY = '.polytoken/subagents/a.md';
 
   it('no space and no dash: they would fire on every word and list dash of the Markdown body', () => {

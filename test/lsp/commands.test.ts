@@ -8,7 +8,8 @@ import { URI } from 'vscode-uri';
 import { NEOVIM_0_7_CAPABILITIES } from './clients/neovim';
 import { startServer, type ClientOptions, type TestClient } from './harness';
 
-const DEFINITION = '---\nname: reviewer\ndescription: Reviews a change.\npolytoken:\n  tools: [file_read, grep, glob]\n  tools_deny: [glob]\n---\nReview it.\n';
+const DEFINITION =
+  '---\nname: reviewer\ndescription: Reviews a change.\npolytoken:\n  tools: [file_read, grep, glob]\n  tools_deny: [glob]\n---\nReview it.\n';
 const FILE = '.polytoken/subagents/reviewer.md';
 
 interface ShowMessage {
@@ -49,19 +50,34 @@ describe('the resolve command on the server', function () {
     beforeEach(() => start({ capabilities: NEOVIM_0_7_CAPABILITIES }));
 
     it('advertises subagents.server.resolve and puts it on the code lenses', async () => {
-      assert.deepStrictEqual(client.initializeResult!.capabilities.executeCommandProvider, { commands: ['subagents.server.resolve'] });
+      assert.deepStrictEqual(client.initializeResult!.capabilities.executeCommandProvider, {
+        commands: ['subagents.server.resolve'],
+      });
       const uri = await openDefinition();
       const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-      assert.deepStrictEqual(lenses.map((l) => l.command), [{ title: 'loads \u00b7 3 tools', command: 'subagents.server.resolve', arguments: [uri] }]);
+      assert.deepStrictEqual(
+        lenses.map((l) => l.command),
+        [{ title: 'loads \u00b7 3 tools', command: 'subagents.server.resolve', arguments: [uri] }],
+      );
     });
 
     it('answers the resolution and shows it as a message naming the Markdown file', async () => {
       const uri = await openDefinition();
-      const result = await client.request<any>('workspace/executeCommand', { command: 'subagents.server.resolve', arguments: [uri] });
-      assert.deepStrictEqual(result, await client.request('subagents/resolve', { uri }), 'the same object as subagents/resolve');
+      const result = await client.request<any>('workspace/executeCommand', {
+        command: 'subagents.server.resolve',
+        arguments: [uri],
+      });
+      assert.deepStrictEqual(
+        result,
+        await client.request('subagents/resolve', { uri }),
+        'the same object as subagents/resolve',
+      );
       await client.until(() => messages.length > 0, 5000, 'window/showMessage');
       assert.strictEqual(messages[0].type, 3);
-      assert.match(messages[0].message, /^subagents: \.polytoken\/subagents\/reviewer\.md \(polytoken\)\n {2}reviewer: loads · 3 tools: exit_tool, file_read, grep\nFull resolution: /);
+      assert.match(
+        messages[0].message,
+        /^subagents: \.polytoken\/subagents\/reviewer\.md \(polytoken\)\n {2}reviewer: loads · 3 tools: exit_tool, file_read, grep\nFull resolution: /,
+      );
       const file = renderingPath(messages[0].message);
       assert.ok(file.startsWith(os.tmpdir() + path.sep), file);
       const markdown = fs.readFileSync(file, 'utf8');
@@ -74,10 +90,19 @@ describe('the resolve command on the server', function () {
 
     it('a document that is not open, or no argument: null and a warning', async () => {
       const other = URI.file(path.join(ws, '.polytoken/subagents/other.md')).toString();
-      assert.strictEqual(await client.request('workspace/executeCommand', { command: 'subagents.server.resolve', arguments: [other] }), null);
-      assert.strictEqual(await client.request('workspace/executeCommand', { command: 'subagents.server.resolve' }), null);
+      assert.strictEqual(
+        await client.request('workspace/executeCommand', { command: 'subagents.server.resolve', arguments: [other] }),
+        null,
+      );
+      assert.strictEqual(
+        await client.request('workspace/executeCommand', { command: 'subagents.server.resolve' }),
+        null,
+      );
       await client.until(() => messages.length === 2, 5000, 'two warnings');
-      assert.deepStrictEqual(messages.map((m) => m.type), [2, 2]);
+      assert.deepStrictEqual(
+        messages.map((m) => m.type),
+        [2, 2],
+      );
       assert.match(messages[0].message, /other\.md is not an open subagent definition/);
       assert.match(messages[1].message, /needs the URI of an open definition/);
     });
@@ -112,8 +137,13 @@ describe('the resolve command on the server', function () {
     await start({ initializationOptions: { clientCommands: ['subagents.resolve'] } });
     const uri = await openDefinition();
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    assert.deepStrictEqual(lenses.map((l) => l.command!.command), ['subagents.resolve']);
+    assert.deepStrictEqual(
+      lenses.map((l) => l.command!.command),
+      ['subagents.resolve'],
+    );
     // The server's own id stays distinct: vscode-languageclient registers it next to the extension's.
-    assert.deepStrictEqual(client.initializeResult!.capabilities.executeCommandProvider.commands, ['subagents.server.resolve']);
+    assert.deepStrictEqual(client.initializeResult!.capabilities.executeCommandProvider.commands, [
+      'subagents.server.resolve',
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import * as path from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { buildOnce, makeWorkspace, startServer, TestClient } from './harness';
 
-const triage = (name: string) => `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read, grep]\n---\nYou triage issues.\n`;
+const triage = (name: string) =>
+  `---\nname: ${name}\ndescription: Sorts issues.\npolytoken:\n  tools: [file_read, grep]\n---\nYou triage issues.\n`;
 const codes = (ds: Diagnostic[]) => ds.map((d) => d.code);
 
 describe('LSP diagnostics', function () {
@@ -26,7 +27,11 @@ describe('LSP diagnostics', function () {
     assert.deepStrictEqual(d.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 11 } });
     const before = client.diagnostics.length;
     await client.close(uri);
-    const cleared = await client.until(() => client.diagnostics.slice(before).find((p) => p.uri === uri), 5000, 'clear');
+    const cleared = await client.until(
+      () => client.diagnostics.slice(before).find((p) => p.uri === uri),
+      5000,
+      'clear',
+    );
     assert.deepStrictEqual(cleared.diagnostics, []);
   });
 
@@ -37,11 +42,15 @@ describe('LSP diagnostics', function () {
     for (let i = 0; i < 30; i++) void client.change(uri, triage(i % 2 ? 'triage' : `wrong${i}`));
     const last = await client.change(uri, triage('final_wrong'));
     const ds = await client.diagnosticsFor(uri, (d) => d.length > 0);
-    assert.ok(ds.some((d) => String(d.message).includes('final_wrong')), 'the last version\u2019s name is reported');
+    assert.ok(
+      ds.some((d) => String(d.message).includes('final_wrong')),
+      'the last version\u2019s name is reported',
+    );
     await new Promise((r) => setTimeout(r, 300));
     const mine = client.diagnostics.filter((p) => p.uri === uri);
     const versions = mine.map((p) => p.version ?? -1);
-    for (let i = 1; i < versions.length; i++) assert.ok(versions[i] >= versions[i - 1], `versions go back: ${versions}`);
+    for (let i = 1; i < versions.length; i++)
+      assert.ok(versions[i] >= versions[i - 1], `versions go back: ${versions}`);
     assert.strictEqual(mine[mine.length - 1].version, last);
     // How many versions are published on the way depends on timing: `npm run bench` counts them.
   });
@@ -54,12 +63,25 @@ describe('LSP diagnostics', function () {
     const cfg = path.join(ws, '.subagents.yaml');
     fs.writeFileSync(cfg, 'rules:\n  polytoken/name-mismatch: off\n');
     const before = client.diagnostics.length;
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${cfg}`, type: 1 }] });
-    await client.until(() => client.diagnostics.slice(before).find((p) => p.uri === uri && !codes(p.diagnostics).includes('polytoken/name-mismatch')), 5000, 'recheck');
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: `file://${cfg}`, type: 1 }],
+    });
+    await client.until(
+      () =>
+        client.diagnostics
+          .slice(before)
+          .find((p) => p.uri === uri && !codes(p.diagnostics).includes('polytoken/name-mismatch')),
+      5000,
+      'recheck',
+    );
   });
 
   it('registers file watchers dynamically', async () => {
-    await client.until(() => client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'), 5000, 'registration');
+    await client.until(
+      () => client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'),
+      5000,
+      'registration',
+    );
     const reg = client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles')!;
     const globs = (reg.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern);
     assert.deepStrictEqual(globs.sort(), ['**/*.json', '**/*.md', '**/*.yaml', '**/*.yml']);
@@ -72,7 +94,18 @@ describe('LSP diagnostics', function () {
     client.settings = { rules: { 'polytoken/name-mismatch': 'hint' } };
     const before = client.diagnostics.length;
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    const p = await client.until(() => client.diagnostics.slice(before).find((x) => x.uri === uri && x.diagnostics.some((d: Diagnostic) => d.code === 'polytoken/name-mismatch' && d.severity === 4)), 5000, 'hint severity');
+    const p = await client.until(
+      () =>
+        client.diagnostics
+          .slice(before)
+          .find(
+            (x) =>
+              x.uri === uri &&
+              x.diagnostics.some((d: Diagnostic) => d.code === 'polytoken/name-mismatch' && d.severity === 4),
+          ),
+      5000,
+      'hint severity',
+    );
     assert.ok(p);
   });
 });
@@ -83,7 +116,10 @@ describe('LSP with a minimal client (no optional capabilities)', function () {
 
   it('still checks, completes without snippets, and takes settings from initializationOptions', async () => {
     const ws = makeWorkspace({ '.polytoken/subagents/triage.md': triage('triage') });
-    const client = new TestClient({ minimal: true, initializationOptions: { settings: { rules: { 'polytoken/name-mismatch': 'warning' } } } });
+    const client = new TestClient({
+      minimal: true,
+      initializationOptions: { settings: { rules: { 'polytoken/name-mismatch': 'warning' } } },
+    });
     try {
       await client.start([ws]);
       const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), triage('triaj'));
@@ -91,7 +127,9 @@ describe('LSP with a minimal client (no optional capabilities)', function () {
       assert.strictEqual(ds.find((d) => d.code === 'polytoken/name-mismatch')?.severity, 2);
       const text = `---\nname: triage\ndescription: d\npolytoken:\n  tools: [grep]\n  tools_d\n---\n`;
       await client.change(uri, text);
-      const list = await client.request<{ items: { label: string; insertTextFormat?: number; textEdit?: { newText: string } }[] }>('textDocument/completion', {
+      const list = await client.request<{
+        items: { label: string; insertTextFormat?: number; textEdit?: { newText: string } }[];
+      }>('textDocument/completion', {
         textDocument: { uri },
         position: { line: 5, character: 9 },
       });

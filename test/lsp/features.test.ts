@@ -28,9 +28,12 @@ describe('LSP completion and hover', function () {
   async function complete(file: string, marked: string): Promise<string[]> {
     const { text, position } = cursor(marked);
     const uri = await client.open(file, text);
-    const result = await client.request<CompletionList | CompletionItem[] | null>('textDocument/completion', { textDocument: { uri }, position });
+    const result = await client.request<CompletionList | CompletionItem[] | null>('textDocument/completion', {
+      textDocument: { uri },
+      position,
+    });
     await client.close(uri);
-    const items = Array.isArray(result) ? result : result?.items ?? [];
+    const items = Array.isArray(result) ? result : (result?.items ?? []);
     return items.map((i) => i.label);
   }
 
@@ -44,15 +47,27 @@ describe('LSP completion and hover', function () {
 
   it('Polytoken tools (flow list): shorthands and catalog, not exit_tool, not what is listed', async () => {
     const labels = await complete(polyFile(), poly('polytoken:\n  tools: [file_read, |]\n'));
-    for (const l of ['tag!ALL', 'tag!ALL_MCP', 'tag!exec', 'mcp__github', 'grep', 'shell', 'mcp__github__create_issue']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['tag!ALL', 'tag!ALL_MCP', 'tag!exec', 'mcp__github', 'grep', 'shell', 'mcp__github__create_issue'])
+      assert.ok(labels.includes(l), `${l} in ${labels}`);
     for (const l of ['exit_tool', 'switch_facet', 'file_read']) assert.ok(!labels.includes(l), `${l} not offered`);
   });
 
   it('Polytoken tools_deny: literal names only, nothing undeniable', async () => {
     const labels = await complete(polyFile(), poly('polytoken:\n  tools: [grep]\n  tools_deny: [|]\n'));
-    for (const l of ['grep', 'message_subagent', 'mcp__github__create_issue']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['grep', 'message_subagent', 'mcp__github__create_issue'])
+      assert.ok(labels.includes(l), `${l} in ${labels}`);
     // switch_facet is never granted, so denying it does nothing.
-    for (const l of ['tag!ALL', 'tag!ALL_MCP', 'mcp__github', 'exit_tool', 'job_status', 'tool_search', 'skill', 'switch_facet']) assert.ok(!labels.includes(l), `${l} not offered`);
+    for (const l of [
+      'tag!ALL',
+      'tag!ALL_MCP',
+      'mcp__github',
+      'exit_tool',
+      'job_status',
+      'tool_search',
+      'skill',
+      'switch_facet',
+    ])
+      assert.ok(!labels.includes(l), `${l} not offered`);
   });
 
   it('Polytoken undeferred_tools (block list): no switch_facet, no shorthands', async () => {
@@ -64,7 +79,8 @@ describe('LSP completion and hover', function () {
 
   it('keys on an empty line under polytoken, without the ones already there', async () => {
     const labels = await complete(polyFile(), poly('polytoken:\n  tools: [grep]\n  |\n'));
-    for (const l of ['inherit_tools', 'exit_tool_schema', 'tools_deny', 'model']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['inherit_tools', 'exit_tool_schema', 'tools_deny', 'model'])
+      assert.ok(labels.includes(l), `${l} in ${labels}`);
     assert.ok(!labels.includes('tools'));
     assert.ok(!labels.includes('name'));
   });
@@ -90,7 +106,9 @@ describe('LSP completion and hover', function () {
   it('status enum values inside exit_tool_schema', async () => {
     const labels = await complete(
       polyFile(),
-      poly('polytoken:\n  exit_tool_schema:\n    type: object\n    properties:\n      status:\n        type: string\n        enum: [ok, |]\n'),
+      poly(
+        'polytoken:\n  exit_tool_schema:\n    type: object\n    properties:\n      status:\n        type: string\n        enum: [ok, |]\n',
+      ),
     );
     for (const l of ['success', 'failure', 'cancelled', 'done']) assert.ok(labels.includes(l), `${l} in ${labels}`);
     assert.ok(!labels.includes('ok'));
@@ -98,7 +116,11 @@ describe('LSP completion and hover', function () {
 
   it('Picasso memory values, invocation and tools', async () => {
     const role = (rest: string) => `name: auditor\n${rest}`;
-    assert.deepStrictEqual((await complete(picassoFile(), role('memory: |\n'))).sort(), ['none', 'read-only', 'session']);
+    assert.deepStrictEqual((await complete(picassoFile(), role('memory: |\n'))).sort(), [
+      'none',
+      'read-only',
+      'session',
+    ]);
     assert.deepStrictEqual(await complete(picassoFile(), role('invocation: |\n')), ['@auditor']);
     const tools = await complete(picassoFile(), role('tools:\n  - read_file\n  - |\ndeny: [delete_file]\n'));
     assert.ok(tools.includes('grep') && tools.includes('query_memory'));
@@ -115,7 +137,8 @@ describe('LSP completion and hover', function () {
   ]
 }`;
     const labels = await complete(profyFile(), text);
-    for (const l of ['grep', 'mcp__ledger__post_entry', 'mcp__ledger__*', '*']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['grep', 'mcp__ledger__post_entry', 'mcp__ledger__*', '*'])
+      assert.ok(labels.includes(l), `${l} in ${labels}`);
     for (const l of ['read', 'delegate', 'glob']) assert.ok(!labels.includes(l), `${l} not offered`);
   });
 
@@ -148,7 +171,10 @@ describe('LSP completion and hover', function () {
     const all = await hoverText(polyFile(), poly('polytoken:\n  tools: [tag!A|LL_MCP]\n'));
     assert.match(all, /Expands now to 2 tools/);
     assert.match(all, /mcp__github__create_issue/);
-    const status = await hoverText(polyFile(), poly('polytoken:\n  exit_tool_schema:\n    properties:\n      status:\n        enum: [we|ird]\n'));
+    const status = await hoverText(
+      polyFile(),
+      poly('polytoken:\n  exit_tool_schema:\n    properties:\n      status:\n        enum: [we|ird]\n'),
+    );
     assert.match(status, /unrecognized/);
     const undeniable = await hoverText(polyFile(), poly('polytoken:\n  tools_deny: [job_st|atus]\n'));
     assert.match(undeniable, /tools_deny/);
@@ -171,7 +197,10 @@ describe('LSP completion and hover', function () {
 
   it('the body template: hover on `prompt` and `raw`, completion of `prompt` in `{{ }}` and block tags in `{% %}`', async () => {
     const body = (b: string) => `---\nname: triage\ndescription: Sorts issues.\n---\n${b}`;
-    assert.match(await hoverText(polyFile(), body('Triage {{ pro|mpt }} now.\n')), /^\*\*prompt\*\* \u2014 Polytoken template\n\nThe task the calling model gave/);
+    assert.match(
+      await hoverText(polyFile(), body('Triage {{ pro|mpt }} now.\n')),
+      /^\*\*prompt\*\* \u2014 Polytoken template\n\nThe task the calling model gave/,
+    );
     assert.match(await hoverText(polyFile(), body('{% ra|w %}{{ x }}{% endraw %}\n')), /literal text/);
     assert.strictEqual(await hoverText(polyFile(), body('Read the pro|mpt carefully.\n')), '', 'prose is not template');
     assert.deepStrictEqual(await complete(polyFile(), body('Triage {{ pr| }} now.\n')), ['prompt']);

@@ -5,7 +5,12 @@
 import { spawn, execFileSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 
@@ -105,7 +110,10 @@ export class TestClient {
     const [script, ...args] = serverCommand();
     this.child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
-    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.connection = createMessageConnection(
+      new StreamMessageReader(this.child.stdout!),
+      new StreamMessageWriter(this.child.stdin!),
+    );
     this.settings = options.settings ?? {};
     this.options = options;
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
@@ -119,11 +127,16 @@ export class TestClient {
       this.progress.push(p);
       this.wake();
     });
-    this.connection.onRequest('workspace/configuration', (p: any) => p.items.map((i: { section?: string }) => (i.section === 'subagents' ? this.settings : null)));
-    this.connection.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
-      this.registrations.push(...p.registrations);
-      return null;
-    });
+    this.connection.onRequest('workspace/configuration', (p: any) =>
+      p.items.map((i: { section?: string }) => (i.section === 'subagents' ? this.settings : null)),
+    );
+    this.connection.onRequest(
+      'client/registerCapability',
+      (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+        this.registrations.push(...p.registrations);
+        return null;
+      },
+    );
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.listen();
   }
@@ -160,21 +173,30 @@ export class TestClient {
 
   /** Index build finished (the server reports work-done progress `end`). */
   async indexed(): Promise<void> {
-    await this.until(() => this.progress.some((p) => (p as { value?: { kind?: string } }).value?.kind === 'end'), 8000, 'index progress end');
+    await this.until(
+      () => this.progress.some((p) => (p as { value?: { kind?: string } }).value?.kind === 'end'),
+      8000,
+      'index progress end',
+    );
   }
 
   async open(file: string, text: string, languageId?: string): Promise<string> {
     const uri = URI.file(file).toString();
     this.versions.set(uri, 1);
     const lang = languageId ?? (file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'yaml');
-    await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: lang, version: 1, text } });
+    await this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: lang, version: 1, text },
+    });
     return uri;
   }
 
   async change(uri: string, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
     return version;
   }
 
@@ -189,10 +211,14 @@ export class TestClient {
   /** The diagnostics published for the document's current version. */
   async diagnosticsFor(uri: string, predicate: (d: Diagnostic[]) => boolean = () => true): Promise<Diagnostic[]> {
     const version = this.version(uri);
-    return this.until(() => {
-      const last = [...this.diagnostics].reverse().find((p) => p.uri === uri);
-      return last && last.version === version && predicate(last.diagnostics) ? last.diagnostics : undefined;
-    }, 8000, `diagnostics for ${uri} v${version}`);
+    return this.until(
+      () => {
+        const last = [...this.diagnostics].reverse().find((p) => p.uri === uri);
+        return last && last.version === version && predicate(last.diagnostics) ? last.diagnostics : undefined;
+      },
+      8000,
+      `diagnostics for ${uri} v${version}`,
+    );
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
@@ -212,7 +238,10 @@ export class TestClient {
 }
 
 /** Builds once, makes a workspace with `files` and starts a server on it. */
-export async function startServer(files: Record<string, string>, options: ClientOptions = {}): Promise<{ client: TestClient; ws: string }> {
+export async function startServer(
+  files: Record<string, string>,
+  options: ClientOptions = {},
+): Promise<{ client: TestClient; ws: string }> {
   buildOnce();
   const ws = makeWorkspace(files);
   const client = new TestClient(options);

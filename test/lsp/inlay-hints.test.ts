@@ -32,18 +32,31 @@ const EXPERT = JSON.stringify(
     name: 'ledger',
     description: 'Keeps the books.',
     tools: ['read', 'grep', 'glob', 'mcp__ledger__post', 'task'],
-    subagents: [{ name: 'poster', description: 'd', system_prompt: 'p', tools: ['read', 'mcp__ledger__*', '*', 'zzz*'] }],
+    subagents: [
+      { name: 'poster', description: 'd', system_prompt: 'p', tools: ['read', 'mcp__ledger__*', '*', 'zzz*'] },
+    ],
   },
   null,
   2,
 );
 
 const WHOLE: Range = { start: { line: 0, character: 0 }, end: { line: 1000, character: 0 } };
-const CAPABILITIES = { ...DEFAULT_CAPABILITIES, workspace: { ...DEFAULT_CAPABILITIES.workspace, inlayHint: { refreshSupport: true } }, textDocument: { ...DEFAULT_CAPABILITIES.textDocument, inlayHint: {} } };
+const CAPABILITIES = {
+  ...DEFAULT_CAPABILITIES,
+  workspace: { ...DEFAULT_CAPABILITIES.workspace, inlayHint: { refreshSupport: true } },
+  textDocument: { ...DEFAULT_CAPABILITIES.textDocument, inlayHint: {} },
+};
 
 const tooltipOf = (h: InlayHint) => (h.tooltip as MarkupContent).value;
 /** The backticked names of the tooltip's list. */
-const listed = (h: InlayHint) => [...(tooltipOf(h).split(': ').slice(1).join(': ').matchAll(/`([^`]+)`/g))].map((m) => m[1]);
+const listed = (h: InlayHint) =>
+  [
+    ...tooltipOf(h)
+      .split(': ')
+      .slice(1)
+      .join(': ')
+      .matchAll(/`([^`]+)`/g),
+  ].map((m) => m[1]);
 
 describe('LSP inlay hints', function () {
   this.timeout(60000);
@@ -80,21 +93,32 @@ describe('LSP inlay hints', function () {
   it('Polytoken: one hint after each shorthand in tools, with the count and the list', async () => {
     const { hints: hs, lines } = await hints(path.join(ws, '.polytoken/subagents/triage.md'), POLY);
     const byEntry = new Map(hs.map((h) => [entryBefore(lines, h), h]));
-    assert.deepStrictEqual([...byEntry.keys()], ['tag!ALL', 'tag!ALL_MCP', 'tag!exec', 'mcp__github', 'mcp__linear', 'tag!nope'], 'shorthands of tools only: not grep, not tools_deny');
+    assert.deepStrictEqual(
+      [...byEntry.keys()],
+      ['tag!ALL', 'tag!ALL_MCP', 'tag!exec', 'mcp__github', 'mcp__linear', 'tag!nope'],
+      'shorthands of tools only: not grep, not tools_deny',
+    );
     const all = byEntry.get('tag!ALL')!;
     assert.strictEqual(all.label, '\u2192 18 tools');
     assert.strictEqual(listed(all).length, 18, tooltipOf(all));
-    for (const t of ['file_read', 'shell', 'mcp__github__create_issue', 'switch_facet']) assert.ok(listed(all).includes(t), `${t} in ${tooltipOf(all)}`);
+    for (const t of ['file_read', 'shell', 'mcp__github__create_issue', 'switch_facet'])
+      assert.ok(listed(all).includes(t), `${t} in ${tooltipOf(all)}`);
     assert.match(tooltipOf(all), /^\*\*tag!ALL\*\*\n\nExpands now to 18 tools: /);
     assert.strictEqual(all.paddingLeft, true);
     assert.strictEqual((all.tooltip as MarkupContent).kind, 'markdown');
 
     assert.strictEqual(byEntry.get('tag!ALL_MCP')!.label, '\u2192 2 tools');
-    assert.deepStrictEqual(listed(byEntry.get('tag!ALL_MCP')!), ['mcp__github__create_issue', 'mcp__github__list_issues']);
+    assert.deepStrictEqual(listed(byEntry.get('tag!ALL_MCP')!), [
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
     assert.strictEqual(byEntry.get('tag!exec')!.label, '\u2192 1 tool');
     assert.deepStrictEqual(listed(byEntry.get('tag!exec')!), ['shell']);
     assert.strictEqual(byEntry.get('mcp__github')!.label, '\u2192 2 tools');
-    assert.deepStrictEqual(listed(byEntry.get('mcp__github')!), ['mcp__github__create_issue', 'mcp__github__list_issues']);
+    assert.deepStrictEqual(listed(byEntry.get('mcp__github')!), [
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
   });
 
   it('an entry that expands to nothing says so, and why', async () => {
@@ -109,13 +133,22 @@ describe('LSP inlay hints', function () {
 
   it('answers only the hints inside the requested range', async () => {
     const line = POLY.split('\n').indexOf('    - mcp__github');
-    const { hints: hs } = await hints(path.join(ws, '.polytoken/subagents/triage.md'), POLY, { start: { line, character: 0 }, end: { line, character: 20 } });
-    assert.deepStrictEqual(hs.map((h) => [h.position, h.label]), [[{ line, character: '    - mcp__github'.length }, '\u2192 2 tools']]);
+    const { hints: hs } = await hints(path.join(ws, '.polytoken/subagents/triage.md'), POLY, {
+      start: { line, character: 0 },
+      end: { line, character: 20 },
+    });
+    assert.deepStrictEqual(
+      hs.map((h) => [h.position, h.label]),
+      [[{ line, character: '    - mcp__github'.length }, '\u2192 2 tools']],
+    );
   });
 
   it('Profy: a hint after each glob of a subagent, reserved matches named in the tooltip', async () => {
     const { hints: hs, lines } = await hints(path.join(ws, 'experts/ledger.expert.json'), EXPERT);
-    assert.deepStrictEqual(hs.map((h) => entryBefore(lines, h)), ['mcp__ledger__*', '*', 'zzz*']);
+    assert.deepStrictEqual(
+      hs.map((h) => entryBefore(lines, h)),
+      ['mcp__ledger__*', '*', 'zzz*'],
+    );
     const [ledger, star, none] = hs;
     assert.strictEqual(ledger.label, '\u2192 1 tool');
     assert.match(tooltipOf(ledger), /Matches now 1 tool of the main toolset: `mcp__ledger__post`/);
@@ -127,14 +160,22 @@ describe('LSP inlay hints', function () {
   });
 
   it('Profy with an unknown main toolset: the count is unknown', async () => {
-    const expert = JSON.stringify({ name: 'e', description: 'd', subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: ['re*'] }] }, null, 2);
+    const expert = JSON.stringify(
+      { name: 'e', description: 'd', subagents: [{ name: 's', description: 'd', system_prompt: 'p', tools: ['re*'] }] },
+      null,
+      2,
+    );
     const { hints: hs } = await hints(path.join(ws, 'experts/e.expert.json'), expert);
-    assert.deepStrictEqual(hs.map((h) => h.label), ['\u2192 ? tools']);
+    assert.deepStrictEqual(
+      hs.map((h) => h.label),
+      ['\u2192 ? tools'],
+    );
     assert.match(tooltipOf(hs[0]), /toolset is unknown/);
   });
 
   it('Picasso lists literal names only: no hints', async () => {
-    const role = 'name: planner\ninvocation: "@planner"\nmodel: m\ntools: [read_file, grep]\nmax_steps: 1\nmax_depth: 0\n';
+    const role =
+      'name: planner\ninvocation: "@planner"\nmodel: m\ntools: [read_file, grep]\nmax_steps: 1\nmax_depth: 0\n';
     assert.deepStrictEqual((await hints(path.join(ws, 'apps/cli/agents/planner.yaml'), role)).hints, []);
   });
 

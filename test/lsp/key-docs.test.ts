@@ -26,11 +26,36 @@ describe('key documentation covers every key of every dialect', () => {
   }
 
   it('completion offers exactly the known keys at each level', () => {
-    assert.deepStrictEqual(keysAt('polytoken', []).map((d) => d.key).sort(), [...TOP_LEVEL_KEYS].sort());
-    assert.deepStrictEqual(keysAt('polytoken', ['polytoken']).map((d) => d.key).sort(), [...POLYTOKEN_KEYS].sort());
-    assert.deepStrictEqual(keysAt('picasso', []).map((d) => d.key).sort(), [...ALL_KEYS].sort());
-    assert.deepStrictEqual(keysAt('profy', []).map((d) => d.key).sort(), [...EXPERT_KEYS].sort());
-    assert.deepStrictEqual(keysAt('profy', ['subagents', 3]).map((d) => d.key).sort(), [...SUBAGENT_KEYS].sort());
+    assert.deepStrictEqual(
+      keysAt('polytoken', [])
+        .map((d) => d.key)
+        .sort(),
+      [...TOP_LEVEL_KEYS].sort(),
+    );
+    assert.deepStrictEqual(
+      keysAt('polytoken', ['polytoken'])
+        .map((d) => d.key)
+        .sort(),
+      [...POLYTOKEN_KEYS].sort(),
+    );
+    assert.deepStrictEqual(
+      keysAt('picasso', [])
+        .map((d) => d.key)
+        .sort(),
+      [...ALL_KEYS].sort(),
+    );
+    assert.deepStrictEqual(
+      keysAt('profy', [])
+        .map((d) => d.key)
+        .sort(),
+      [...EXPERT_KEYS].sort(),
+    );
+    assert.deepStrictEqual(
+      keysAt('profy', ['subagents', 3])
+        .map((d) => d.key)
+        .sort(),
+      [...SUBAGENT_KEYS].sort(),
+    );
   });
 });
 

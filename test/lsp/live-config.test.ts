@@ -16,7 +16,8 @@ Body.
 `;
 
 const CONFIG = 'mcp:\n  github: [create_issue]\n';
-const unknownLinear = (ds: Diagnostic[]) => ds.some((d) => d.code === 'polytoken/unknown-tool' && /mcp__linear__create_ticket/.test(String(d.message)));
+const unknownLinear = (ds: Diagnostic[]) =>
+  ds.some((d) => d.code === 'polytoken/unknown-tool' && /mcp__linear__create_ticket/.test(String(d.message)));
 const uriOf = (p: string) => URI.file(p).toString();
 
 interface PatternsParams {
@@ -69,7 +70,8 @@ describe('LSP live configuration', function () {
     before(async () => {
       ({ client, ws } = await startServer(
         {
-          '.subagents.yaml': 'files:\n  polytoken: ["agents/*.md"]\n  profy: ["specs/**/*.json"]\npolytoken:\n  subagentDirs: [vendor, ../outside]\n',
+          '.subagents.yaml':
+            'files:\n  polytoken: ["agents/*.md"]\n  profy: ["specs/**/*.json"]\npolytoken:\n  subagentDirs: [vendor, ../outside]\n',
           'agents/a.md': DEF,
           'sub/.subagents.yaml': 'files:\n  picasso: ["roles/*.yaml"]\n',
           'sub/x.md': 'plain',
@@ -95,7 +97,8 @@ describe('LSP live configuration', function () {
       const def = await client.open(path.join(ws, 'agents/a.md'), DEF);
       await client.diagnosticsFor(def);
       const publications = () => client.diagnostics.filter((p) => p.uri === def).length;
-      const rebuilds = () => client.progress.filter((p) => (p as { value?: { kind?: string } }).value?.kind === 'begin').length;
+      const rebuilds = () =>
+        client.progress.filter((p) => (p as { value?: { kind?: string } }).value?.kind === 'begin').length;
       const config = await client.open(path.join(ws, 'sub/.subagents.yaml'), 'files:\n  picasso: ["roles/*.yaml"]\n');
       const [count, rebuilt, published] = [received.length, rebuilds(), publications()];
       // `rules:` changes what is reported, not which files are definitions: the open definitions are
@@ -107,7 +110,10 @@ describe('LSP live configuration', function () {
       assert.strictEqual(received.length, count + 1);
       assert.strictEqual(rebuilds(), rebuilt + 1, 'one rebuild: for the `files:` edit only');
       const patterns = received[received.length - 1].patterns.filter((p) => p.baseUri === uriOf(path.join(ws, 'sub')));
-      assert.deepStrictEqual(patterns.map((p) => p.pattern), ['more/*.yml', 'roles/*.yaml']);
+      assert.deepStrictEqual(
+        patterns.map((p) => p.pattern),
+        ['more/*.yml', 'roles/*.yaml'],
+      );
       await client.close(config);
       await client.close(def);
     });
@@ -132,8 +138,17 @@ describe('LSP live configuration', function () {
     before(async () => {
       globalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-global-'));
       fs.writeFileSync(path.join(globalDir, 'old.md'), DEF.replace('triage', 'old'));
-      const caps = { ...DEFAULT_CAPABILITIES, workspace: { ...DEFAULT_CAPABILITIES.workspace, didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } };
-      ({ client } = await startServer({ '.subagents.yaml': `polytoken:\n  globalDir: ${JSON.stringify(globalDir)}\n` }, { capabilities: caps }));
+      const caps = {
+        ...DEFAULT_CAPABILITIES,
+        workspace: {
+          ...DEFAULT_CAPABILITIES.workspace,
+          didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+        },
+      };
+      ({ client } = await startServer(
+        { '.subagents.yaml': `polytoken:\n  globalDir: ${JSON.stringify(globalDir)}\n` },
+        { capabilities: caps },
+      ));
       await client.indexed();
     });
     after(async () => {
@@ -143,18 +158,25 @@ describe('LSP live configuration', function () {
 
     it('is watched through the client with a relative pattern, and its changes reach the index', async () => {
       const watchers = await client.until(
-        () => client.registrations.filter((r) => r.method === 'workspace/didChangeWatchedFiles').flatMap((r) => (r.registerOptions as { watchers: { globPattern: unknown }[] }).watchers),
+        () =>
+          client.registrations
+            .filter((r) => r.method === 'workspace/didChangeWatchedFiles')
+            .flatMap((r) => (r.registerOptions as { watchers: { globPattern: unknown }[] }).watchers),
         8000,
         'watcher registrations',
       );
       assert.ok(
-        watchers.some((w) => JSON.stringify(w.globPattern) === JSON.stringify({ baseUri: uriOf(globalDir), pattern: '*.md' })),
+        watchers.some(
+          (w) => JSON.stringify(w.globPattern) === JSON.stringify({ baseUri: uriOf(globalDir), pattern: '*.md' }),
+        ),
         JSON.stringify(watchers),
       );
       // A definition added there (the client reports it through the watcher) is indexed.
       const added = path.join(globalDir, 'fresh.md');
       fs.writeFileSync(added, DEF.replace('triage', 'fresh'));
-      await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(added), type: 1 }] });
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: uriOf(added), type: 1 }],
+      });
       for (let tries = 0; ; tries++) {
         const symbols = await client.request<{ name: string }[]>('workspace/symbol', { query: 'fresh' });
         if (symbols.some((s) => s.name === 'fresh')) break;

@@ -48,7 +48,9 @@ describe('index: quick name reading agrees with the parser', () => {
   });
 
   it('agrees on every file of a generated benchmark workspace', async () => {
-    const gen = (await import(pathToFileURL(path.join(REPO, 'bench', 'generate.mjs')).href)) as { generateWorkspace(root: string, total: number): unknown };
+    const gen = (await import(pathToFileURL(path.join(REPO, 'bench', 'generate.mjs')).href)) as {
+      generateWorkspace(root: string, total: number): unknown;
+    };
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-quick-')));
     gen.generateWorkspace(ws, 300);
     const config = defaultLoadedConfig(ws);
@@ -60,7 +62,11 @@ describe('index: quick name reading agrees with the parser', () => {
       if (!quickName(kind, text, file)) continue;
       const quick = namesFromText(kind, text, file);
       compared++;
-      assert.deepStrictEqual(quick, definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), file), file), file);
+      assert.deepStrictEqual(
+        quick,
+        definitionNames(kind, DIALECT_MODULES[kind].parse(new SourceText(text), file), file),
+        file,
+      );
     }
     fs.rmSync(ws, { recursive: true, force: true });
     assert.ok(compared > 50, `${compared} compared`);

@@ -35,11 +35,15 @@ describe('LSP removed tools, faded where granted', function () {
   let ws: string;
 
   before(async () => {
-    ({ client, ws } = await startServer({ '.polytoken/subagents/triage.md': POLY, 'apps/cli/agents/checker.yaml': PICASSO }));
+    ({ client, ws } = await startServer({
+      '.polytoken/subagents/triage.md': POLY,
+      'apps/cli/agents/checker.yaml': PICASSO,
+    }));
   });
   after(async () => client.stop());
 
-  const textAt = (text: string, d: Diagnostic) => text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character);
+  const textAt = (text: string, d: Diagnostic) =>
+    text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character);
 
   it('Polytoken: a literal `tools` entry that `tools_deny` removes; not the shorthand that also grants it', async () => {
     const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), POLY);
@@ -60,10 +64,13 @@ describe('LSP removed tools, faded where granted', function () {
     const all = await client.diagnosticsFor(uri, (d) => faded(d).length > 0);
     await client.close(uri);
     const ds = faded(all);
-    assert.deepStrictEqual(ds.map((d) => [textAt(PICASSO, d), d.message]), [
-      ['edit_file', '`edit_file` is granted here, then removed by `deny`.'],
-      ['write_memory', '`write_memory` is granted here, then removed by `memory: read-only`.'],
-    ]);
+    assert.deepStrictEqual(
+      ds.map((d) => [textAt(PICASSO, d), d.message]),
+      [
+        ['edit_file', '`edit_file` is granted here, then removed by `deny`.'],
+        ['write_memory', '`write_memory` is granted here, then removed by `memory: read-only`.'],
+      ],
+    );
     for (const d of ds) assert.deepStrictEqual([d.severity, d.tags], [HINT, [UNNECESSARY]]);
     // The rules' own findings are still there, beside the faded entries.
     assert.ok(all.some((d) => d.code === 'picasso/tools-deny-overlap'));
@@ -73,24 +80,43 @@ describe('LSP removed tools, faded where granted', function () {
   it('quick fixes and "Fix all" ignore them', async () => {
     const text = POLY.replace('tag!ALL]', 'tag!ALL, exit_tool]');
     const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), text);
-    const all = await client.diagnosticsFor(uri, (ds) => faded(ds).length > 0 && ds.some((x) => x.code === 'polytoken/exit-tool-listed'));
+    const all = await client.diagnosticsFor(
+      uri,
+      (ds) => faded(ds).length > 0 && ds.some((x) => x.code === 'polytoken/exit-tool-listed'),
+    );
     const [d] = faded(all);
-    const quick = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+    const quick = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
     assert.deepStrictEqual(quick, [], 'no quick fix, no "disable" comment for a faded tool');
-    const fixAll = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: all, only: ['source.fixAll'] } });
+    const fixAll = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: all, only: ['source.fixAll'] },
+    });
     await client.close(uri);
-    assert.deepStrictEqual(fixAll.map((a) => a.title), ['Fix all subagent problems']);
+    assert.deepStrictEqual(
+      fixAll.map((a) => a.title),
+      ['Fix all subagent problems'],
+    );
     // It removes the listed exit_tool and leaves the granted-then-denied `grep` alone.
     const fixed = applyEdits(text, editsFor(fixAll[0].edit, uri));
     assert.match(fixed, /tools: \[grep, file_read, tag!ALL\]/);
   });
 
   it('the CLI never prints them', () => {
-    const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'check', ws, '--format', 'json'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'check', ws, '--format', 'json'], {
+      encoding: 'utf8',
+    });
     const report = JSON.parse(r.stdout) as { files: { diagnostics: { rule?: string; message: string }[] }[] };
     const messages = report.files.flatMap((f) => f.diagnostics);
     assert.ok(messages.length > 0, 'the Picasso file has findings');
-    assert.ok(messages.every((m) => typeof m.rule === 'string' && !/is granted here, then removed/.test(m.message)), JSON.stringify(messages));
+    assert.ok(
+      messages.every((m) => typeof m.rule === 'string' && !/is granted here, then removed/.test(m.message)),
+      JSON.stringify(messages),
+    );
   });
 
   it('`subagents.fadeRemovedTools: false` turns them off', async () => {
@@ -98,10 +124,18 @@ describe('LSP removed tools, faded where granted', function () {
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     const uri = await client.open(path.join(ws, 'apps/cli/agents/checker.yaml'), PICASSO);
     // Published after the settings were pulled: the rules' findings, none faded.
-    const ds = await client.until(() => {
-      const last = [...client.diagnostics].reverse().find((p) => p.uri === uri);
-      return last && last.diagnostics.some((x) => x.code === 'picasso/tools-deny-overlap') && faded(last.diagnostics).length === 0 ? last.diagnostics : undefined;
-    }, 8000, 'diagnostics without faded tools');
+    const ds = await client.until(
+      () => {
+        const last = [...client.diagnostics].reverse().find((p) => p.uri === uri);
+        return last &&
+          last.diagnostics.some((x) => x.code === 'picasso/tools-deny-overlap') &&
+          faded(last.diagnostics).length === 0
+          ? last.diagnostics
+          : undefined;
+      },
+      8000,
+      'diagnostics without faded tools',
+    );
     await client.close(uri);
     client.settings = {};
     assert.ok(ds.some((x) => x.code === 'picasso/memory-conflict'));

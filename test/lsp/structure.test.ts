@@ -47,7 +47,8 @@ describe('LSP symbols, lenses, definition and resolve', function () {
       {
         '.subagents.yaml': CONFIG,
         '.polytoken/subagents/triage.md': TRIAGE,
-        '.picasso/agents/auditor.md': 'name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
+        '.picasso/agents/auditor.md':
+          'name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n',
         'experts/book.expert.json': EXPERT,
         'vendor/agents/triage.md': TRIAGE.replace('Sorts issues.', 'The vendored one.'),
       },
@@ -71,10 +72,22 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const r = await client.request<any>('subagents/resolve', { uri });
     await client.close(uri);
     assert.strictEqual(r.dialect, 'profy');
-    assert.deepStrictEqual(r.definitions.map((d: any) => [d.name, d.status]), [['scan', 'loads'], ['lost', 'dropped']]);
+    assert.deepStrictEqual(
+      r.definitions.map((d: any) => [d.name, d.status]),
+      [
+        ['scan', 'loads'],
+        ['lost', 'dropped'],
+      ],
+    );
     assert.deepStrictEqual(r.definitions[0].tools, ['grep', 'read']);
-    assert.ok(r.definitions[0].removed.some((x: any) => x.tool === 'Task'), JSON.stringify(r.definitions[0].removed));
-    assert.ok(r.definitions[1].dropped.some((x: any) => x.entry === 'nothing'), JSON.stringify(r.definitions[1]));
+    assert.ok(
+      r.definitions[0].removed.some((x: any) => x.tool === 'Task'),
+      JSON.stringify(r.definitions[0].removed),
+    );
+    assert.ok(
+      r.definitions[1].dropped.some((x: any) => x.entry === 'nothing'),
+      JSON.stringify(r.definitions[1]),
+    );
   });
 
   it('document symbols: the definition and its keys; each Profy subagent', async () => {
@@ -83,20 +96,32 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     await client.close(uri);
     assert.strictEqual(symbols.length, 1);
     assert.strictEqual(symbols[0].name, 'triage');
-    assert.deepStrictEqual(symbols[0].children!.map((c) => c.name), ['name', 'description', 'polytoken']);
-    assert.deepStrictEqual(symbols[0].children![2].children!.map((c) => c.name), ['tools', 'tools_deny']);
+    assert.deepStrictEqual(
+      symbols[0].children!.map((c) => c.name),
+      ['name', 'description', 'polytoken'],
+    );
+    assert.deepStrictEqual(
+      symbols[0].children![2].children!.map((c) => c.name),
+      ['tools', 'tools_deny'],
+    );
     const profy = await client.open(file('experts/book.expert.json'), EXPERT);
     const ps = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: profy } });
     await client.close(profy);
     const subs = ps[0].children!.find((c) => c.name === 'subagents')!;
-    assert.deepStrictEqual(subs.children!.map((c) => c.name), ['scan', 'lost']);
+    assert.deepStrictEqual(
+      subs.children!.map((c) => c.name),
+      ['scan', 'lost'],
+    );
   });
 
   it('folding: the frontmatter block', async () => {
     const uri = await client.open(file('.polytoken/subagents/triage.md'), TRIAGE);
     const ranges = await client.request<FoldingRange[]>('textDocument/foldingRange', { textDocument: { uri } });
     await client.close(uri);
-    assert.ok(ranges.some((r) => r.startLine === 0 && r.endLine === 6), JSON.stringify(ranges));
+    assert.ok(
+      ranges.some((r) => r.startLine === 0 && r.endLine === 6),
+      JSON.stringify(ranges),
+    );
   });
 
   it('code lens: status and tool count per definition, with the resolve command', async () => {
@@ -111,7 +136,10 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const profy = await client.open(file('experts/book.expert.json'), EXPERT);
     const pl = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: profy } });
     await client.close(profy);
-    assert.deepStrictEqual(pl.map((l) => l.command!.title.split(' \u00b7 ')[0]), ['scan: loads', 'lost: dropped']);
+    assert.deepStrictEqual(
+      pl.map((l) => l.command!.title.split(' \u00b7 ')[0]),
+      ['scan: loads', 'lost: dropped'],
+    );
     assert.strictEqual(pl[0].range.start.line, 6);
   });
 
@@ -141,7 +169,14 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     assert.strictEqual(await client.request('textDocument/completion', { textDocument: { uri }, position }), null);
     assert.deepStrictEqual(await client.request('textDocument/codeLens', { textDocument: { uri } }), []);
     assert.deepStrictEqual(await client.request('textDocument/documentSymbol', { textDocument: { uri } }), []);
-    assert.deepStrictEqual(await client.request('textDocument/codeAction', { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } }), []);
+    assert.deepStrictEqual(
+      await client.request('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: position, end: position },
+        context: { diagnostics: [] },
+      }),
+      [],
+    );
     assert.strictEqual(await client.request('textDocument/definition', { textDocument: { uri }, position }), null);
     // A file that is not a definition: opened, but nothing to say.
     const other = await client.open(file('README.md'), '# hello\n');
@@ -155,7 +190,10 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const names = all.map((s) => s.name);
     for (const n of ['triage', 'auditor', 'book', 'scan', 'lost']) assert.ok(names.includes(n), `${n} in ${names}`);
     const scan = await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: 'sca' });
-    assert.deepStrictEqual(scan.map((s) => [s.name, s.containerName]), [['scan', 'book']]);
+    assert.deepStrictEqual(
+      scan.map((s) => [s.name, s.containerName]),
+      [['scan', 'book']],
+    );
   });
 
   it('go to definition: a tool and an MCP server to .subagents.yaml', async () => {
@@ -164,11 +202,18 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const locs = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position });
     const mcp = cursor(TRIAGE.replace('mcp__github__create_issue', 'mcp__github__create_is|sue'));
     await client.change(uri, mcp.text);
-    const mcpLocs = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: mcp.position });
+    const mcpLocs = await client.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: mcp.position,
+    });
     await client.close(uri);
     const cfg = URI.file(file('.subagents.yaml')).toString();
-    assert.deepStrictEqual(locs, [{ uri: cfg, range: { start: { line: 4, character: 6 }, end: { line: 4, character: 12 } } }]);
-    assert.deepStrictEqual(mcpLocs, [{ uri: cfg, range: { start: { line: 1, character: 11 }, end: { line: 1, character: 23 } } }]);
+    assert.deepStrictEqual(locs, [
+      { uri: cfg, range: { start: { line: 4, character: 6 }, end: { line: 4, character: 12 } } },
+    ]);
+    assert.deepStrictEqual(mcpLocs, [
+      { uri: cfg, range: { start: { line: 1, character: 11 }, end: { line: 1, character: 23 } } },
+    ]);
   });
 
   it('shadowing from the index, and go to the replacing file', async () => {
@@ -176,7 +221,10 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const uri = await client.open(vendored, TRIAGE.replace('Sorts issues.', 'The vendored one.'));
     const ds = await client.diagnosticsFor(uri, (d) => d.some((x) => x.code === 'polytoken/shadowed'));
     const shadowed = ds.find((d) => d.code === 'polytoken/shadowed')!;
-    const locs = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: shadowed.range.start });
+    const locs = await client.request<Location[]>('textDocument/definition', {
+      textDocument: { uri },
+      position: shadowed.range.start,
+    });
     await client.close(uri);
     assert.strictEqual(locs.length, 1);
     assert.strictEqual(locs[0].uri, URI.file(file('.polytoken/subagents/triage.md')).toString());
@@ -185,14 +233,25 @@ describe('LSP symbols, lenses, definition and resolve', function () {
 
   it('a renamed project definition stops shadowing the vendored one (open documents update the index)', async () => {
     const vendored = file('vendor/agents/triage.md');
-    const project = await client.open(file('.polytoken/subagents/triage.md'), TRIAGE.replace('name: triage', 'name: other'));
+    const project = await client.open(
+      file('.polytoken/subagents/triage.md'),
+      TRIAGE.replace('name: triage', 'name: other'),
+    );
     await client.diagnosticsFor(project);
     const uri = await client.open(vendored, TRIAGE.replace('Sorts issues.', 'The vendored one.'));
     const ds = await client.diagnosticsFor(uri);
     assert.ok(!ds.some((d) => d.code === 'polytoken/shadowed'), JSON.stringify(ds.map((d) => d.code)));
     // Renaming it back in the editor re-checks the other open definition.
     await client.change(project, TRIAGE);
-    await client.until(() => [...client.diagnostics].reverse().find((p) => p.uri === uri)?.diagnostics.some((d) => d.code === 'polytoken/shadowed'), 5000, 'shadowed again');
+    await client.until(
+      () =>
+        [...client.diagnostics]
+          .reverse()
+          .find((p) => p.uri === uri)
+          ?.diagnostics.some((d) => d.code === 'polytoken/shadowed'),
+      5000,
+      'shadowed again',
+    );
     await client.close(uri);
     await client.close(project);
   });
@@ -208,8 +267,11 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     const fs = await import('fs');
     const added = file('.picasso/agents/writer.md');
     fs.writeFileSync(added, 'name: writer\n');
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: URI.file(added).toString(), type: 1 }] });
-    const names = async () => (await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: '' })).map((s) => s.name);
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: URI.file(added).toString(), type: 1 }],
+    });
+    const names = async () =>
+      (await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: '' })).map((s) => s.name);
     assert.ok((await names()).includes('writer'));
     const uri = await client.open(added, 'name: scribe\n');
     await client.diagnosticsFor(uri);
@@ -217,7 +279,9 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     assert.ok(!(await names()).includes('writer'));
     await client.close(uri);
     fs.unlinkSync(added);
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: URI.file(added).toString(), type: 3 }] });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: URI.file(added).toString(), type: 3 }],
+    });
     const after = await names();
     assert.ok(!after.includes('writer') && !after.includes('scribe'), `${after}`);
   });
@@ -227,10 +291,12 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     await client.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
       event: { added: [{ uri: URI.file(extra).toString(), name: 'extra' }], removed: [] },
     });
-    const names = async () => (await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: 'late' })).map((s) => s.name);
+    const names = async () =>
+      (await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: 'late' })).map((s) => s.name);
     const deadline = Date.now() + 5000;
     let found: string[] = [];
-    while (Date.now() < deadline && !(found = await names()).includes('late_role')) await new Promise((r) => setTimeout(r, 50));
+    while (Date.now() < deadline && !(found = await names()).includes('late_role'))
+      await new Promise((r) => setTimeout(r, 50));
     assert.deepStrictEqual(found, ['late_role']);
   });
 });

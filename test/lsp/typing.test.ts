@@ -19,8 +19,14 @@ const SAMPLES: [string, string][] = [
     '/w/.polytoken/subagents/triage.md',
     '---\nname: triage\ndescription: "Sorts [issues]"\npolytoken:\n  tools: [file_read, "grep", tag!ALL, mcp__gh]\n  tools_deny:\n    - glob\n    - job_status\n  undeferred_tools: [grep]\n  auto_facet_hint: x\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, weird] }\n---\nBody {% if x %}{{ y }}\n',
   ],
-  ['/w/.picasso/agents/auditor.md', 'name: Auditor\ninvocation: "@aud"\ntools:\n  - read_file\n  - grep\ndeny: [grep]\nmemory: none\nhooks:\n  skip: [post-act]\nsystem_prompt: |\n  You audit.\n'],
-  ['/w/book.expert.json', '{\n  "name": "book",\n  "tools": ["read", "grep"],\n  "subagents": [\n    { "name": "a b", "description": "d", "system_prompt": "p", "tools": ["re*", "Task"] },\n    7\n  ]\n}\n'],
+  [
+    '/w/.picasso/agents/auditor.md',
+    'name: Auditor\ninvocation: "@aud"\ntools:\n  - read_file\n  - grep\ndeny: [grep]\nmemory: none\nhooks:\n  skip: [post-act]\nsystem_prompt: |\n  You audit.\n',
+  ],
+  [
+    '/w/book.expert.json',
+    '{\n  "name": "book",\n  "tools": ["read", "grep"],\n  "subagents": [\n    { "name": "a b", "description": "d", "system_prompt": "p", "tools": ["re*", "Task"] },\n    7\n  ]\n}\n',
+  ],
 ];
 
 describe('editor features while typing (every prefix of a definition)', () => {
@@ -40,7 +46,17 @@ describe('editor features while typing (every prefix of a definition)', () => {
           definition(analysis, at, { readText: () => undefined, pathToUri: (p) => `file://${p}` });
           calls++;
         }
-        assert.ok(Array.isArray(codeActions(analysis, 'file:///x', { start: position, end: position }, { diagnostics: analysis.diagnostics }, { renameFiles: true })));
+        assert.ok(
+          Array.isArray(
+            codeActions(
+              analysis,
+              'file:///x',
+              { start: position, end: position },
+              { diagnostics: analysis.diagnostics },
+              { renameFiles: true },
+            ),
+          ),
+        );
         assert.ok(Array.isArray(documentSymbols(analysis)));
         assert.ok(Array.isArray(foldingRanges(analysis)));
         assert.ok(Array.isArray(codeLenses(analysis, 'file:///x')));
@@ -54,7 +70,11 @@ describe('editor features while typing (every prefix of a definition)', () => {
       assert.ok(foldingRanges(analysis).length > 0, 'folding ranges');
       assert.ok(codeLenses(analysis, 'file:///x').length > 0, 'code lenses');
       const whole = { start: { line: 0, character: 0 }, end: { line: full.split('\n').length, character: 0 } };
-      assert.ok(codeActions(analysis, 'file:///x', whole, { diagnostics: analysis.diagnostics }, { renameFiles: true }).length > 0, 'code actions');
+      assert.ok(
+        codeActions(analysis, 'file:///x', whole, { diagnostics: analysis.diagnostics }, { renameFiles: true }).length >
+          0,
+        'code actions',
+      );
       assert.ok(resolveWithProvenance(analysis, 'file:///x'), 'resolution');
     });
   }

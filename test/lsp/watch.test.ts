@@ -15,7 +15,8 @@ import { startServer, type ClientOptions, type TestClient } from './harness';
 import { makeTree, removeTree } from '../support/tree';
 import { Waiter } from '../support/wait';
 
-const definition = (name: string, tools = '[grep, deploy]') => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: ${tools}\n---\nBody.\n`;
+const definition = (name: string, tools = '[grep, deploy]') =>
+  `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: ${tools}\n---\nBody.\n`;
 const has = (rule: string) => (ds: Diagnostic[]) => ds.some((d) => d.code === rule);
 const hasNot = (rule: string) => (ds: Diagnostic[]) => !ds.some((d) => d.code === rule);
 const WATCHING_LOG = /the client cannot watch files; the server watches \d+ folders/;
@@ -24,9 +25,16 @@ describe('server-side file watching (a client without watcher registration)', fu
   this.timeout(60000);
   let client: TestClient;
   let ws: string;
-  const start = async (files: Record<string, string>, options: ClientOptions = { capabilities: NEOVIM_0_7_CAPABILITIES }) => {
+  const start = async (
+    files: Record<string, string>,
+    options: ClientOptions = { capabilities: NEOVIM_0_7_CAPABILITIES },
+  ) => {
     ({ client, ws } = await startServer(files, options));
-    await client.until(() => client.logs.some((l) => WATCHING_LOG.test(l)) || client.progress.length > 0, 8000, 'start-up');
+    await client.until(
+      () => client.logs.some((l) => WATCHING_LOG.test(l)) || client.progress.length > 0,
+      8000,
+      'start-up',
+    );
   };
   afterEach(async () => {
     await client.stop();
@@ -35,7 +43,10 @@ describe('server-side file watching (a client without watcher registration)', fu
 
   it('.subagents.yaml changed, then deleted, on disk: the open definition is re-checked each time', async () => {
     await start({ '.subagents.yaml': 'tools:\n  polytoken: [shell]\n' });
-    assert.ok(client.logs.some((l) => WATCHING_LOG.test(l)), client.logs.join('\n'));
+    assert.ok(
+      client.logs.some((l) => WATCHING_LOG.test(l)),
+      client.logs.join('\n'),
+    );
     const uri = await client.open(path.join(ws, '.polytoken/subagents/a.md'), definition('a'));
     await client.diagnosticsFor(uri, has('polytoken/unknown-tool'));
     fs.writeFileSync(path.join(ws, '.subagents.yaml'), 'tools:\n  polytoken: [shell, deploy]\n');
@@ -68,7 +79,13 @@ describe('server-side file watching (a client without watcher registration)', fu
   it('the global folder, outside the workspace: a definition added there reaches the index', async () => {
     const global = makeTree({}, 'subagents-global-');
     try {
-      await start({}, { capabilities: NEOVIM_0_7_CAPABILITIES, initializationOptions: { settings: { polytoken: { globalDir: global } } } });
+      await start(
+        {},
+        {
+          capabilities: NEOVIM_0_7_CAPABILITIES,
+          initializationOptions: { settings: { polytoken: { globalDir: global } } },
+        },
+      );
       await client.indexed();
       const uri = await client.open(path.join(ws, '.polytoken/subagents/a.md'), definition('a', '[grep]'));
       await client.diagnosticsFor(uri);
@@ -77,7 +94,10 @@ describe('server-side file watching (a client without watcher registration)', fu
         const symbols = await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: 'from-global' });
         return symbols.length ? symbols : undefined;
       });
-      assert.deepStrictEqual(found.map((s) => s.name), ['from-global']);
+      assert.deepStrictEqual(
+        found.map((s) => s.name),
+        ['from-global'],
+      );
     } finally {
       removeTree(global);
     }
@@ -111,7 +131,13 @@ describe('FolderWatcher', function () {
     removeTree(dir);
   });
 
-  const host = (folders: string[], open: string[], config: (p: string) => LoadedConfig, onChanges: (c: FileEvent[]) => void = () => undefined, log: (m: string) => void = () => undefined) => ({
+  const host = (
+    folders: string[],
+    open: string[],
+    config: (p: string) => LoadedConfig,
+    onChanges: (c: FileEvent[]) => void = () => undefined,
+    log: (m: string) => void = () => undefined,
+  ) => ({
     folders: () => folders,
     openPaths: () => open,
     folderOf: (p: string) => folders.find((f) => p.startsWith(f + '/')),
@@ -120,11 +146,19 @@ describe('FolderWatcher', function () {
     log,
   });
 
-  it('wants each folder, its project folder, the configurations with their discovery folders, and each open file\'s folders up to its workspace folder', () => {
+  it("wants each folder, its project folder, the configurations with their discovery folders, and each open file's folders up to its workspace folder", () => {
     dir = makeTree({});
-    const loaded: LoadedConfig = { ...defaultLoadedConfig('/ws'), path: '/ws/.subagents.yaml', globalDir: '/home/u/.config/polytoken/subagents' };
+    const loaded: LoadedConfig = {
+      ...defaultLoadedConfig('/ws'),
+      path: '/ws/.subagents.yaml',
+      globalDir: '/home/u/.config/polytoken/subagents',
+    };
     loaded.config.polytoken.subagentDirs = ['vendor/a', '../shared'];
-    const wanted = foldersToWatch(host(['/ws'], ['/ws/team/.polytoken/subagents/a.md', '/elsewhere/x.md'], (p) => (p.startsWith('/ws/') ? loaded : defaultLoadedConfig('/elsewhere'))));
+    const wanted = foldersToWatch(
+      host(['/ws'], ['/ws/team/.polytoken/subagents/a.md', '/elsewhere/x.md'], (p) =>
+        p.startsWith('/ws/') ? loaded : defaultLoadedConfig('/elsewhere'),
+      ),
+    );
     assert.deepStrictEqual(wanted, [
       '/ws',
       '/ws/.polytoken/subagents',
@@ -144,12 +178,23 @@ describe('FolderWatcher', function () {
     dir = makeTree(files);
     const logs: string[] = [];
     const open = Object.keys(files).map((f) => path.join(dir, f));
-    watcher = new FolderWatcher(host([dir], open, (p) => defaultLoadedConfig(path.dirname(p)), undefined, (m) => logs.push(m)));
+    watcher = new FolderWatcher(
+      host(
+        [dir],
+        open,
+        (p) => defaultLoadedConfig(path.dirname(p)),
+        undefined,
+        (m) => logs.push(m),
+      ),
+    );
     watcher.refreshNow();
     watcher.refreshNow();
     assert.strictEqual(watcher.watched().length, MAX_WATCHED_FOLDERS);
     assert.strictEqual(logs.length, 1);
-    assert.match(logs[0], new RegExp(`watching ${MAX_WATCHED_FOLDERS} folders, not all ${MAX_WATCHED_FOLDERS + 10 + 2}`));
+    assert.match(
+      logs[0],
+      new RegExp(`watching ${MAX_WATCHED_FOLDERS} folders, not all ${MAX_WATCHED_FOLDERS + 10 + 2}`),
+    );
   });
 
   it('a wanted folder that appears later: the files it already holds are reported; a deleted file as deleted', async () => {
@@ -159,10 +204,17 @@ describe('FolderWatcher', function () {
     loaded.config.polytoken.subagentDirs = ['vendor/b'];
     const events: FileEvent[] = [];
     const waiter = new Waiter();
-    watcher = new FolderWatcher(host([ws], [], () => loaded, (c) => {
-      for (const e of c) events.push(e);
-      waiter.wake();
-    }));
+    watcher = new FolderWatcher(
+      host(
+        [ws],
+        [],
+        () => loaded,
+        (c) => {
+          for (const e of c) events.push(e);
+          waiter.wake();
+        },
+      ),
+    );
     watcher.refreshNow();
     assert.ok(!watcher.watched().includes(path.join(ws, 'vendor/b')));
     fs.mkdirSync(path.join(ws, 'vendor/b'), { recursive: true });
@@ -172,6 +224,10 @@ describe('FolderWatcher', function () {
     assert.ok(watcher.watched().includes(path.join(ws, 'vendor/b')));
     assert.ok(!events.some((e) => e.uri.endsWith('.txt')), 'only the files the index reads');
     fs.rmSync(path.join(ws, '.subagents.yaml'));
-    await waiter.until(() => events.some((e) => e.uri.endsWith('/.subagents.yaml') && e.type === FileChangeType.Deleted), 5000, 'deletion reported');
+    await waiter.until(
+      () => events.some((e) => e.uri.endsWith('/.subagents.yaml') && e.type === FileChangeType.Deleted),
+      5000,
+      'deletion reported',
+    );
   });
 });

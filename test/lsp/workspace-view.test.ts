@@ -3,18 +3,26 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { URI } from 'vscode-uri';
-import { WORKSPACE_CHANGED_NOTIFICATION, WORKSPACE_REQUEST, type WorkspaceChangedParams, type WorkspaceDefinition, type WorkspaceResult } from '../../shared/protocol';
+import {
+  WORKSPACE_CHANGED_NOTIFICATION,
+  WORKSPACE_REQUEST,
+  type WorkspaceChangedParams,
+  type WorkspaceDefinition,
+  type WorkspaceResult,
+} from '../../shared/protocol';
 import type { Resolution } from '../../shared/types';
 import { buildOnce, makeWorkspace, TestClient, type ClientOptions } from './harness';
 
-const helper = (description: string) => `---\nname: helper\ndescription: ${description}\npolytoken:\n  tools: [file_read]\n---\nHelp.\n`;
+const helper = (description: string) =>
+  `---\nname: helper\ndescription: ${description}\npolytoken:\n  tools: [file_read]\n---\nHelp.\n`;
 
 const FILES: Record<string, string> = {
   '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor/agents]\nmcp:\n  github: [create_issue, list_issues]\n',
   '.polytoken/subagents/triage.md':
     '---\nname: triage\ndescription: Sorts incoming issues.\npolytoken:\n  tools:\n    - file_read\n    - grep\n    - mcp__github\n  tools_deny:\n    - grep\n---\nTriage.\n',
   // name-mismatch and undeniable-tool (errors), unknown-tool (warning)
-  '.polytoken/subagents/reviewer.md': '---\nname: reviwer\ndescription: Reviews a change.\npolytoken:\n  tools: [file_read, file_raed, grep]\n  tools_deny: [job_status]\n---\nReview.\n',
+  '.polytoken/subagents/reviewer.md':
+    '---\nname: reviwer\ndescription: Reviews a change.\npolytoken:\n  tools: [file_read, file_raed, grep]\n  tools_deny: [job_status]\n---\nReview.\n',
   // The project's helper comes later in discovery than the subagentDirs one, which it replaces.
   '.polytoken/subagents/helper.md': helper('The project one.'),
   'vendor/agents/helper.md': helper('The vendored one.'),
@@ -63,7 +71,7 @@ describe('subagents/workspace', function () {
       const since = changes.length;
       const result = await ask();
       if (result.complete) {
-        for (let seen = -1; seen !== changes.length; ) {
+        for (let seen = -1; seen !== changes.length;) {
           seen = changes.length;
           await new Promise((r) => setTimeout(r, 400)); // several times the server's quiet period
         }
@@ -80,7 +88,11 @@ describe('subagents/workspace', function () {
   /** Waits for a notification naming `uri` (sent after `since` notifications), then asks for that file. */
   async function changedFile(rel: string, since: number): Promise<WorkspaceDefinition[]> {
     const uri = uriOf(ws, rel);
-    await client.until(() => changes.slice(since).some((c) => c.uris.includes(uri) || c.uris.length === 0), 15000, `a workspaceChanged naming ${rel}`);
+    await client.until(
+      () => changes.slice(since).some((c) => c.uris.includes(uri) || c.uris.length === 0),
+      15000,
+      `a workspaceChanged naming ${rel}`,
+    );
     return (await ask([uri])).definitions;
   }
 
@@ -92,7 +104,11 @@ describe('subagents/workspace', function () {
     const early = await ask();
     assert.strictEqual(early.complete, false);
     // That answer subscribed: the end of the first pass is told with an empty list ("everything").
-    await client.until(() => changes.some((c) => c.uris.length === 0), 20000, 'the notification that the first pass ended');
+    await client.until(
+      () => changes.some((c) => c.uris.length === 0),
+      20000,
+      'the notification that the first pass ended',
+    );
     const r = await ask();
     assert.strictEqual(r.complete, true);
     assert.deepStrictEqual(r.definitions.map((d) => `${d.dialect} ${d.group} ${d.name} ${d.status}`).sort(), [
@@ -126,7 +142,10 @@ describe('subagents/workspace', function () {
     assert.deepStrictEqual(task.reasons, ['profy/reserved-name']);
     // The name's range, on its own line of the Expert file.
     const lines = FILES['experts/ledger.expert.json'].split('\n');
-    assert.strictEqual(lines[task.range.start.line].slice(task.range.start.character, task.range.end.character), '"task"');
+    assert.strictEqual(
+      lines[task.range.start.line].slice(task.range.start.character, task.range.end.character),
+      '"task"',
+    );
     assert.strictEqual(find(r, 'experts/ledger.expert.json', 'poster').tools, 2);
     assert.strictEqual(find(r, 'apps/cli/agents/planner.yaml', 'planner').tools, 2);
   });
@@ -148,15 +167,25 @@ describe('subagents/workspace', function () {
     await start(FILES);
     await complete();
     const r = await ask([uriOf(ws, 'experts/ledger.expert.json'), uriOf(ws, 'notes/readme.md')]);
-    assert.deepStrictEqual(r.definitions.map((d) => d.name), ['poster', 'task']);
+    assert.deepStrictEqual(
+      r.definitions.map((d) => d.name),
+      ['poster', 'task'],
+    );
   });
 
   it('resolves a closed definition from disk, for the view to expand', async () => {
     await start(FILES);
     await complete();
-    const resolution = await client.request<Resolution | null>('subagents/resolve', { uri: uriOf(ws, '.polytoken/subagents/triage.md') });
+    const resolution = await client.request<Resolution | null>('subagents/resolve', {
+      uri: uriOf(ws, '.polytoken/subagents/triage.md'),
+    });
     assert.ok(resolution);
-    assert.deepStrictEqual(resolution.definitions[0].tools, ['exit_tool', 'file_read', 'mcp__github__create_issue', 'mcp__github__list_issues']);
+    assert.deepStrictEqual(resolution.definitions[0].tools, [
+      'exit_tool',
+      'file_read',
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
     assert.deepStrictEqual(resolution.definitions[0].removed, [{ tool: 'grep', by: 'tools_deny' }]);
     assert.strictEqual(await client.request('subagents/resolve', { uri: uriOf(ws, 'notes/readme.md') }), null);
   });
@@ -166,8 +195,13 @@ describe('subagents/workspace', function () {
     await complete();
     // Fixed on disk: the reviewer loads.
     let since = changes.length;
-    fs.writeFileSync(path.join(ws, '.polytoken/subagents/reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\npolytoken:\n  tools: [file_read]\n---\nReview.\n');
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(ws, '.polytoken/subagents/reviewer.md'), type: 2 }] });
+    fs.writeFileSync(
+      path.join(ws, '.polytoken/subagents/reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews.\npolytoken:\n  tools: [file_read]\n---\nReview.\n',
+    );
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: uriOf(ws, '.polytoken/subagents/reviewer.md'), type: 2 }],
+    });
     const [reviewer] = await changedFile('.polytoken/subagents/reviewer.md', since);
     assert.strictEqual(reviewer.status, 'loads');
     assert.strictEqual(reviewer.name, 'reviewer');
@@ -175,7 +209,9 @@ describe('subagents/workspace', function () {
     // The project's helper is deleted: the vendored one is no longer shadowed, though its own file did not change.
     since = changes.length;
     fs.rmSync(path.join(ws, '.polytoken/subagents/helper.md'));
-    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(ws, '.polytoken/subagents/helper.md'), type: 3 }] });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: uriOf(ws, '.polytoken/subagents/helper.md'), type: 3 }],
+    });
     const [vendored] = await changedFile('vendor/agents/helper.md', since);
     assert.strictEqual(vendored.status, 'loads');
     assert.deepStrictEqual(await changedFile('.polytoken/subagents/helper.md', since), []);
@@ -197,7 +233,10 @@ describe('subagents/workspace', function () {
     assert.ok(triage.reasons?.includes('polytoken/exit-tool-listed'));
 
     // Renamed in the editor: the vendored helper's shadowing follows the open document's name.
-    const helperUri = await client.open(path.join(ws, '.polytoken/subagents/helper.md'), FILES['.polytoken/subagents/helper.md']);
+    const helperUri = await client.open(
+      path.join(ws, '.polytoken/subagents/helper.md'),
+      FILES['.polytoken/subagents/helper.md'],
+    );
     await client.diagnosticsFor(helperUri);
     const before = changes.length;
     await client.change(helperUri, FILES['.polytoken/subagents/helper.md'].replace('name: helper', 'name: helper2'));
@@ -206,7 +245,9 @@ describe('subagents/workspace', function () {
   });
 
   it('takes the status from the default severities: rules: turning errors off changes the counts, not the status', async () => {
-    const config = FILES['.subagents.yaml'] + 'rules:\n  polytoken/name-mismatch: off\n  polytoken/undeniable-tool: warning\n  polytoken/shadowed: off\n  profy/reserved-name: off\n';
+    const config =
+      FILES['.subagents.yaml'] +
+      'rules:\n  polytoken/name-mismatch: off\n  polytoken/undeniable-tool: warning\n  polytoken/shadowed: off\n  profy/reserved-name: off\n';
     await start({ ...FILES, '.subagents.yaml': config });
     const r = await complete();
     const reviewer = find(r, '.polytoken/subagents/reviewer.md', 'reviwer');
@@ -228,7 +269,11 @@ describe('subagents/workspace', function () {
     const since = changes.length;
     client.settings = { rules: { 'polytoken/name-mismatch': 'hint' } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await client.until(() => changes.slice(since).some((c) => c.uris.length === 0), 15000, 'the notification that everything may have changed');
+    await client.until(
+      () => changes.slice(since).some((c) => c.uris.length === 0),
+      15000,
+      'the notification that everything may have changed',
+    );
     const after = await ask();
     assert.strictEqual(after.complete, true);
     const reviewer = find(after, '.polytoken/subagents/reviewer.md', 'reviwer');
@@ -241,10 +286,22 @@ describe('subagents/workspace', function () {
     const before = find(await complete(), '.polytoken/subagents/reviewer.md', 'reviwer');
     assert.strictEqual(before.problems.errors, 2);
     const since = changes.length;
-    await client.open(path.join(ws, '.subagents.yaml'), FILES['.subagents.yaml'] + 'rules:\n  polytoken/name-mismatch: hint\n');
-    await client.until(() => changes.slice(since).some((c) => c.uris.length === 0), 15000, 'the notification that everything may have changed');
+    await client.open(
+      path.join(ws, '.subagents.yaml'),
+      FILES['.subagents.yaml'] + 'rules:\n  polytoken/name-mismatch: hint\n',
+    );
+    await client.until(
+      () => changes.slice(since).some((c) => c.uris.length === 0),
+      15000,
+      'the notification that everything may have changed',
+    );
     const after = await ask();
     assert.strictEqual(after.complete, true, 'the pass ends without waiting for an index rebuild');
-    assert.deepStrictEqual(find(after, '.polytoken/subagents/reviewer.md', 'reviwer').problems, { errors: 1, warnings: 1, information: 0, hints: 1 });
+    assert.deepStrictEqual(find(after, '.polytoken/subagents/reviewer.md', 'reviwer').problems, {
+      errors: 1,
+      warnings: 1,
+      information: 0,
+      hints: 1,
+    });
   });
 });

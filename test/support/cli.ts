@@ -37,7 +37,11 @@ export class Temps {
   }
 
   /** Runs `node dist/cli.js ...args` in `cwd`. */
-  run(args: string[], cwd: string, options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {}): Run {
+  run(
+    args: string[],
+    cwd: string,
+    options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {},
+  ): Run {
     const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd,
       env: { ...process.env, XDG_CONFIG_HOME: this.xdg, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
@@ -99,7 +103,12 @@ system_prompt: Run the tests.
  * Starts a language server over stdio (`command ...args`), sends initialize, initialized,
  * shutdown and exit; returns the initialize result, the exit status and stderr.
  */
-export async function lspSession(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ init: any; code: number | null; stderr: string }> {
+export async function lspSession(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ init: any; code: number | null; stderr: string }> {
   const child = spawn(command, args, { cwd, env });
   const send = (m: object) => {
     const body = JSON.stringify({ jsonrpc: '2.0', ...m });

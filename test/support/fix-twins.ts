@@ -23,7 +23,12 @@ export interface FixedFile {
 export function fixFixtureFolder(dir: string, options: { renames?: boolean } = {}): FixedFile[] {
   const { workspace } = prepareFixture(dir);
   try {
-    const run = checkPaths(['.'], { cwd: workspace, stopAt: workspace, env: { HOME: workspace, XDG_CONFIG_HOME: path.join(workspace, '.no-xdg') }, keepAnalysis: true });
+    const run = checkPaths(['.'], {
+      cwd: workspace,
+      stopAt: workspace,
+      env: { HOME: workspace, XDG_CONFIG_HOME: path.join(workspace, '.no-xdg') },
+      keepAnalysis: true,
+    });
     const out: FixedFile[] = [];
     for (const report of run.files) {
       const ctx = report.analysis?.context;

@@ -103,4 +103,3 @@ export function withFixture<T>(dir: string, use: (result: FixtureResult) => T): 
     removeWorkspace(result.workspace);
   }
 }
-

@@ -25,7 +25,9 @@ export const mochaHooks = {
   afterAll(): void {
     setTimeout(() => {
       const handles = (process as unknown as { _getActiveHandles(): Handle[] })._getActiveHandles();
-      process.stderr.write(`\nleak-report: the run ended ${GRACE_MS / 1000} s ago and the process is still alive; left open:\n`);
+      process.stderr.write(
+        `\nleak-report: the run ended ${GRACE_MS / 1000} s ago and the process is still alive; left open:\n`,
+      );
       for (const h of handles) process.stderr.write(`  - ${describeHandle(h)}\n`);
       process.exit();
     }, GRACE_MS).unref();

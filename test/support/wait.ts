@@ -15,7 +15,12 @@ export class Waiter {
    * Resolves with the first truthy value of `check`; rejects after `ms`, or as soon as `abort`
    * gives a reason (e.g. the process exited).
    */
-  async until<T>(check: () => T | undefined | false, ms: number, what: string, options: { pollMs?: number; abort?: () => string | undefined } = {}): Promise<T> {
+  async until<T>(
+    check: () => T | undefined | false,
+    ms: number,
+    what: string,
+    options: { pollMs?: number; abort?: () => string | undefined } = {},
+  ): Promise<T> {
     const deadline = Date.now() + ms;
     for (;;) {
       const v = check();

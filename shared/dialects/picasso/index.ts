@@ -16,8 +16,23 @@ import { resolvePicasso } from './resolve';
 export const picasso: DialectModule<PicassoModel> = {
   dialect: 'picasso',
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
-  parse: (source, path) => (path.endsWith('.md') && source.text.trim() ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true }) : parseYamlFile(source)),
+  parse: (source, path) =>
+    path.endsWith('.md') && source.text.trim()
+      ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true })
+      : parseYamlFile(source),
   model: buildPicassoModel,
-  rules: [invalidValue, missingKeys, nameRules, toolsDenyOverlap, invalidMemory, memoryConflict, invalidHooks, unknownKey, markdownBody, unknownTool, duplicateRole],
+  rules: [
+    invalidValue,
+    missingKeys,
+    nameRules,
+    toolsDenyOverlap,
+    invalidMemory,
+    memoryConflict,
+    invalidHooks,
+    unknownKey,
+    markdownBody,
+    unknownTool,
+    duplicateRole,
+  ],
   resolve: resolvePicasso,
 };

@@ -9,7 +9,9 @@ export type PicassoListKey = 'tools' | 'deny';
 
 /** The tools a `memory` value refuses; undefined when it is not one of the scopes. */
 export function memoryDenials(memory: string | undefined): readonly string[] | undefined {
-  return memory !== undefined && Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory) ? MEMORY_DENIES[memory] : undefined;
+  return memory !== undefined && Object.prototype.hasOwnProperty.call(MEMORY_DENIES, memory)
+    ? MEMORY_DENIES[memory]
+    : undefined;
 }
 
 /** The scopes that keep a tool, e.g. ["read-only", "session"] for `query_memory`. */

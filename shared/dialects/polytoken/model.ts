@@ -62,11 +62,16 @@ export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel
       if (unknown) entry.unknown = unknown;
       return entry;
     });
-  const entries = { tools: entriesOf('tools'), tools_deny: entriesOf('tools_deny'), undeferred_tools: entriesOf('undeferred_tools') };
+  const entries = {
+    tools: entriesOf('tools'),
+    tools_deny: entriesOf('tools_deny'),
+    undeferred_tools: entriesOf('undeferred_tools'),
+  };
   const toolsNode = getProperty(poly, 'tools')?.value;
   // A `tools` of the wrong type is polytoken/invalid-value's; guessing what it grants would only add noise.
   const toolsReadable = !toolsNode || isArray(toolsNode) || toolsNode.kind === 'null';
-  const literalGrantsOnly = !!poly && !inheritTools && toolsReadable && entries.tools.every((e) => e.meaning.kind === 'name');
+  const literalGrantsOnly =
+    !!poly && !inheritTools && toolsReadable && entries.tools.every((e) => e.meaning.kind === 'name');
   return {
     dialect: 'polytoken',
     broken,

@@ -120,7 +120,11 @@ export interface TemplateProblem {
 }
 
 const BLOCKS = new Set<string>(TEMPLATE_BLOCK_TAGS);
-const DELIMS: Record<string, [string, string]> = { expression: ['{{', '}}'], statement: ['{%', '%}'], comment: ['{#', '#}'] };
+const DELIMS: Record<string, [string, string]> = {
+  expression: ['{{', '}}'],
+  statement: ['{%', '%}'],
+  comment: ['{#', '#}'],
+};
 const FAILS = 'so Polytoken cannot render the prompt';
 
 /** The problems polytoken/template-syntax reports; `text` is what the tokens' offsets point into. */
@@ -169,14 +173,24 @@ export function templateProblems(tokens: readonly TemplateToken[], text: string,
       const fits = top && (top.name === 'if' || (name === 'else' && top.name === 'for'));
       if (!fits) {
         const opener = name === 'elif' ? '`{% if %}`' : '`{% if %}` or `{% for %}`';
-        problems.push({ start: t.start, end: t.end, tag: name, message: `\`{% ${name} %}\` is not inside an open ${opener} block, ${FAILS}; remove it or add the opening tag.` });
+        problems.push({
+          start: t.start,
+          end: t.end,
+          tag: name,
+          message: `\`{% ${name} %}\` is not inside an open ${opener} block, ${FAILS}; remove it or add the opening tag.`,
+        });
       }
       continue;
     }
     if (name.startsWith('end') && BLOCKS.has(name.slice(3))) {
       const block = name.slice(3);
       if (!open.get(block)) {
-        problems.push({ start: t.start, end: t.end, tag: block, message: `\`{% ${name} %}\` closes no open \`{% ${block} %}\` block, ${FAILS}; remove it or add the opening tag.` });
+        problems.push({
+          start: t.start,
+          end: t.end,
+          tag: block,
+          message: `\`{% ${name} %}\` closes no open \`{% ${block} %}\` block, ${FAILS}; remove it or add the opening tag.`,
+        });
         continue;
       }
       // Blocks opened inside the one being closed were never closed; every popped block is visited once.

@@ -25,7 +25,10 @@ export const isTagRef = (text: string): boolean => text.startsWith('tag!');
  * server name (which may itself hold `__`) is preferred, the longest first. Only `mcp__<server>`
  * exactly is a server: `mcp__<server>__` names a tool with an empty name, which no catalog has.
  */
-export function parseMcpName(name: string, knownServers: Iterable<string> = []): { server: string; tool?: string } | undefined {
+export function parseMcpName(
+  name: string,
+  knownServers: Iterable<string> = [],
+): { server: string; tool?: string } | undefined {
   if (!name.startsWith('mcp__')) return undefined;
   const rest = name.slice('mcp__'.length);
   if (!rest) return undefined;
@@ -109,7 +112,10 @@ export function unknownTool(m: ToolMeaning, list: ToolListKey, catalog: Catalog)
 }
 
 /** Entries a list may hold that the runtime rejects there (a `tag!` reference in a literal list, a server shorthand in the deny list). */
-export function misplacedIn(list: ToolListKey, m: ToolMeaning): 'tag-in-literal-list' | 'mcp-shorthand-in-deny' | undefined {
+export function misplacedIn(
+  list: ToolListKey,
+  m: ToolMeaning,
+): 'tag-in-literal-list' | 'mcp-shorthand-in-deny' | undefined {
   if (list !== 'tools' && (m.kind === 'all' || m.kind === 'all-mcp' || m.kind === 'tag')) return 'tag-in-literal-list';
   if (list === 'tools_deny' && m.kind === 'server') return 'mcp-shorthand-in-deny';
   return undefined;
@@ -135,7 +141,9 @@ export function entryFacts(text: string, list: ToolListKey, catalog: Catalog): E
 
 /** What completion offers in a list: the entries the runtime accepts there and that grant or name a known tool. */
 export function listCandidates(list: ToolListKey, catalog: Catalog): { text: string; facts: EntryFacts }[] {
-  const names = catalog.names().filter((n) => n !== 'switch_facet' && (list === 'tools_deny' ? !catalog.get(n)?.undeniable : n !== 'exit_tool'));
+  const names = catalog
+    .names()
+    .filter((n) => n !== 'switch_facet' && (list === 'tools_deny' ? !catalog.get(n)?.undeniable : n !== 'exit_tool'));
   const texts = [...names];
   if (list === 'tools') {
     texts.push(SHORTHAND_ALL, SHORTHAND_ALL_MCP);

@@ -1,5 +1,13 @@
 /** Profy facts (docs/runtimes/profy.md). */
-export const EXPERT_KEYS = ['name', 'description', 'delegatable', 'delegationBrief', 'delegationPolicy', 'tools', 'subagents'] as const;
+export const EXPERT_KEYS = [
+  'name',
+  'description',
+  'delegatable',
+  'delegationBrief',
+  'delegationPolicy',
+  'tools',
+  'subagents',
+] as const;
 export const SUBAGENT_KEYS = ['name', 'description', 'system_prompt', 'tools', 'model'] as const;
 export const REQUIRED_SUBAGENT_FIELDS = ['name', 'description', 'system_prompt'] as const;
 /** Characters a subagent name may not hold (besides white space). */

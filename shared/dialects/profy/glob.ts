@@ -94,7 +94,9 @@ const indexes = new WeakMap<readonly string[], ToolsetIndex>();
 function indexOf(toolset: readonly string[]): ToolsetIndex {
   let index = indexes.get(toolset);
   if (!index) {
-    const sorted = toolset.map((_, i) => i).sort((a, b) => (toolset[a] < toolset[b] ? -1 : toolset[a] > toolset[b] ? 1 : 0));
+    const sorted = toolset
+      .map((_, i) => i)
+      .sort((a, b) => (toolset[a] < toolset[b] ? -1 : toolset[a] > toolset[b] ? 1 : 0));
     indexes.set(toolset, (index = { names: toolset.map(codePoints), sorted }));
   }
   return index;
@@ -119,7 +121,11 @@ export interface MatchBudget {
  * The tools a glob matches, in the toolset's order; undefined when `budget` runs out first.
  * A glob with a literal prefix (`mcp__ledger__*`) only looks at the tools that start with it.
  */
-export function expandGlob(pattern: string, toolset: readonly string[], budget: MatchBudget = { left: Infinity }): string[] | undefined {
+export function expandGlob(
+  pattern: string,
+  toolset: readonly string[],
+  budget: MatchBudget = { left: Infinity },
+): string[] | undefined {
   const glob = compile(pattern);
   const { names, sorted } = indexOf(toolset);
   const prefix = literalPrefix(glob);

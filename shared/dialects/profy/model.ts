@@ -59,7 +59,9 @@ export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
   const toolset = mainToolset(expert, ctx.config.profy?.mainTools);
   const subagentsNode = getProperty(expert, 'subagents')?.value;
   const budget = { left: GLOB_MATCH_BUDGET };
-  const subagents = isArray(subagentsNode) ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset, budget)) : [];
+  const subagents = isArray(subagentsNode)
+    ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset, budget))
+    : [];
 
   // First wins; the platform's builtin subagents come before the file's own.
   const builtins = Array.isArray(ctx.config.profy?.builtinSubagents) ? ctx.config.profy.builtinSubagents : [];
@@ -137,7 +139,8 @@ function resolveEntries(s: SubagentModel, toolset: Toolset): void {
       from.push(`tools: ${e.text}`);
       provenance.set(t, from);
     }
-    if (e.kind === 'not-a-string') s.dropped.push({ entry: JSON.stringify(plainOf(e.node)) ?? String(e.node.kind), reason: 'not a string' });
+    if (e.kind === 'not-a-string')
+      s.dropped.push({ entry: JSON.stringify(plainOf(e.node)) ?? String(e.node.kind), reason: 'not a string' });
     else if (e.unresolved)
       s.dropped.push({
         entry: e.text!,
@@ -174,7 +177,12 @@ function dropReasons(s: SubagentModel): string[] {
   return out;
 }
 
-const WHITESPACE_WORDS: Record<string, string> = { ' ': 'a space', '\t': 'a tab', '\n': 'a line break', '\r': 'a carriage return' };
+const WHITESPACE_WORDS: Record<string, string> = {
+  ' ': 'a space',
+  '\t': 'a tab',
+  '\n': 'a line break',
+  '\r': 'a carriage return',
+};
 
 /**
  * White space as the runtime's Python `str.isspace()` sees it (the runtime is Python): not
@@ -188,7 +196,9 @@ export function badNameChars(name: string): string[] {
   const out: string[] = [];
   for (const ch of name) {
     let word: string | undefined;
-    if (isPythonSpace(ch)) word = WHITESPACE_WORDS[ch] ?? `white space (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+    if (isPythonSpace(ch))
+      word =
+        WHITESPACE_WORDS[ch] ?? `white space (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
     else if ((FORBIDDEN_NAME_CHARS as readonly string[]).includes(ch)) word = `\`${ch}\``;
     if (word && !out.includes(word)) out.push(word);
   }
@@ -203,14 +213,22 @@ export function sanitizedName(name: string): string {
   return out.replace(/_+/g, '_').replace(/^_|_$/g, '');
 }
 
-
 /** "a number", "a list", … for messages about a node's type. */
 export function kindWord(node: AstNode): string {
-  const words: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', boolean: 'a boolean', null: 'null', unknown: 'an unreadable value' };
+  const words: Record<string, string> = {
+    object: 'an object',
+    array: 'a list',
+    string: 'a string',
+    number: 'a number',
+    boolean: 'a boolean',
+    null: 'null',
+    unknown: 'an unreadable value',
+  };
   return words[node.kind] ?? node.kind;
 }
 
-export const SKIPPED = 'Profy skips this subagent without raising any error (publishing still succeeds, the subagent just never exists)';
+export const SKIPPED =
+  'Profy skips this subagent without raising any error (publishing still succeeds, the subagent just never exists)';
 
 /** The allowlist entry (and its subagent) whose node is this one. */
 export function allowlistEntryAt(model: ExpertModel, node: AstNode): AllowlistEntry | undefined {

@@ -32,7 +32,13 @@ export function resolveProfy(ctx: RuleContext<ExpertModel>, outcome: Outcome): R
   return model.subagents.map((s) => definition(ctx, s, model.toolset, broken, outcome));
 }
 
-function definition(ctx: RuleContext<ExpertModel>, s: SubagentModel, toolset: Toolset, broken: boolean, outcome: Outcome): ProfyResolvedDefinition {
+function definition(
+  ctx: RuleContext<ExpertModel>,
+  s: SubagentModel,
+  toolset: Toolset,
+  broken: boolean,
+  outcome: Outcome,
+): ProfyResolvedDefinition {
   const reasons = [...(broken ? ['syntax/json'] : []), ...s.dropReasons];
   const range = ctx.file.source.range(s.node.start, s.node.end);
   // Which of the drop rules the author's display settings hide here (the runtime drops the subagent all the same).
@@ -40,7 +46,9 @@ function definition(ctx: RuleContext<ExpertModel>, s: SubagentModel, toolset: To
   const notes: string[] = [];
   const unexpanded = s.entries.filter((e) => e.unchecked).map((e) => e.text!);
   if (!toolset.known && s.isObject && !s.toolsNotArray) {
-    notes.push("The main agent's toolset is unknown (no Expert `tools`, no `profy.mainTools`), so which of these entries resolve cannot be told.");
+    notes.push(
+      "The main agent's toolset is unknown (no Expert `tools`, no `profy.mainTools`), so which of these entries resolve cannot be told.",
+    );
   }
   return {
     name: s.label,

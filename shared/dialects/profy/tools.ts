@@ -24,9 +24,15 @@ export function mainToolset(expert: AstNode | undefined, configured: readonly un
   const own = getProperty(expert, 'tools')?.value;
   // An Expert `tools` that is not a list is an invalid-value problem; the configuration
   // then stands in, as if the key were absent.
-  const known = (tools: string[], source: Toolset['source']): Toolset => ({ known: true, tools, has: new Set(tools), source });
+  const known = (tools: string[], source: Toolset['source']): Toolset => ({
+    known: true,
+    tools,
+    has: new Set(tools),
+    source,
+  });
   if (isArray(own)) return known(unique(stringItems(own).map((i) => i.value)), 'expert');
-  if (Array.isArray(configured)) return known(unique(configured.filter((t): t is string => typeof t === 'string')), 'config');
+  if (Array.isArray(configured))
+    return known(unique(configured.filter((t): t is string => typeof t === 'string')), 'config');
   return { known: false, tools: [], has: new Set(), source: 'unknown' };
 }
 
@@ -52,7 +58,14 @@ export const GLOB_MATCH_BUDGET = 5_000_000;
 
 /** One entry through the three passes. */
 export function allowlistEntry(node: AstNode, toolset: Toolset, budget?: MatchBudget): AllowlistEntry {
-  const entry: AllowlistEntry = { node, kind: 'not-a-string', granted: [], reservedMatches: [], unresolved: false, unchecked: false };
+  const entry: AllowlistEntry = {
+    node,
+    kind: 'not-a-string',
+    granted: [],
+    reservedMatches: [],
+    unresolved: false,
+    unchecked: false,
+  };
   if (!isString(node)) return entry;
   const text = node.value;
   entry.text = text;
@@ -96,7 +109,11 @@ export function unique<T>(items: Iterable<T>): T[] {
 export function allowlistCandidates(toolset: Toolset): { text: string; kind: 'literal' | 'glob'; granted: string[] }[] {
   if (!toolset.known) return [];
   const names = grantable(toolset);
-  const out: { text: string; kind: 'literal' | 'glob'; granted: string[] }[] = names.map((n) => ({ text: n, kind: 'literal' as const, granted: [n] }));
+  const out: { text: string; kind: 'literal' | 'glob'; granted: string[] }[] = names.map((n) => ({
+    text: n,
+    kind: 'literal' as const,
+    granted: [n],
+  }));
   const servers = unique(names.map((t) => /^mcp__(.+?)__/.exec(t)?.[1]).filter((s): s is string => !!s));
   for (const server of servers) {
     const glob = `mcp__${server}__*`;

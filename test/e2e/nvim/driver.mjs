@@ -25,7 +25,8 @@ const DEFINITION = path.join('.polytoken', 'subagents', 'reviewer.md');
 
 /** Runs Neovim once over a fresh copy of the workspace; resolves with the folder holding the step files. */
 async function runNeovim() {
-  if (!fs.existsSync(path.join(REPO, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(REPO, 'dist', 'cli.js')))
+    throw new Error('dist/cli.js is missing: run `npm run build` first');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-nvim-'));
   const root = path.join(tmp, 'workspace');
   const out = path.join(tmp, 'out');
@@ -45,12 +46,25 @@ async function runNeovim() {
     XDG_DATA_HOME: home,
   };
   const started = Date.now();
-  const child = spawn(NVIM, ['--headless', '-i', 'NONE', '-u', path.join(HERE, 'init.lua'), path.join(root, DEFINITION), '-c', `luafile ${path.join(HERE, 'steps', 'run.lua')}`], {
-    env,
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, with the server it starts: stopped together on a hang
-  });
+  const child = spawn(
+    NVIM,
+    [
+      '--headless',
+      '-i',
+      'NONE',
+      '-u',
+      path.join(HERE, 'init.lua'),
+      path.join(root, DEFINITION),
+      '-c',
+      `luafile ${path.join(HERE, 'steps', 'run.lua')}`,
+    ],
+    {
+      env,
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, with the server it starts: stopped together on a hang
+    },
+  );
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -109,8 +123,14 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
   it('the server advertises its resolve command and no space or dash completion trigger', () => {
     const s = step('01-diagnostics');
     assert.deepEqual(s.commands, ['subagents.server.resolve']);
-    assert.ok(!s.trigger_characters.includes(' ') && !s.trigger_characters.includes('-'), JSON.stringify(s.trigger_characters));
-    assert.ok(s.trigger_characters.includes('[') && s.trigger_characters.includes(','), JSON.stringify(s.trigger_characters));
+    assert.ok(
+      !s.trigger_characters.includes(' ') && !s.trigger_characters.includes('-'),
+      JSON.stringify(s.trigger_characters),
+    );
+    assert.ok(
+      s.trigger_characters.includes('[') && s.trigger_characters.includes(','),
+      JSON.stringify(s.trigger_characters),
+    );
   });
 
   it('hover on a tool name documents the tool', () => {
@@ -125,9 +145,13 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
   it('completion after `tools: [file_read, ` offers the other tools, the configured one, not the listed one', () => {
     const s = step('03-completion');
     assert.equal(s.error, undefined);
-    for (const label of ['glob', 'grep', 'shell', 'tag!ALL']) assert.ok(s.labels.includes(label), `${label} in ${JSON.stringify(s.labels)}`);
+    for (const label of ['glob', 'grep', 'shell', 'tag!ALL'])
+      assert.ok(s.labels.includes(label), `${label} in ${JSON.stringify(s.labels)}`);
     assert.ok(!s.labels.includes('file_read'), 'file_read is listed already');
-    assert.deepEqual(s.glob_edit, { range: { start: { line: 4, character: 21 }, end: { line: 4, character: 21 } }, newText: 'glob' });
+    assert.deepEqual(s.glob_edit, {
+      range: { start: { line: 4, character: 21 }, end: { line: 4, character: 21 } },
+      newText: 'glob',
+    });
     assert.equal(s.restored, true, 'the diagnostics came back after the line was restored');
   });
 
@@ -150,7 +174,10 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
     assert.deepEqual(s.lenses, [{ line: 0, title: 'loads · 4 tools', command: 'subagents.server.resolve' }]);
     assert.equal(s.shown, true);
     assert.equal(s.message_type, 3);
-    assert.match(s.message, /^subagents: \.polytoken\/subagents\/reviewer\.md \(polytoken\)\n {2}reviewer: loads · 4 tools: deploy, exit_tool, file_read, grep\nFull resolution: /);
+    assert.match(
+      s.message,
+      /^subagents: \.polytoken\/subagents\/reviewer\.md \(polytoken\)\n {2}reviewer: loads · 4 tools: deploy, exit_tool, file_read, grep\nFull resolution: /,
+    );
     assert.ok(s.rendering_path.startsWith(os.tmpdir()), s.rendering_path);
     assert.match(s.rendering, /^# Resolved: \.polytoken\/subagents\/reviewer\.md\n/);
     assert.match(s.rendering, /\| `grep` \| tools \|/);
@@ -161,7 +188,10 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
     const s = step('06-config-on-disk');
     assert.equal(s.config_in_a_buffer, false, 'the configuration must not reach the server through a buffer');
     assert.deepEqual(codes(s.before), ['polytoken/unknown-tool']);
-    assert.equal(fs.readFileSync(path.join(session.root, '.subagents.yaml'), 'utf8'), 'tools:\n  polytoken: [shell, deploy]\n');
+    assert.equal(
+      fs.readFileSync(path.join(session.root, '.subagents.yaml'), 'utf8'),
+      'tools:\n  polytoken: [shell, deploy]\n',
+    );
     assert.equal(s.rechecked, true, 'polytoken/unknown-tool should go once `deploy` is configured');
     assert.deepEqual(s.after, []);
   });
@@ -171,7 +201,10 @@ describe('Neovim (built-in LSP client) with `subagents lsp --stdio`', () => {
     assert.equal(s.attached, true);
     assert.equal(s.reported, true, 'config/invalid for `warn`');
     assert.match(s.hover ?? '', /^\*\*polytoken\/unknown-tool\*\* — default: warning/);
-    assert.ok(s.labels.includes('polytoken/unknown-key') && !s.labels.includes('polytoken/unknown-tool'), JSON.stringify(s));
+    assert.ok(
+      s.labels.includes('polytoken/unknown-key') && !s.labels.includes('polytoken/unknown-tool'),
+      JSON.stringify(s),
+    );
     assert.ok(s.offered.includes('Change to `warning`'), JSON.stringify(s.offered));
     assert.equal(s.rule_line, '  polytoken/unknown-tool: warning');
     assert.equal(s.fixed, true);

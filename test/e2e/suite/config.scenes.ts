@@ -15,8 +15,15 @@ export const scenes: Scene[] = [
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('workbench.action.closePanel');
       const editor = await show('.subagents.yaml');
-      await replace(editor.document, '  github: [create_issue, list_issues]\n', '  github: [create_issue, list_issues]\nrules:\n  picasso/unknown-tool: off\n  picasso/\n');
-      await cursorAt(editor, positionOf(editor.document, '  picasso/', false, editor.document.getText().indexOf('off')));
+      await replace(
+        editor.document,
+        '  github: [create_issue, list_issues]\n',
+        '  github: [create_issue, list_issues]\nrules:\n  picasso/unknown-tool: off\n  picasso/\n',
+      );
+      await cursorAt(
+        editor,
+        positionOf(editor.document, '  picasso/', false, editor.document.getText().indexOf('off')),
+      );
       await vscode.commands.executeCommand('editor.action.triggerSuggest');
       // The details pane shows the selected rule's documentation beside the list; the command
       // only acts once the list is on screen.

@@ -45,18 +45,24 @@ describe('Subagents extension in VS Code', function () {
     assert.ok(ext, `${EXTENSION_ID} is installed`);
     await waitFor('the extension to activate on workspaceContains', () => ext.isActive, 30000);
     api = await extensionApi();
-    assert.strictEqual(typeof api.timings().serverReadyMs, 'number', 'the language server started (see the "Subagents" output)');
+    assert.strictEqual(
+      typeof api.timings().serverReadyMs,
+      'number',
+      'the language server started (see the "Subagents" output)',
+    );
   });
 
   afterEach(async () => {
-    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+    for (const doc of vscode.workspace.textDocuments)
+      if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
   });
 
   it('activates and starts the language server', async () => {
     const t = api.timings();
     assert.strictEqual(typeof t.serverReadyMs, 'number', 'the server answered initialize');
     const cmds = await vscode.commands.getCommands(true);
-    for (const c of ['subagents.resolve', 'subagents.showOutput', 'subagents.restartServer']) assert.ok(cmds.includes(c), `${c} registered`);
+    for (const c of ['subagents.resolve', 'subagents.showOutput', 'subagents.restartServer'])
+      assert.ok(cmds.includes(c), `${c} registered`);
   });
 
   it("code lenses carry the extension's subagents.resolve; the server's own command is registered beside it", async () => {
@@ -65,7 +71,10 @@ describe('Subagents extension in VS Code', function () {
       const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
       return found?.length ? found : undefined;
     });
-    assert.deepStrictEqual(lenses.map((l) => l.command?.command), ['subagents.resolve']);
+    assert.deepStrictEqual(
+      lenses.map((l) => l.command?.command),
+      ['subagents.resolve'],
+    );
     assert.deepStrictEqual(lenses[0].command!.arguments, [doc.uri.toString()]);
     // vscode-languageclient registers the commands the server advertises; a distinct id avoids a clash.
     assert.ok((await vscode.commands.getCommands(true)).includes('subagents.server.resolve'));
@@ -105,9 +114,15 @@ describe('Subagents extension in VS Code', function () {
     const doc = (await show(POLY_BAD)).document;
     await replace(doc, 'reviwer', 'reviewer');
     await waitForCodes(doc.uri, [], ['polytoken/name-mismatch']);
-    for (const rel of NOT_DEFINITIONS) assert.deepStrictEqual(ours(fileUri(rel)), [], `${rel} has no subagents diagnostics`);
+    for (const rel of NOT_DEFINITIONS)
+      assert.deepStrictEqual(ours(fileUri(rel)), [], `${rel} has no subagents diagnostics`);
     await show('README.md');
-    await waitFor('the status bar item to hide for README.md', () => !api.status().visible, 10000, () => api.status());
+    await waitFor(
+      'the status bar item to hide for README.md',
+      () => !api.status().visible,
+      10000,
+      () => api.status(),
+    );
   });
 
   it('clears diagnostics after edits that fix them (every dialect)', async () => {
@@ -119,7 +134,12 @@ describe('Subagents extension in VS Code', function () {
     const picasso = (await show(PICASSO_BAD)).document;
     await replace(picasso, '"@checker"', '"@code_checker"');
     await replace(picasso, 'deny: [edit_file]', 'deny: [delete_file]');
-    await waitFor('code_checker.yaml to have no diagnostics', () => ours(picasso.uri).length === 0, 30000, () => codes(picasso.uri));
+    await waitFor(
+      'code_checker.yaml to have no diagnostics',
+      () => ours(picasso.uri).length === 0,
+      30000,
+      () => codes(picasso.uri),
+    );
 
     const profy = (await show(PROFY)).document;
     await replace(profy, '"name": "task"', '"name": "checker"');
@@ -133,23 +153,42 @@ describe('Subagents extension in VS Code', function () {
   it('completes shorthands in Polytoken `tools` and only literal names in `tools_deny`', async () => {
     const doc = (await show(POLY_OK)).document;
     await replace(doc, '    - mcp__github\n', '    - mcp__github\n    - \n');
-    const inTools = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, positionOf(doc, '    - mcp__github\n    - '));
+    const inTools = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      positionOf(doc, '    - mcp__github\n    - '),
+    );
     const tools = inTools.items.map(labelOf);
-    for (const l of ['tag!ALL', 'tag!ALL_MCP', 'message_subagent', 'mcp__github__create_issue']) assert.ok(tools.includes(l), `${l} offered in tools: ${tools.join(', ')}`);
-    for (const l of ['exit_tool', 'switch_facet', 'file_read']) assert.ok(!tools.includes(l), `${l} not offered in tools`);
+    for (const l of ['tag!ALL', 'tag!ALL_MCP', 'message_subagent', 'mcp__github__create_issue'])
+      assert.ok(tools.includes(l), `${l} offered in tools: ${tools.join(', ')}`);
+    for (const l of ['exit_tool', 'switch_facet', 'file_read'])
+      assert.ok(!tools.includes(l), `${l} not offered in tools`);
 
     await replace(doc, '    - grep\n  undeferred_tools', '    - grep\n    - \n  undeferred_tools');
     const denyPos = positionOf(doc, '    - grep\n    - ', false, doc.getText().indexOf('tools_deny'));
-    const inDeny = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, denyPos);
+    const inDeny = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      denyPos,
+    );
     const deny = inDeny.items.map(labelOf);
-    for (const l of ['file_read', 'mcp__github__create_issue', 'message_subagent']) assert.ok(deny.includes(l), `${l} offered in tools_deny: ${deny.join(', ')}`);
-    assert.deepStrictEqual(deny.filter((l) => l.startsWith('tag!') || l === 'mcp__github'), [], 'no shorthand in tools_deny');
+    for (const l of ['file_read', 'mcp__github__create_issue', 'message_subagent'])
+      assert.ok(deny.includes(l), `${l} offered in tools_deny: ${deny.join(', ')}`);
+    assert.deepStrictEqual(
+      deny.filter((l) => l.startsWith('tag!') || l === 'mcp__github'),
+      [],
+      'no shorthand in tools_deny',
+    );
     assert.ok(!deny.includes('job_status'), 'undeniable tools are not offered');
   });
 
   it('hovers a key with its documentation', async () => {
     const doc = (await show(POLY_OK)).document;
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, '  tools_d'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      positionOf(doc, '  tools_d'),
+    );
     const text = hoverText(hovers);
     assert.match(text, /tools_deny/);
     assert.match(text, /literal/i);
@@ -157,8 +196,15 @@ describe('Subagents extension in VS Code', function () {
 
   it('applies a quick fix, and the problem goes away', async () => {
     const doc = (await show(POLY_BAD)).document;
-    const [unknown] = (await waitForCodes(doc.uri, ['polytoken/unknown-tool'])).filter((d) => codeOf(d) === 'polytoken/unknown-tool');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, unknown.range, vscode.CodeActionKind.QuickFix.value);
+    const [unknown] = (await waitForCodes(doc.uri, ['polytoken/unknown-tool'])).filter(
+      (d) => codeOf(d) === 'polytoken/unknown-tool',
+    );
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      unknown.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     // `file_read` is listed already, so the typo's fix removes it rather than list the tool twice.
     const fix = actions.find((a) => /Remove `file_raed`/.test(a.title) && a.edit);
     assert.ok(fix, `a fix removing file_raed among: ${actions.map((a) => a.title).join(' | ')}`);
@@ -167,8 +213,14 @@ describe('Subagents extension in VS Code', function () {
     await waitForCodes(doc.uri, ['polytoken/name-mismatch'], ['polytoken/unknown-tool']);
 
     const mismatch = ours(doc.uri).find((d) => codeOf(d) === 'polytoken/name-mismatch')!;
-    const nameFix = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, mismatch.range, vscode.CodeActionKind.QuickFix.value))
-      .find((a) => a.isPreferred && a.edit);
+    const nameFix = (
+      await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        mismatch.range,
+        vscode.CodeActionKind.QuickFix.value,
+      )
+    ).find((a) => a.isPreferred && a.edit);
     assert.ok(nameFix, 'a preferred fix for the name');
     assert.ok(await vscode.workspace.applyEdit(nameFix.edit!));
     assert.match(doc.getText(), /^name: reviewer$/m);
@@ -181,14 +233,18 @@ describe('Subagents extension in VS Code', function () {
     assert.ok(result, 'the command returns the preview');
     const preview = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.previewUri));
     const text = preview.getText();
-    for (const t of ['exit_tool', 'file_read', 'glob', 'mcp__github__create_issue', 'mcp__github__list_issues']) assert.ok(text.includes('`' + t + '`'), `${t} in the preview`);
+    for (const t of ['exit_tool', 'file_read', 'glob', 'mcp__github__create_issue', 'mcp__github__list_issues'])
+      assert.ok(text.includes('`' + t + '`'), `${t} in the preview`);
     assert.match(text, /loads/);
     assert.match(text, /\| `grep` \| tools_deny \|/, 'grep removed by tools_deny');
     assert.match(text, /Undeferred:\*\* `file_read`/);
     assert.match(text, /`mcp__github__create_issue` \| tools: mcp__github \|/, 'provenance of an expanded shorthand');
     await waitFor(
       'the Markdown preview tab',
-      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('(resolved)')),
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('(resolved)')),
       20000,
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label),
     );
@@ -196,10 +252,18 @@ describe('Subagents extension in VS Code', function () {
     // Live: un-deny grep in the definition; the preview follows without running the command again.
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One });
     await replace(doc, '  tools_deny:\n    - grep\n', '');
-    await waitFor('the preview to show grep granted', () => /\| `grep` \| tools \|/.test(preview.getText()) && !/Removed/.test(preview.getText()), 20000, () => preview.getText());
+    await waitFor(
+      'the preview to show grep granted',
+      () => /\| `grep` \| tools \|/.test(preview.getText()) && !/Removed/.test(preview.getText()),
+      20000,
+      () => preview.getText(),
+    );
 
     // With a URI argument (as the code lens passes it): a Profy file with dropped subagents.
-    const profy = await vscode.commands.executeCommand<{ markdown: string }>('subagents.resolve', fileUri(PROFY).toString());
+    const profy = await vscode.commands.executeCommand<{ markdown: string }>(
+      'subagents.resolve',
+      fileUri(PROFY).toString(),
+    );
     assert.match(profy.markdown, /`task`: ✗ dropped/);
     assert.match(profy.markdown, /profy\/reserved-name/);
     assert.match(profy.markdown, /`poster`: ✓ loads/);
@@ -211,7 +275,12 @@ describe('Subagents extension in VS Code', function () {
   it('shows the active definition in the status bar', async () => {
     const expectStatus = async (rel: string, text: string) => {
       await show(rel);
-      await waitFor(`status "${text}" for ${rel}`, () => api.status().visible && api.status().text === text && api.status().uri === fileUri(rel).toString(), 20000, () => api.status());
+      await waitFor(
+        `status "${text}" for ${rel}`,
+        () => api.status().visible && api.status().text === text && api.status().uri === fileUri(rel).toString(),
+        20000,
+        () => api.status(),
+      );
     };
     await expectStatus(POLY_OK, '$(check) polytoken · loads · 5 tools');
     await expectStatus(POLY_BAD, '$(error) polytoken · rejected · 4 tools');
@@ -223,7 +292,12 @@ describe('Subagents extension in VS Code', function () {
     // It follows edits: listing exit_tool makes triage rejected.
     const doc = (await show(POLY_OK)).document;
     await replace(doc, '    - glob\n', '    - glob\n    - exit_tool\n');
-    await waitFor('status to turn rejected', () => api.status().text.startsWith('$(error) polytoken · rejected'), 20000, () => api.status());
+    await waitFor(
+      'status to turn rejected',
+      () => api.status().text.startsWith('$(error) polytoken · rejected'),
+      20000,
+      () => api.status(),
+    );
   });
 
   it('applies the `subagents.rules` setting (sent through workspace/configuration)', async () => {
@@ -231,12 +305,24 @@ describe('Subagents extension in VS Code', function () {
     await show(POLY_BAD);
     await waitForCodes(uri, ['polytoken/unknown-tool']);
     const config = vscode.workspace.getConfiguration('subagents');
-    await config.update('rules', { 'polytoken/unknown-tool': 'off', 'polytoken/name-mismatch': 'warning' }, vscode.ConfigurationTarget.Workspace);
+    await config.update(
+      'rules',
+      { 'polytoken/unknown-tool': 'off', 'polytoken/name-mismatch': 'warning' },
+      vscode.ConfigurationTarget.Workspace,
+    );
     try {
-      await waitFor('unknown-tool off and name-mismatch a warning', () => {
-        const ds = ours(uri);
-        return !ds.some((d) => codeOf(d) === 'polytoken/unknown-tool') && ds.some((d) => codeOf(d) === 'polytoken/name-mismatch' && d.severity === vscode.DiagnosticSeverity.Warning);
-      }, 30000, () => ours(uri).map((d) => `${codeOf(d)}:${d.severity}`));
+      await waitFor(
+        'unknown-tool off and name-mismatch a warning',
+        () => {
+          const ds = ours(uri);
+          return (
+            !ds.some((d) => codeOf(d) === 'polytoken/unknown-tool') &&
+            ds.some((d) => codeOf(d) === 'polytoken/name-mismatch' && d.severity === vscode.DiagnosticSeverity.Warning)
+          );
+        },
+        30000,
+        () => ours(uri).map((d) => `${codeOf(d)}:${d.severity}`),
+      );
     } finally {
       await config.update('rules', undefined, vscode.ConfigurationTarget.Workspace);
     }
@@ -248,15 +334,34 @@ describe('Subagents extension in VS Code', function () {
     const original = await vscode.workspace.fs.readFile(config);
     const doc = (await show(POLY_BAD)).document;
     await replace(doc, 'grep]', 'grep, mcp__linear]');
-    const isUnknown = (d: vscode.Diagnostic) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'mcp__linear';
-    await waitFor('mcp__linear to be unknown', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    const isUnknown = (d: vscode.Diagnostic) =>
+      codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'mcp__linear';
+    await waitFor(
+      'mcp__linear to be unknown',
+      () => ours(doc.uri).some(isUnknown),
+      30000,
+      () => codes(doc.uri),
+    );
     try {
-      await vscode.workspace.fs.writeFile(config, Buffer.concat([Buffer.from(original), Buffer.from('  linear: [create_ticket]\n')]));
-      await waitFor('mcp__linear to be known after the configuration changed', () => !ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+      await vscode.workspace.fs.writeFile(
+        config,
+        Buffer.concat([Buffer.from(original), Buffer.from('  linear: [create_ticket]\n')]),
+      );
+      await waitFor(
+        'mcp__linear to be known after the configuration changed',
+        () => !ours(doc.uri).some(isUnknown),
+        30000,
+        () => codes(doc.uri),
+      );
     } finally {
       await vscode.workspace.fs.writeFile(config, original);
     }
-    await waitFor('mcp__linear to be unknown again', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    await waitFor(
+      'mcp__linear to be unknown again',
+      () => ours(doc.uri).some(isUnknown),
+      30000,
+      () => codes(doc.uri),
+    );
   });
 
   it('"Subagents: Restart Server" restarts it and diagnostics come back', async () => {
@@ -264,7 +369,12 @@ describe('Subagents extension in VS Code', function () {
     await vscode.commands.executeCommand('subagents.restartServer');
     const doc = (await show(POLY_BAD)).document;
     await replace(doc, 'grep]', 'grep, gerp]');
-    await waitFor('the restarted server to report gerp', () => ours(doc.uri).some((d) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'gerp'), 30000, () => codes(doc.uri));
+    await waitFor(
+      'the restarted server to report gerp',
+      () => ours(doc.uri).some((d) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'gerp'),
+      30000,
+      () => codes(doc.uri),
+    );
     await waitForCodes(doc.uri, EXPECTED[POLY_BAD]);
   });
 });

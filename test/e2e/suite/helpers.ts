@@ -28,15 +28,25 @@ export const codeOf = (d: vscode.Diagnostic): string =>
   typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code ?? '');
 
 /** Our diagnostics of a file (source "subagents"). */
-export const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'subagents');
+export const ours = (uri: vscode.Uri): vscode.Diagnostic[] =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'subagents');
 /** The rule ids of our diagnostics (the faded removed tools carry none). */
-export const codes = (uri: vscode.Uri): string[] => ours(uri).filter((d) => d.code !== undefined).map(codeOf).sort();
+export const codes = (uri: vscode.Uri): string[] =>
+  ours(uri)
+    .filter((d) => d.code !== undefined)
+    .map(codeOf)
+    .sort();
 
 /**
  * Polls `probe` (every 50 ms, and at once on every diagnostics change) until it returns a
  * value other than undefined/false; fails with `what` and the last state after `timeoutMs`.
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30000, state?: () => unknown): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 30000,
+  state?: () => unknown,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   return new Promise<T>((resolve, reject) => {
@@ -62,7 +72,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
       } finally {
         busy = false;
       }
-      if (Date.now() > deadline) finish(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last state: ${JSON.stringify(last)}`));
+      if (Date.now() > deadline)
+        finish(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last state: ${JSON.stringify(last)}`));
     };
     const timer = setInterval(() => void check(), 50);
     const sub = vscode.languages.onDidChangeDiagnostics(() => void check());
@@ -71,12 +82,19 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** Waits until the file's diagnostics codes contain all of `expected` and none of `absent`; answers the rules' diagnostics. */
-export function waitForCodes(uri: vscode.Uri, expected: string[], absent: string[] = [], timeoutMs?: number): Promise<vscode.Diagnostic[]> {
+export function waitForCodes(
+  uri: vscode.Uri,
+  expected: string[],
+  absent: string[] = [],
+  timeoutMs?: number,
+): Promise<vscode.Diagnostic[]> {
   return waitFor(
     `${vscode.workspace.asRelativePath(uri)} to report [${expected.join(', ')}]${absent.length ? ` and not [${absent.join(', ')}]` : ''}`,
     () => {
       const c = codes(uri);
-      return expected.every((e) => c.includes(e)) && absent.every((a) => !c.includes(a)) ? ours(uri).filter((d) => d.code !== undefined) : undefined;
+      return expected.every((e) => c.includes(e)) && absent.every((a) => !c.includes(a))
+        ? ours(uri).filter((d) => d.code !== undefined)
+        : undefined;
     },
     timeoutMs,
     () => codes(uri),

@@ -29,12 +29,18 @@ export async function runSuite(): Promise<SuiteResults> {
   const started = Date.now();
   const mocha = new Mocha({ ui: 'bdd', timeout: 90000, color: false, reporter: 'spec' });
   const dir = __dirname;
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.e2e.js')).sort()) mocha.addFile(path.join(dir, f));
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.e2e.js'))
+    .sort())
+    mocha.addFile(path.join(dir, f));
   const tests: TestResult[] = [];
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
     runner.on('pass', (t) => tests.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-    runner.on('fail', (t, err: Error) => tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration, error: err?.stack ?? String(err) }));
+    runner.on('fail', (t, err: Error) =>
+      tests.push({ title: t.fullTitle(), state: 'failed', durationMs: t.duration, error: err?.stack ?? String(err) }),
+    );
     runner.on('pending', (t) => tests.push({ title: t.fullTitle(), state: 'pending' }));
   });
   let timings: SuiteResults['timings'];
@@ -57,6 +63,8 @@ export async function runSuite(): Promise<SuiteResults> {
 
 export async function run(): Promise<void> {
   const r = await runSuite();
-  console.log(`[e2e] ${r.passes} passing, ${r.failures} failing, ${r.pending} pending; server ready ${r.timings?.serverReadyMs} ms after activation`);
+  console.log(
+    `[e2e] ${r.passes} passing, ${r.failures} failing, ${r.pending} pending; server ready ${r.timings?.serverReadyMs} ms after activation`,
+  );
   if (r.failures > 0 || r.passes === 0) throw new Error(`${r.failures} integration test(s) failed, ${r.passes} passed`);
 }

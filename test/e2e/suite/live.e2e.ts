@@ -8,14 +8,29 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { codeOf, codes, extensionApi, fileUri, hoverText, labelOf, ours, positionOf, replace, revert, show, waitFor, waitForCodes } from './helpers';
+import {
+  codeOf,
+  codes,
+  extensionApi,
+  fileUri,
+  hoverText,
+  labelOf,
+  ours,
+  positionOf,
+  replace,
+  revert,
+  show,
+  waitFor,
+  waitForCodes,
+} from './helpers';
 
 const POLY_OK = '.polytoken/subagents/triage.md';
 const POLY_BAD = '.polytoken/subagents/reviewer.md';
 const PICASSO_OK = '.picasso/agents/planner.md';
 
-const labelText = (h: vscode.InlayHint) => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
-const tooltipText = (h: vscode.InlayHint) => (typeof h.tooltip === 'string' ? h.tooltip : h.tooltip?.value ?? '');
+const labelText = (h: vscode.InlayHint) =>
+  typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+const tooltipText = (h: vscode.InlayHint) => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
@@ -35,7 +50,12 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 async function renameAt(uri: vscode.Uri, needle: string, newName: string, moved: vscode.Uri): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(uri);
   const position = positionOf(doc, needle, true).translate(0, 1);
-  const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', uri, position, newName);
+  const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+    'vscode.executeDocumentRenameProvider',
+    uri,
+    position,
+    newName,
+  );
   assert.ok(edit, 'the server answers a rename');
   const textEdits = new vscode.WorkspaceEdit();
   for (const [u, edits] of edit.entries()) {
@@ -56,7 +76,8 @@ describe('Subagents extension in VS Code: live editing', function () {
   });
 
   afterEach(async () => {
-    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+    for (const doc of vscode.workspace.textDocuments)
+      if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
   });
 
   it('shows inlay hints with the tool count after a shorthand, the tools in the tooltip', async () => {
@@ -64,7 +85,11 @@ describe('Subagents extension in VS Code: live editing', function () {
     const whole = new vscode.Range(0, 0, doc.lineCount, 0);
     const after = positionOf(doc, '    - mcp__github');
     const hint = await waitFor('the hint after mcp__github', async () => {
-      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri, whole);
+      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>(
+        'vscode.executeInlayHintProvider',
+        doc.uri,
+        whole,
+      );
       return hints.find((h) => h.position.isEqual(after));
     });
     assert.strictEqual(labelText(hint), '\u2192 2 tools');
@@ -73,22 +98,40 @@ describe('Subagents extension in VS Code: live editing', function () {
     const config = (await show('.subagents.yaml')).document;
     await replace(config, 'github: [create_issue, list_issues]', 'github: [create_issue, list_issues, close_issue]');
     await waitFor('the hint to count 3 tools', async () => {
-      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri, whole);
+      const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>(
+        'vscode.executeInlayHintProvider',
+        doc.uri,
+        whole,
+      );
       return hints.some((h) => h.position.isEqual(after) && labelText(h) === '\u2192 3 tools');
     });
   });
 
   it('fades a granted tool that `tools_deny` removes, with a hint that says so', async () => {
     const doc = (await show(POLY_OK)).document;
-    const d = await waitFor('the faded grep', () => ours(doc.uri).find((x) => x.tags?.includes(vscode.DiagnosticTag.Unnecessary)));
+    const d = await waitFor('the faded grep', () =>
+      ours(doc.uri).find((x) => x.tags?.includes(vscode.DiagnosticTag.Unnecessary)),
+    );
     assert.strictEqual(doc.getText(d.range), 'grep');
-    assert.strictEqual(d.range.start.line, positionOf(doc, '    - grep').line, 'the entry in tools, not the one in tools_deny');
+    assert.strictEqual(
+      d.range.start.line,
+      positionOf(doc, '    - grep').line,
+      'the entry in tools, not the one in tools_deny',
+    );
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Hint);
     assert.strictEqual(d.code, undefined);
     assert.match(d.message, /`grep` is granted here, then removed by `tools_deny`/);
     // The only diagnostic on that line: no quick fix, no "disable" comment.
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value);
-    assert.deepStrictEqual(actions.map((a) => a.title), []);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      d.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    assert.deepStrictEqual(
+      actions.map((a) => a.title),
+      [],
+    );
   });
 
   it('renames a role with F2: name, invocation and the file on disk', async () => {
@@ -117,27 +160,67 @@ describe('Subagents extension in VS Code: live editing', function () {
   it('applies an unsaved .subagents.yaml edit to the open definitions', async () => {
     const doc = (await show(POLY_BAD)).document;
     await replace(doc, 'grep]', 'grep, mcp__linear]');
-    const isUnknown = (d: vscode.Diagnostic) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'mcp__linear';
-    await waitFor('mcp__linear to be unknown', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    const isUnknown = (d: vscode.Diagnostic) =>
+      codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'mcp__linear';
+    await waitFor(
+      'mcp__linear to be unknown',
+      () => ours(doc.uri).some(isUnknown),
+      30000,
+      () => codes(doc.uri),
+    );
     const config = (await show('.subagents.yaml')).document;
-    await replace(config, '  github: [create_issue, list_issues]\n', '  github: [create_issue, list_issues]\n  linear: [create_ticket]\n');
+    await replace(
+      config,
+      '  github: [create_issue, list_issues]\n',
+      '  github: [create_issue, list_issues]\n  linear: [create_ticket]\n',
+    );
     assert.ok(config.isDirty, 'not saved');
-    await waitFor('mcp__linear to be known from the unsaved configuration', () => !ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    await waitFor(
+      'mcp__linear to be known from the unsaved configuration',
+      () => !ours(doc.uri).some(isUnknown),
+      30000,
+      () => codes(doc.uri),
+    );
     await revert(config.uri);
-    await waitFor('mcp__linear to be unknown again', () => ours(doc.uri).some(isUnknown), 30000, () => codes(doc.uri));
+    await waitFor(
+      'mcp__linear to be unknown again',
+      () => ours(doc.uri).some(isUnknown),
+      30000,
+      () => codes(doc.uri),
+    );
   });
 
-  it('in .subagents.yaml: completes rule ids, hovers them, and a misspelt severity\'s quick fix clears the problem', async () => {
+  it("in .subagents.yaml: completes rule ids, hovers them, and a misspelt severity's quick fix clears the problem", async () => {
     const config = (await show('.subagents.yaml')).document;
-    await replace(config, '  github: [create_issue, list_issues]\n', '  github: [create_issue, list_issues]\nrules:\n  picasso/unk\n');
-    const items = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', config.uri, positionOf(config, '  picasso/unk'));
+    await replace(
+      config,
+      '  github: [create_issue, list_issues]\n',
+      '  github: [create_issue, list_issues]\nrules:\n  picasso/unk\n',
+    );
+    const items = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      config.uri,
+      positionOf(config, '  picasso/unk'),
+    );
     const ruleIds = items.items.map(labelOf);
-    assert.ok(ruleIds.includes('picasso/unknown-key') && ruleIds.includes('picasso/unknown-tool'), `rule ids offered: ${ruleIds.slice(0, 20).join(', ')}`);
+    assert.ok(
+      ruleIds.includes('picasso/unknown-key') && ruleIds.includes('picasso/unknown-tool'),
+      `rule ids offered: ${ruleIds.slice(0, 20).join(', ')}`,
+    );
     await replace(config, '  picasso/unk\n', '  picasso/unknown-key: warn\n');
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', config.uri, positionOf(config, '  picasso/unkn'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      config.uri,
+      positionOf(config, '  picasso/unkn'),
+    );
     assert.match(hoverText(hovers), /picasso\/unknown-key\*\* \u2014 default: warning/);
     const [bad] = await waitForCodes(config.uri, ['config/invalid']);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', config.uri, bad.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      config.uri,
+      bad.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find((a) => a.isPreferred && a.edit);
     assert.strictEqual(fix?.title, 'Change to `warning`', actions.map((a) => a.title).join(' | '));
     assert.ok(await vscode.workspace.applyEdit(fix!.edit!));
@@ -149,16 +232,25 @@ describe('Subagents extension in VS Code: live editing', function () {
     const dir = vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-e2e-global-')));
     const encode = (s: string) => new TextEncoder().encode(s);
     const symbolNamed = async (name: string) => {
-      const found = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', name);
+      const found = await vscode.commands.executeCommand<vscode.SymbolInformation[]>(
+        'vscode.executeWorkspaceSymbolProvider',
+        name,
+      );
       return found.some((s) => s.name === name && s.location.uri.fsPath.startsWith(dir.fsPath));
     };
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'first_global.md'), encode('---\nname: first_global\ndescription: d\n---\nx\n'));
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(dir, 'first_global.md'),
+      encode('---\nname: first_global\ndescription: d\n---\nx\n'),
+    );
     const config = vscode.workspace.getConfiguration('subagents');
     await config.update('polytoken.globalDir', dir.fsPath, vscode.ConfigurationTarget.Workspace);
     try {
       await waitFor('the global folder to be indexed', () => symbolNamed('first_global'), 30000);
       // Only the watcher tells the server of this one: nothing else is rebuilt meanwhile.
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'second_global.md'), encode('---\nname: second_global\ndescription: d\n---\nx\n'));
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.joinPath(dir, 'second_global.md'),
+        encode('---\nname: second_global\ndescription: d\n---\nx\n'),
+      );
       await waitFor('the added global definition to be indexed', () => symbolNamed('second_global'), 30000);
     } finally {
       await config.update('polytoken.globalDir', undefined, vscode.ConfigurationTarget.Workspace);
@@ -172,12 +264,25 @@ describe('Subagents extension in VS Code: live editing', function () {
     const config = vscode.Uri.joinPath(folder, '.subagents.yaml');
     const helper = vscode.Uri.joinPath(folder, 'agents', 'helper.md');
     const encode = (s: string) => new TextEncoder().encode(s);
-    await vscode.workspace.fs.writeFile(helper, encode('---\nname: helpr\ndescription: Helps.\npolytoken:\n  tools: [grep]\n---\nHelp.\n'));
+    await vscode.workspace.fs.writeFile(
+      helper,
+      encode('---\nname: helpr\ndescription: Helps.\npolytoken:\n  tools: [grep]\n---\nHelp.\n'),
+    );
     await vscode.workspace.fs.writeFile(config, encode('files:\n  polytoken: ["agents/*.md"]\n'));
     try {
-      await waitFor('the client to select extra/agents/*.md', async () => (await api.documentPatterns()).some((p) => p.baseUri === folder.toString() && p.pattern === 'agents/*.md'), 60000);
+      await waitFor(
+        'the client to select extra/agents/*.md',
+        async () =>
+          (await api.documentPatterns()).some((p) => p.baseUri === folder.toString() && p.pattern === 'agents/*.md'),
+        60000,
+      );
       await show('extra/agents/helper.md');
-      await waitFor('name-mismatch on the extra definition', () => codes(helper).includes('polytoken/name-mismatch'), 30000, () => codes(helper));
+      await waitFor(
+        'name-mismatch on the extra definition',
+        () => codes(helper).includes('polytoken/name-mismatch'),
+        30000,
+        () => codes(helper),
+      );
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // The configuration alone first: VS Code folds the deletion of files into their folder's,
@@ -189,6 +294,11 @@ describe('Subagents extension in VS Code: live editing', function () {
     // The restarted server answers as before.
     const doc = (await show(POLY_BAD)).document;
     await replace(doc, 'grep]', 'grep, gerp]');
-    await waitFor('the server to report gerp', () => ours(doc.uri).some((d) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'gerp'), 30000, () => codes(doc.uri));
+    await waitFor(
+      'the server to report gerp',
+      () => ours(doc.uri).some((d) => codeOf(d) === 'polytoken/unknown-tool' && doc.getText(d.range) === 'gerp'),
+      30000,
+      () => codes(doc.uri),
+    );
   });
 });

@@ -9,7 +9,11 @@ import { cursorAt, type Scene } from './scenes';
 /** Waits until the server has answered the file's inlay hints (the editor asks on its own). */
 async function hintsReady(uri: vscode.Uri): Promise<void> {
   await waitFor('inlay hints', async () => {
-    const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', uri, new vscode.Range(0, 0, 200, 0));
+    const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>(
+      'vscode.executeInlayHintProvider',
+      uri,
+      new vscode.Range(0, 0, 200, 0),
+    );
     return hints.length > 0;
   });
 }

@@ -6,7 +6,18 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { codeOf, extensionApi, fileUri, ours, positionOf, replace, revert, show, waitFor, waitForCodes } from './helpers';
+import {
+  codeOf,
+  extensionApi,
+  fileUri,
+  ours,
+  positionOf,
+  replace,
+  revert,
+  show,
+  waitFor,
+  waitForCodes,
+} from './helpers';
 
 export interface SceneSpec {
   /** CSS selector the driver waits for (visible) before the screenshot. */
@@ -86,7 +97,9 @@ const scenes: Scene[] = [
       await vscode.commands.executeCommand('hideSuggestWidget');
       await revert(fileUri(POLY_OK));
       const editor = await show(POLY_BAD);
-      const d = await waitFor('the unknown-tool diagnostic', () => ours(editor.document.uri).find((x) => codeOf(x) === 'polytoken/unknown-tool'));
+      const d = await waitFor('the unknown-tool diagnostic', () =>
+        ours(editor.document.uri).find((x) => codeOf(x) === 'polytoken/unknown-tool'),
+      );
       await cursorAt(editor, d.range.start.translate(0, 2));
       await vscode.commands.executeCommand('editor.action.quickFix');
     },
@@ -138,7 +151,10 @@ function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
 /** Scenes of other files (`<topic>.scenes.ts` exporting `scenes`), played after these. */
 function allScenes(): Scene[] {
   const out = scenes.slice();
-  for (const f of fs.readdirSync(__dirname).filter((name) => name.endsWith('.scenes.js')).sort()) {
+  for (const f of fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith('.scenes.js'))
+    .sort()) {
     for (const scene of (require(path.join(__dirname, f)) as { scenes: Scene[] }).scenes) out.push(scene);
   }
   return out;

@@ -16,7 +16,11 @@ const PROFY = 'experts/ledger.expert.json';
 function shown(view: DefinitionsView, node: DefinitionsNode): { label: string; description: string; icon?: string } {
   const item = view.getTreeItem(node);
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-  return { label, description: String(item.description ?? ''), icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined };
+  return {
+    label,
+    description: String(item.description ?? ''),
+    icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+  };
 }
 
 async function childrenShown(view: DefinitionsView, node?: DefinitionsNode): Promise<string[]> {
@@ -44,18 +48,33 @@ describe('the Subagents view', function () {
   });
 
   afterEach(async () => {
-    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+    for (const doc of vscode.workspace.textDocuments)
+      if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
     await view.setOnlyProblems(false);
   });
 
   it('lists the definitions by runtime and group, with counts and the runtime verdict as the icon', async () => {
-    assert.deepStrictEqual(await childrenShown(view), ['Polytoken (2 · 1 not loading)', 'Picasso (2 · 1 not loading)', 'Profy (3 · 2 not loading)']);
+    assert.deepStrictEqual(await childrenShown(view), [
+      'Polytoken (2 · 1 not loading)',
+      'Picasso (2 · 1 not loading)',
+      'Profy (3 · 2 not loading)',
+    ]);
     const [polytoken, picasso, profy] = await view.getChildren();
-    assert.deepStrictEqual(await childrenShown(view, picasso), ['.picasso/agents (1)', 'apps/cli/agents (1 · 1 not loading)']);
+    assert.deepStrictEqual(await childrenShown(view, picasso), [
+      '.picasso/agents (1)',
+      'apps/cli/agents (1 · 1 not loading)',
+    ]);
     const [ledger] = await view.getChildren(profy);
-    assert.deepStrictEqual(await childrenShown(view, ledger), ['auditor (1 tool · 1 error)', 'poster (2 tools)', 'task (1 tool · 1 error)']);
+    assert.deepStrictEqual(await childrenShown(view, ledger), [
+      'auditor (1 tool · 1 error)',
+      'poster (2 tools)',
+      'task (1 tool · 1 error)',
+    ]);
     const [project] = await view.getChildren(polytoken);
-    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 errors 1 warning)', 'triage (5 tools)']);
+    assert.deepStrictEqual(await childrenShown(view, project), [
+      'reviwer (4 tools · 2 errors 1 warning)',
+      'triage (5 tools)',
+    ]);
 
     assert.strictEqual(shown(view, await nodeOf(view, TRIAGE, 'triage')).icon, 'pass');
     assert.strictEqual(shown(view, await nodeOf(view, REVIEWER, 'reviwer')).icon, 'error');
@@ -86,7 +105,12 @@ describe('the Subagents view', function () {
     const item = view.getTreeItem(await nodeOf(view, PROFY, 'task'));
     assert.ok(item.command);
     await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
-    const editor = await waitFor('the Expert to open', () => vscode.window.activeTextEditor?.document.uri.toString() === fileUri(PROFY).toString() && vscode.window.activeTextEditor);
+    const editor = await waitFor(
+      'the Expert to open',
+      () =>
+        vscode.window.activeTextEditor?.document.uri.toString() === fileUri(PROFY).toString() &&
+        vscode.window.activeTextEditor,
+    );
     assert.strictEqual(editor.document.getText(editor.selection), '"task"');
   });
 
@@ -99,7 +123,10 @@ describe('the Subagents view', function () {
     // In the Expert, poster loads and has no problem of its own: its siblings' errors are theirs.
     const profy = (await view.getChildren()).at(-1)!;
     const [ledger] = await view.getChildren(profy);
-    assert.deepStrictEqual(await childrenShown(view, ledger), ['auditor (1 tool · 1 error)', 'task (1 tool · 1 error)']);
+    assert.deepStrictEqual(await childrenShown(view, ledger), [
+      'auditor (1 tool · 1 error)',
+      'task (1 tool · 1 error)',
+    ]);
     await vscode.commands.executeCommand('subagents.definitions.showAll');
     assert.deepStrictEqual((await childrenShown(view, project)).length, 2);
   });
@@ -112,12 +139,25 @@ describe('the Subagents view', function () {
       const editor = await show(TRIAGE);
       // `exit_tool` listed in `tools`: Polytoken rejects the definition.
       await replace(editor.document, '    - glob\n', '    - glob\n    - exit_tool\n');
-      await waitFor('the view to show triage rejected', () => shown(view, triage).icon === 'error', 30000, () => shown(view, triage));
+      await waitFor(
+        'the view to show triage rejected',
+        () => shown(view, triage).icon === 'error',
+        30000,
+        () => shown(view, triage),
+      );
       assert.ok(fired.length > 0);
-      assert.ok(fired.every((e) => Array.isArray(e)), `only nodes were refreshed, never the whole tree: ${JSON.stringify(fired.map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)))}`);
+      assert.ok(
+        fired.every((e) => Array.isArray(e)),
+        `only nodes were refreshed, never the whole tree: ${JSON.stringify(fired.map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)))}`,
+      );
       assert.ok(fired.some((e) => Array.isArray(e) && e.includes(triage)));
       await revert(fileUri(TRIAGE));
-      await waitFor('the view to show triage loading again', () => shown(view, triage).icon === 'pass', 30000, () => shown(view, triage));
+      await waitFor(
+        'the view to show triage loading again',
+        () => shown(view, triage).icon === 'pass',
+        30000,
+        () => shown(view, triage),
+      );
     } finally {
       sub.dispose();
     }

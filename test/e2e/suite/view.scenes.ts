@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { extensionApi, fileUri, show } from './helpers';
 import type { Scene } from './scenes';
 
-
 async function revealed(rel: string, name: string, expand: boolean): Promise<void> {
   const view = (await extensionApi()).definitions;
   await view.whenComplete();
@@ -30,13 +29,20 @@ export const scenes: Scene[] = [
       await vscode.commands.executeCommand('workbench.action.closePanel');
       await (await extensionApi()).definitions.setOnlyProblems(false);
       // The preview alone in the editor area.
-      const resolved = await vscode.commands.executeCommand<{ previewUri: string }>('subagents.resolve', fileUri('.polytoken/subagents/triage.md'));
+      const resolved = await vscode.commands.executeCommand<{ previewUri: string }>(
+        'subagents.resolve',
+        fileUri('.polytoken/subagents/triage.md'),
+      );
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.parse(resolved.previewUri));
       // Room for the view: the side bar wider (the driver collapses the Folders pane, see `click`).
       await vscode.commands.executeCommand('subagents.definitions.focus');
       for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
-      for (const [rel, name] of [['apps/cli/agents/code_checker.yaml', 'code_checker'], ['experts/ledger.expert.json', 'task']]) await revealed(rel, name, false);
+      for (const [rel, name] of [
+        ['apps/cli/agents/code_checker.yaml', 'code_checker'],
+        ['experts/ledger.expert.json', 'task'],
+      ])
+        await revealed(rel, name, false);
       await revealed('.polytoken/subagents/triage.md', 'triage', true);
     },
   },

@@ -9,4 +9,6 @@ import { REPO } from '../harness';
  * It lists `resourceOperations` (rename, create, delete) but not `documentChanges`, cannot
  * register `workspace/didChangeWatchedFiles` and has no `window/showDocument`.
  */
-export const NEOVIM_0_7_CAPABILITIES = JSON.parse(fs.readFileSync(path.join(REPO, 'test', 'lsp', 'clients', 'neovim-0.7.2.json'), 'utf8'));
+export const NEOVIM_0_7_CAPABILITIES = JSON.parse(
+  fs.readFileSync(path.join(REPO, 'test', 'lsp', 'clients', 'neovim-0.7.2.json'), 'utf8'),
+);

@@ -25,9 +25,12 @@ export const duplicateRole: PicassoRule = {
     const same = name?.value ? ctx.workspace?.picassoByName?.get(name.value) : undefined;
     if (!name || !same) return [];
     const project = roleProject(ctx.path);
-    const others = same.filter((d) => toPosix(d.path) !== ctx.path && roleProject(d.path) === project).map((d) => relativeInside(project, toPosix(d.path)) ?? d.path);
+    const others = same
+      .filter((d) => toPosix(d.path) !== ctx.path && roleProject(d.path) === project)
+      .map((d) => relativeInside(project, toPosix(d.path)) ?? d.path);
     if (!others.length) return [];
-    const where = others.slice(0, 3).map(quote).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+    const where =
+      others.slice(0, 3).map(quote).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
     return [
       findingOn(
         ctx,

@@ -17,7 +17,8 @@ export const invalidHooks: PicassoRule = {
     if (!property) return [];
     const node = property.value;
     const out: Finding[] = [];
-    const report = (at: typeof node, message: string, data?: Record<string, unknown>) => out.push(findingOn(ctx, 'picasso/invalid-hooks', at, message, data));
+    const report = (at: typeof node, message: string, data?: Record<string, unknown>) =>
+      out.push(findingOn(ctx, 'picasso/invalid-hooks', at, message, data));
     if (node.kind === 'string') {
       const value = String(node.value);
       if ((HOOKS_SCALARS as readonly string[]).includes(value)) return [];
@@ -31,7 +32,10 @@ export const invalidHooks: PicassoRule = {
       return out;
     }
     if (node.kind !== 'object') {
-      report(node, `\`hooks\` is ${kindName(node.kind)}, but Picasso reads only ${SHAPE}, so the role's hook opt-outs cannot be applied; use one of those forms.`);
+      report(
+        node,
+        `\`hooks\` is ${kindName(node.kind)}, but Picasso reads only ${SHAPE}, so the role's hook opt-outs cannot be applied; use one of those forms.`,
+      );
       return out;
     }
     const properties = node.properties ?? [];
@@ -47,12 +51,19 @@ export const invalidHooks: PicassoRule = {
     }
     const skip = properties.find((p) => p.key === 'skip');
     if (!skip) {
-      if (!properties.length) report(node, `\`hooks\` is an empty mapping, but Picasso expects ${SHAPE}; add \`skip:\` with the hook names to opt out of, or write \`hooks: all\`.`);
+      if (!properties.length)
+        report(
+          node,
+          `\`hooks\` is an empty mapping, but Picasso expects ${SHAPE}; add \`skip:\` with the hook names to opt out of, or write \`hooks: all\`.`,
+        );
       return out;
     }
     const list = skip.value;
     if (list.kind !== 'array') {
-      report(list, `\`hooks.skip\` is ${kindName(list.kind)}, but Picasso expects a list of hook names, so no hook opt-out can be applied; write it as a list, such as \`skip: [post-act]\`.`);
+      report(
+        list,
+        `\`hooks.skip\` is ${kindName(list.kind)}, but Picasso expects a list of hook names, so no hook opt-out can be applied; write it as a list, such as \`skip: [post-act]\`.`,
+      );
       return out;
     }
     for (const item of list.items ?? []) {

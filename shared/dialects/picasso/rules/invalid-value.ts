@@ -39,7 +39,12 @@ export const invalidValue: PicassoRule = {
     if (!root || root.kind !== 'object') {
       // A parse that failed has its syntax/* finding, and the shape it left is not the author's: do not pile on.
       if (ctx.file.syntax.length) return [];
-      const what = !root || root.kind === 'null' ? 'empty' : root.kind === 'array' ? 'a list' : `a single ${root.kind === 'unknown' ? 'value' : root.kind}`;
+      const what =
+        !root || root.kind === 'null'
+          ? 'empty'
+          : root.kind === 'array'
+            ? 'a list'
+            : `a single ${root.kind === 'unknown' ? 'value' : root.kind}`;
       return [
         {
           rule: 'picasso/invalid-value',
@@ -53,7 +58,15 @@ export const invalidValue: PicassoRule = {
       const key = p.label.split(/[.[]/)[0];
       if (OWNED_ELSEWHERE.has(key) || p.node === root) continue;
       const fix = FIX[key] ?? 'correct the value';
-      out.push(findingOn(ctx, 'picasso/invalid-value', p.node, `${describe(p, key).replace(/\.$/, '')}, so Picasso cannot load the role; ${fix}.`, { key, keyword: p.keyword }));
+      out.push(
+        findingOn(
+          ctx,
+          'picasso/invalid-value',
+          p.node,
+          `${describe(p, key).replace(/\.$/, '')}, so Picasso cannot load the role; ${fix}.`,
+          { key, keyword: p.keyword },
+        ),
+      );
     }
     return out;
   },

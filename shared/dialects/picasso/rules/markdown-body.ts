@@ -18,7 +18,8 @@ export const markdownBody: PicassoRule = {
       {
         rule: 'picasso/markdown-body',
         range: ctx.file.source.lineRange(line),
-        message: 'This Markdown body is not read: Picasso takes a role\'s instructions from `system_prompt` only, so the text below the frontmatter never reaches the model; move it into `system_prompt: |`.',
+        message:
+          "This Markdown body is not read: Picasso takes a role's instructions from `system_prompt` only, so the text below the frontmatter never reaches the model; move it into `system_prompt: |`.",
         data: { bodyStart: i, bodyEnd: body.end },
       },
     ];
@@ -29,13 +30,17 @@ export const markdownBody: PicassoRule = {
       const root = ctx.model.root;
       if (!body || !root) return [];
       const text = ctx.file.source.text;
-      const content = text.slice(body.start, body.end).replace(/^\s*\n/, '').replace(/\s+$/, '');
+      const content = text
+        .slice(body.start, body.end)
+        .replace(/^\s*\n/, '')
+        .replace(/\s+$/, '');
       const remove = { range: rangeOf(ctx, body.start, body.end), newText: '' };
       const fixes: FixPlan[] = [];
       if (content && !getProperty(root, 'system_prompt')) {
         const block = ['system_prompt: |', ...content.split(/\r?\n/).map((l) => (l.trim() ? `  ${l}` : ''))];
         const insert = insertKeyLinesEdit(ctx, root, block);
-        if (insert) fixes.push({ title: 'Move the body into `system_prompt`', edits: [insert, remove], preferred: true });
+        if (insert)
+          fixes.push({ title: 'Move the body into `system_prompt`', edits: [insert, remove], preferred: true });
       }
       // Deleting text the author wrote is never done by default.
       fixes.push({ title: 'Remove the Markdown body', edits: [remove] });

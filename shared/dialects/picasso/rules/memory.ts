@@ -33,7 +33,9 @@ export const invalidMemory: PicassoRule = {
         'picasso/invalid-memory',
         node,
         `\`memory\` is ${what}, but Picasso only knows the scopes \`none\`, \`read-only\` and \`session\`, so it cannot scope the role's memory; ${replacement ? `did you mean \`${replacement}\`?` : 'use one of them.'}`,
-        replacement ? { replacement, normalized: sameScope(String(node.value)) !== undefined, allowed: [...MEMORY_SCOPES] } : { allowed: [...MEMORY_SCOPES] },
+        replacement
+          ? { replacement, normalized: sameScope(String(node.value)) !== undefined, allowed: [...MEMORY_SCOPES] }
+          : { allowed: [...MEMORY_SCOPES] },
       ),
     ];
   },

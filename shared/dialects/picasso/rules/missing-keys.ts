@@ -77,7 +77,10 @@ function placeholders(ctx: PicassoContext): Record<string, { text: string; prefe
   const roleName = targetName ?? (name?.value || 'my_role');
   return {
     name: { text: roleName, preferred: !!targetName },
-    invocation: { text: JSON.stringify(`@${name && name.value === targetName ? name.value : roleName}`), preferred: !!targetName },
+    invocation: {
+      text: JSON.stringify(`@${name && name.value === targetName ? name.value : roleName}`),
+      preferred: !!targetName,
+    },
     model: { text: 'default', preferred: false },
     tools: { text: '[read_file]', preferred: false },
     max_steps: { text: '30', preferred: true },
@@ -96,19 +99,33 @@ function missingKeyFixes(req: PicassoFix, all: readonly string[]): FixPlan[] {
   if (!key) return [];
   // A key written under another spelling: renaming it is the fix (the unknown-key fix does the same edit).
   const misspelled = root && misspelledKeyFor(root, key);
-  if (misspelled) return [{ title: `Rename \`${misspelled.key}\` to \`${key}\``, edits: [{ range: rangeOf(ctx, misspelled.keyNode.start, misspelled.keyNode.end), newText: key }], preferred: true }];
+  if (misspelled)
+    return [
+      {
+        title: `Rename \`${misspelled.key}\` to \`${key}\``,
+        edits: [{ range: rangeOf(ctx, misspelled.keyNode.start, misspelled.keyNode.end), newText: key }],
+        preferred: true,
+      },
+    ];
   const values = placeholders(ctx);
   const addKeys = (keys: string[]) => {
     const lines = keys.map((k) => `${k}: ${values[k].text}`);
-    return root ? insertKeyLinesEdit(ctx, root, lines) : { range: rangeOf(ctx, 0, 0), newText: lines.join('\n') + '\n' };
+    return root
+      ? insertKeyLinesEdit(ctx, root, lines)
+      : { range: rangeOf(ctx, 0, 0), newText: lines.join('\n') + '\n' };
   };
   const fixes: FixPlan[] = [];
   const edit = addKeys([key]);
-  if (edit) fixes.push({ title: `Add \`${key}: ${values[key].text}\``, edits: [edit], preferred: values[key].preferred });
+  if (edit)
+    fixes.push({ title: `Add \`${key}: ${values[key].text}\``, edits: [edit], preferred: values[key].preferred });
   const missing = all.filter((k) => !getProperty(root, k));
   if (missing.length > 1) {
     const allEdit = addKeys(missing);
-    if (allEdit) fixes.push({ title: `Add every missing ${all === REQUIRED_KEYS ? 'required' : 'recommended'} key (${missing.length})`, edits: [allEdit] });
+    if (allEdit)
+      fixes.push({
+        title: `Add every missing ${all === REQUIRED_KEYS ? 'required' : 'recommended'} key (${missing.length})`,
+        edits: [allEdit],
+      });
   }
   return fixes;
 }

@@ -43,7 +43,10 @@ export const nameRules: PicassoRule = {
       const expected = `@${name.value}`;
       if (invocation.value !== expected) {
         // Say what the fixes will write: with a name that changes too, the handle follows the new name.
-        const advice = targetName && targetName !== name.value ? `rename the role to \`${targetName}\` and write \`"@${targetName}"\`` : `write \`"${expected}"\``;
+        const advice =
+          targetName && targetName !== name.value
+            ? `rename the role to \`${targetName}\` and write \`"@${targetName}"\``
+            : `write \`"${expected}"\``;
         out.push(
           findingOn(
             ctx,
@@ -62,7 +65,15 @@ export const nameRules: PicassoRule = {
     'picasso/name-mismatch': (req) => withRename(req, renameFileInstead(req)),
     'picasso/invocation-mismatch': (req) => {
       const { name, invocation } = req.ctx.model;
-      const own: FixPlan[] = name && invocation ? [{ title: `Set invocation to \`@${name.value}\``, edits: [replaceValueEdit(req.ctx, invocation.node.start, invocation.node.end, `"@${name.value}"`)] }] : [];
+      const own: FixPlan[] =
+        name && invocation
+          ? [
+              {
+                title: `Set invocation to \`@${name.value}\``,
+                edits: [replaceValueEdit(req.ctx, invocation.node.start, invocation.node.end, `"@${name.value}"`)],
+              },
+            ]
+          : [];
       // When the name itself will change, setting the invocation alone would only fire again.
       if (name && req.ctx.model.targetName === name.value) return own.map((f) => ({ ...f, preferred: true }));
       return withRename(req, own);
@@ -90,10 +101,18 @@ export function renameRolePlan(ctx: PicassoContext): FixPlan | undefined {
     edits.push(replaceValueEdit(ctx, invocation.node.start, invocation.node.end, `"@${targetName}"`));
     places.push('invocation');
   }
-  const rename = ctx.fileStem !== targetName ? { newPath: posix.join(posix.dirname(ctx.path), `${targetName}${ctx.model.extension}`) } : undefined;
+  const rename =
+    ctx.fileStem !== targetName
+      ? { newPath: posix.join(posix.dirname(ctx.path), `${targetName}${ctx.model.extension}`) }
+      : undefined;
   if (rename) places.push('file');
   if (!places.length) return undefined;
-  return { title: `Rename role to \`${targetName}\` (${places.join(', ')})`, edits, ...(rename ? { rename } : {}), preferred: true };
+  return {
+    title: `Rename role to \`${targetName}\` (${places.join(', ')})`,
+    edits,
+    ...(rename ? { rename } : {}),
+    preferred: true,
+  };
 }
 
 /** Keeps the name and renames the file after it (when the name is a valid one). */
@@ -101,5 +120,11 @@ function renameFileInstead(req: PicassoFix): FixPlan[] {
   const { name } = req.ctx.model;
   if (!name || !NAME_PATTERN.test(name.value) || name.value === req.ctx.model.targetName) return [];
   const file = `${name.value}${req.ctx.model.extension}`;
-  return [{ title: `Rename the file to \`${file}\``, edits: [], rename: { newPath: posix.join(posix.dirname(req.ctx.path), file) } }];
+  return [
+    {
+      title: `Rename the file to \`${file}\``,
+      edits: [],
+      rename: { newPath: posix.join(posix.dirname(req.ctx.path), file) },
+    },
+  ];
 }

@@ -14,7 +14,8 @@ function allowingScopes(tool: string): string {
 }
 
 /** The `tools` entry or entries with this text (the overlap fix removes the grant, keeping the denial). */
-const toolsEntry = (req: PicassoFix, tool: string): PicassoToolEntry | undefined => req.ctx.model.entries.tools.find((e) => e.text === tool);
+const toolsEntry = (req: PicassoFix, tool: string): PicassoToolEntry | undefined =>
+  req.ctx.model.entries.tools.find((e) => e.text === tool);
 
 /** picasso/tools-deny-overlap: a tool both allowed and denied; reported on every entry of both lists. */
 export const toolsDenyOverlap: PicassoRule = {
@@ -24,14 +25,23 @@ export const toolsDenyOverlap: PicassoRule = {
     const denied = new Set(deny.map((e) => e.text));
     const allowed = new Set(tools.map((e) => e.text));
     const out: Finding[] = [];
-    for (const [list, other] of [[tools, denied], [deny, allowed]] as const) {
+    for (const [list, other] of [
+      [tools, denied],
+      [deny, allowed],
+    ] as const) {
       for (const entry of list) {
         if (!other.has(entry.text)) continue;
         out.push(
-          findingOn(ctx, 'picasso/tools-deny-overlap', entry.node, `${quote(entry.text)} is in both \`tools\` and \`deny\`, and Picasso refuses to load a role whose lists overlap; keep it in only one of the two lists.`, {
-            tool: entry.text,
-            removable: true,
-          }),
+          findingOn(
+            ctx,
+            'picasso/tools-deny-overlap',
+            entry.node,
+            `${quote(entry.text)} is in both \`tools\` and \`deny\`, and Picasso refuses to load a role whose lists overlap; keep it in only one of the two lists.`,
+            {
+              tool: entry.text,
+              removable: true,
+            },
+          ),
         );
       }
     }
@@ -43,7 +53,10 @@ export const toolsDenyOverlap: PicassoRule = {
       const tool = typeof req.data.tool === 'string' ? req.data.tool : undefined;
       if (!tool) return [];
       const fixes: FixPlan[] = [];
-      for (const [list, entry] of [['tools', toolsEntry(req, tool)], ['deny', req.ctx.model.entries.deny.find((e) => e.text === tool)]] as const) {
+      for (const [list, entry] of [
+        ['tools', toolsEntry(req, tool)],
+        ['deny', req.ctx.model.entries.deny.find((e) => e.text === tool)],
+      ] as const) {
         const remove = entry && removeFix(req, entry.node, list === 'tools');
         if (remove) fixes.push({ ...remove, title: `Remove \`${tool}\` from \`${list}\`` });
       }
@@ -79,7 +92,10 @@ export const memoryConflict: PicassoRule = {
       const tool = typeof req.data.tool === 'string' ? req.data.tool : undefined;
       if (memory && tool) {
         for (const scope of scopesAllowing(tool)) {
-          fixes.push({ title: `Change memory to \`${scope}\``, edits: [replaceValueEdit(req.ctx, memory.node.start, memory.node.end, scope)] });
+          fixes.push({
+            title: `Change memory to \`${scope}\``,
+            edits: [replaceValueEdit(req.ctx, memory.node.start, memory.node.end, scope)],
+          });
         }
       }
       return fixes;
@@ -96,13 +112,15 @@ export const unknownTool: PicassoRule = {
       for (const entry of ctx.model.entries[list]) {
         if (entry.known) continue;
         const effect = list === 'tools' ? 'granting it gives the role nothing' : 'denying it removes nothing';
-        const report = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => findingOn(ctx, 'picasso/unknown-tool', entry.node, message, data, severity);
+        const report = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) =>
+          findingOn(ctx, 'picasso/unknown-tool', entry.node, message, data, severity);
         out.push(
           nearOrHint(
             report,
             entry.near,
             {
-              near: (nearest) => `${quote(entry.text)} in \`${list}\` is not a Picasso tool, so ${effect}; did you mean \`${nearest}\`?`,
+              near: (nearest) =>
+                `${quote(entry.text)} in \`${list}\` is not a Picasso tool, so ${effect}; did you mean \`${nearest}\`?`,
               otherwise: `${quote(entry.text)} in \`${list}\` is not in the Picasso tool catalog; if your runtime provides it, add it to \`tools.picasso\` (or \`mcp\`) in .subagents.yaml, otherwise ${effect}.`,
             },
             { tool: entry.text },

@@ -49,14 +49,18 @@ export const unknownKey: PicassoRule = {
     const root = ctx.model.root;
     if (!root) return [];
     const present = new Set(root.properties.map((p) => p.key));
-    return unknownKeyFindings(root, ALL_KEYS, (key) => nearestKey(key, present), (p, suggestion) =>
-      findingOn(
-        ctx,
-        'picasso/unknown-key',
-        p.keyNode,
-        `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
-        keyRenameData(p, suggestion),
-      ),
+    return unknownKeyFindings(
+      root,
+      ALL_KEYS,
+      (key) => nearestKey(key, present),
+      (p, suggestion) =>
+        findingOn(
+          ctx,
+          'picasso/unknown-key',
+          p.keyNode,
+          `${quote(p.key)} is not a key of a Picasso role: the runtime prints a warning and ignores it; ${suggestion ? `did you mean \`${suggestion}\`?` : 'remove it or check its spelling.'}`,
+          keyRenameData(p, suggestion),
+        ),
     );
   },
   fixes: { 'picasso/unknown-key': (req) => keyRenameFixes(req, ['tools']) },

@@ -82,7 +82,9 @@ function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
     if (!valid && ajv.errors?.length) {
       const e = ajv.errors[0];
       const params = e.params as Record<string, unknown>;
-      const allowed = Array.isArray(params.allowedValues) ? ` (${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})` : '';
+      const allowed = Array.isArray(params.allowedValues)
+        ? ` (${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`
+        : '';
       return { ok: false, reason: `${e.message ?? 'is invalid'}${allowed}`, path: pointerToPath(e.instancePath) };
     }
     ajv.compile(schema);
@@ -107,7 +109,12 @@ function deepestNode(root: AstNode, path: (string | number)[]): { node: AstNode;
 
 function findRef(node: AstNode, ref: string): AstNode | undefined {
   for (const p of node.properties ?? []) {
-    if (p.key === '$ref' && isString(p.value) && (p.value.value === ref || ref.endsWith(p.value.value) || p.value.value.endsWith(ref))) return p.value;
+    if (
+      p.key === '$ref' &&
+      isString(p.value) &&
+      (p.value.value === ref || ref.endsWith(p.value.value) || p.value.value.endsWith(ref))
+    )
+      return p.value;
     const inner = findRef(p.value, ref);
     if (inner) return inner;
   }
@@ -166,9 +173,29 @@ const RECOGNIZED: readonly string[] = Object.values(STATUS_FAMILIES).flat();
 
 /** Common words for each family, so that the suggestion means the same thing. */
 const SYNONYMS: Record<string, keyof typeof STATUS_FAMILIES> = {
-  succeeded: 'success', successful: 'success', pass: 'success', passed: 'success', complete: 'success', finished: 'success', good: 'success', resolved: 'success', yes: 'success', true: 'success',
-  fail: 'failure', errored: 'failure', err: 'failure', broken: 'failure', crashed: 'failure', false: 'failure', no: 'failure', rejected: 'failure',
-  aborted: 'cancelled', abort: 'cancelled', stopped: 'cancelled', interrupted: 'cancelled', cancel_requested: 'cancelled',
+  succeeded: 'success',
+  successful: 'success',
+  pass: 'success',
+  passed: 'success',
+  complete: 'success',
+  finished: 'success',
+  good: 'success',
+  resolved: 'success',
+  yes: 'success',
+  true: 'success',
+  fail: 'failure',
+  errored: 'failure',
+  err: 'failure',
+  broken: 'failure',
+  crashed: 'failure',
+  false: 'failure',
+  no: 'failure',
+  rejected: 'failure',
+  aborted: 'cancelled',
+  abort: 'cancelled',
+  stopped: 'cancelled',
+  interrupted: 'cancelled',
+  cancel_requested: 'cancelled',
 };
 
 /** The family a common word stands for (`passed` → success); own keys only (`constructor` is a word like any other). */
@@ -220,7 +247,12 @@ export const statusEnumRule: PolytokenRule = {
             'polytoken/unrecognized-status-enum',
             item,
             `\`${item.value}\` in the \`${field}\` enum is outside the status families Polytoken classifies — ${FAMILIES_TEXT} — so the model will use it and the runtime will refuse such an exit and ask for a retry; ${family ? `it means \`${STATUS_FAMILIES[family][0]}\`: use that` : 'use a recognized value (keep the detail in another property)'}, or add a \`success\` boolean property, which also lets Polytoken classify the result.`,
-            { suggestions, replacement: suggestions[0], field, ...(family ? { synonymOf: STATUS_FAMILIES[family][0] } : {}) },
+            {
+              suggestions,
+              replacement: suggestions[0],
+              field,
+              ...(family ? { synonymOf: STATUS_FAMILIES[family][0] } : {}),
+            },
           ),
         );
       }
@@ -236,7 +268,10 @@ export const statusEnumRule: PolytokenRule = {
       const siblings = node?.parent ? (node.parent.items ?? []).filter(isString) : [];
       const firstOfFamily = siblings.find((n) => n.value === synonym || synonymCanonical(n.value) === synonym);
       const taken = synonym !== undefined && !!firstOfFamily && firstOfFamily !== node;
-      const fixes = standardFixes({ ...req, data: { ...req.data, suggestions: (req.data.suggestions as string[] | undefined) ?? [] } }).map((f) => ({ ...f, preferred: false }));
+      const fixes = standardFixes({
+        ...req,
+        data: { ...req.data, suggestions: (req.data.suggestions as string[] | undefined) ?? [] },
+      }).map((f) => ({ ...f, preferred: false }));
       if (synonym === undefined) return fixes;
       const preferred = taken ? removeFix(req, node, true) : { ...replaceFix(req, synonym), preferred: true };
       return preferred ? [preferred, ...fixes.filter((f) => f.title !== preferred.title)] : fixes;

@@ -13,9 +13,15 @@ export const grantsRule: PolytokenRule = {
     for (const e of model.entries.tools) {
       if (e.text !== 'exit_tool') continue;
       out.push(
-        findingOn(ctx, 'polytoken/exit-tool-listed', e.node, 'Polytoken registers `exit_tool` for every subagent on its own and rejects a definition that lists it in `tools`; remove this entry.', {
-          removable: true,
-        }),
+        findingOn(
+          ctx,
+          'polytoken/exit-tool-listed',
+          e.node,
+          'Polytoken registers `exit_tool` for every subagent on its own and rejects a definition that lists it in `tools`; remove this entry.',
+          {
+            removable: true,
+          },
+        ),
       );
     }
     for (const list of ['tools', 'undeferred_tools'] as const) {

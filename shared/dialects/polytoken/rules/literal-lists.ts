@@ -45,9 +45,15 @@ export const literalListsRule: PolytokenRule = {
     for (const e of model.entries.tools_deny) {
       if (!POLYTOKEN_UNDENIABLE.has(e.text)) continue;
       out.push(
-        findingOn(ctx, 'polytoken/undeniable-tool', e.node, `\`${e.text}\` is a tool every subagent keeps, and Polytoken rejects a definition whose \`tools_deny\` holds it; remove this entry.`, {
-          removable: true,
-        }),
+        findingOn(
+          ctx,
+          'polytoken/undeniable-tool',
+          e.node,
+          `\`${e.text}\` is a tool every subagent keeps, and Polytoken rejects a definition whose \`tools_deny\` holds it; remove this entry.`,
+          {
+            removable: true,
+          },
+        ),
       );
     }
     return out;
@@ -70,7 +76,12 @@ function expandOrRemove(req: PolytokenFix): FixPlan[] {
   const list = node.parent?.property?.key;
   const names = expandMeaning(toolMeaning(node.value, req.ctx.catalog), req.ctx.catalog) ?? [];
   const listed = new Set(stringItems(node.parent).map((i) => i.value));
-  const literal = names.filter((n) => !listed.has(n) && n !== 'switch_facet' && (list === 'tools_deny' ? !POLYTOKEN_UNDENIABLE.has(n) : n !== 'exit_tool'));
+  const literal = names.filter(
+    (n) =>
+      !listed.has(n) &&
+      n !== 'switch_facet' &&
+      (list === 'tools_deny' ? !POLYTOKEN_UNDENIABLE.has(n) : n !== 'exit_tool'),
+  );
   const fixes: FixPlan[] = [];
   if (literal.length) {
     fixes.push({

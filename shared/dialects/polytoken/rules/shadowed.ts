@@ -50,7 +50,9 @@ export const shadowedRule: PolytokenRule = {
     const name = model.registeredName;
     // Only same-name entries matter: when the caller grouped the index by name (checkPaths,
     // large workspaces), only those are looked at, which keeps a workspace check linear.
-    const entries = ctx.workspace.polytokenByName ? ctx.workspace.polytokenByName.get(name) ?? [] : ctx.workspace.polytoken;
+    const entries = ctx.workspace.polytokenByName
+      ? (ctx.workspace.polytokenByName.get(name) ?? [])
+      : ctx.workspace.polytoken;
     if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
@@ -61,7 +63,8 @@ export const shadowedRule: PolytokenRule = {
       if (path === ctx.path) continue;
       const there = placeOf(ctx, path);
       if (!there || !laterWins(ctx, here, there)) continue;
-      if (!winner || there.rank > winner.rank || (there.rank === winner.rank && path < winner.path)) winner = { path, rank: there.rank };
+      if (!winner || there.rank > winner.rank || (there.rank === winner.rank && path < winner.path))
+        winner = { path, rank: there.rank };
     }
     if (!winner) return [];
     const shown = relativeInside(ctx.loaded.dir, winner.path) ?? winner.path;

@@ -25,9 +25,15 @@ export const autoFacetHintRule: PolytokenRule = {
       ];
     }
     return [
-      findingOn(ctx, 'polytoken/auto-facet-hint', old.keyNode, '`auto_facet_hint` is the older spelling of `autonomous_hint`; Polytoken still reads it, but rename the key to `autonomous_hint`.', {
-        replacement: 'autonomous_hint',
-      }),
+      findingOn(
+        ctx,
+        'polytoken/auto-facet-hint',
+        old.keyNode,
+        '`auto_facet_hint` is the older spelling of `autonomous_hint`; Polytoken still reads it, but rename the key to `autonomous_hint`.',
+        {
+          replacement: 'autonomous_hint',
+        },
+      ),
     ];
   },
   fixes: {
@@ -36,8 +42,17 @@ export const autoFacetHintRule: PolytokenRule = {
       if (!prop) return [];
       const both = !!polyProperty(ctx.model, 'autonomous_hint');
       const fixes: FixPlan[] = [];
-      if (!both) fixes.push({ title: 'Rename to `autonomous_hint`', edits: [{ range: rangeOf(ctx, prop.keyNode.start, prop.keyNode.end), newText: 'autonomous_hint' }], preferred: true });
-      fixes.push({ title: 'Remove `auto_facet_hint`', edits: [removePropertyEdit(ctx, prop.keyNode)], preferred: both });
+      if (!both)
+        fixes.push({
+          title: 'Rename to `autonomous_hint`',
+          edits: [{ range: rangeOf(ctx, prop.keyNode.start, prop.keyNode.end), newText: 'autonomous_hint' }],
+          preferred: true,
+        });
+      fixes.push({
+        title: 'Remove `auto_facet_hint`',
+        edits: [removePropertyEdit(ctx, prop.keyNode)],
+        preferred: both,
+      });
       return fixes;
     },
   },

@@ -83,11 +83,15 @@ function statusFieldFixes(req: PolytokenFix): FixPlan[] {
   const fixes: FixPlan[] = [];
   const requiredNode = getProperty(schema, 'required')?.value;
   const requiredItem = stringItems(requiredNode).find((i) => i.value === field);
-  const remove = [removePropertyEdit(req.ctx, prop.keyNode), ...(requiredItem ? [removeItemEdit(req.ctx, requiredItem.node)] : [])];
+  const remove = [
+    removePropertyEdit(req.ctx, prop.keyNode),
+    ...(requiredItem ? [removeItemEdit(req.ctx, requiredItem.node)] : []),
+  ];
   fixes.push({ title: `Remove \`${field}\` from the exit schema`, edits: remove });
   if (!getProperty(properties, 'success')) {
     const add = insertKeyLinesEdit(req.ctx, properties, ['success:', '  type: boolean']);
-    const require = isArray(requiredNode) || !requiredNode ? appendToListEdit(req.ctx, schema, 'required', 'success') : undefined;
+    const require =
+      isArray(requiredNode) || !requiredNode ? appendToListEdit(req.ctx, schema, 'required', 'success') : undefined;
     if (add && require) fixes.push({ title: 'Add a required `success` boolean property', edits: [add, require] });
   }
   return fixes;

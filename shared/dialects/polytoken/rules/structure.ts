@@ -8,7 +8,14 @@ import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
 import { findingOn, findingOnFirstLine, keyRenameData, unknownKeyFindings, visibleNode } from '../../common';
 import { keyRenameFixes } from '../../../fixes/plans';
 import { afterColonEdit, indentOf, lineStartOf, rangeOf, replaceValueEdit } from '../../../fixes/edits';
-import { KIND_WORDS, readable, yamlString, type PolytokenContext, type PolytokenFix, type PolytokenRule } from '../util';
+import {
+  KIND_WORDS,
+  readable,
+  yamlString,
+  type PolytokenContext,
+  type PolytokenFix,
+  type PolytokenRule,
+} from '../util';
 
 function frontmatterIsEmpty(ctx: PolytokenContext): boolean {
   const root = ctx.file.root;
@@ -39,18 +46,29 @@ export const nameRule: PolytokenRule = {
     const prop = getProperty(model.root, 'name');
     if (!prop) {
       return [
-        findingOnFirstLine(ctx, 'polytoken/missing-name', `The frontmatter has no \`name\`, so Polytoken will not load this subagent; add \`name: ${stem}\` (the file name without .md).`, {
-          expected: stem,
-        }),
+        findingOnFirstLine(
+          ctx,
+          'polytoken/missing-name',
+          `The frontmatter has no \`name\`, so Polytoken will not load this subagent; add \`name: ${stem}\` (the file name without .md).`,
+          {
+            expected: stem,
+          },
+        ),
       ];
     }
     const value = prop.value;
     if (!isString(value) || value.value.trim() === '') {
-      const what = isString(value) ? 'an empty string' : KIND_WORDS[value.kind] ?? 'not a string';
+      const what = isString(value) ? 'an empty string' : (KIND_WORDS[value.kind] ?? 'not a string');
       return [
-        findingOn(ctx, 'polytoken/missing-name', value, `\`name\` is ${what}, not a name, so Polytoken will not load this subagent; write \`name: ${stem}\` (the file name without .md).`, {
-          expected: stem,
-        }),
+        findingOn(
+          ctx,
+          'polytoken/missing-name',
+          value,
+          `\`name\` is ${what}, not a name, so Polytoken will not load this subagent; write \`name: ${stem}\` (the file name without .md).`,
+          {
+            expected: stem,
+          },
+        ),
       ];
     }
     if (value.value === stem) return [];
@@ -70,9 +88,20 @@ export const nameRule: PolytokenRule = {
       const { ctx } = req;
       const nameNode = ctx.model.nameNode;
       if (!nameNode) return [];
-      const fixes: FixPlan[] = [{ title: `Set name to \`${ctx.fileStem}\``, edits: [replaceValueEdit(ctx, nameNode.start, nameNode.end, ctx.fileStem)], preferred: true }];
+      const fixes: FixPlan[] = [
+        {
+          title: `Set name to \`${ctx.fileStem}\``,
+          edits: [replaceValueEdit(ctx, nameNode.start, nameNode.end, ctx.fileStem)],
+          preferred: true,
+        },
+      ];
       const name = ctx.model.name;
-      if (name && !/[\\/:*?"<>|\u0000]/.test(name)) fixes.push({ title: `Rename the file to \`${name}.md\``, edits: [], rename: { newPath: posix.join(posix.dirname(ctx.path), `${name}.md`) } });
+      if (name && !/[\\/:*?"<>|\u0000]/.test(name))
+        fixes.push({
+          title: `Rename the file to \`${name}.md\``,
+          edits: [],
+          rename: { newPath: posix.join(posix.dirname(ctx.path), `${name}.md`) },
+        });
       return fixes;
     },
   },
@@ -102,7 +131,13 @@ function missingNameFixes(req: PolytokenFix): FixPlan[] {
   const text = ctx.file.source.text;
   const indent = first ? indentOf(text, first.keyNode.start) : '';
   const lineAt = first ? lineStartOf(text, first.keyNode.start) : at;
-  return [{ title: `Add \`name: ${stem}\``, edits: [{ range: rangeOf(ctx, lineAt, lineAt), newText: `${indent}name: ${yamlString(stem)}\n` }], preferred: true }];
+  return [
+    {
+      title: `Add \`name: ${stem}\``,
+      edits: [{ range: rangeOf(ctx, lineAt, lineAt), newText: `${indent}name: ${yamlString(stem)}\n` }],
+      preferred: true,
+    },
+  ];
 }
 
 /** polytoken/invalid-value: the frontmatter against schemas/polytoken.schema.json. */
@@ -127,14 +162,22 @@ export const invalidValueRule: PolytokenRule = {
       const path = pathOf(problem.node);
       // `name` belongs to polytoken/missing-name.
       if (path[0] === 'name' || (problem.keyword === 'required' && problem.params.missingProperty === 'name')) continue;
-      out.push(findingOn(ctx, 'polytoken/invalid-value', visibleNode(problem.node), `${describeProblem(problem).replace(/\.$/, '')}, so ${consequence(path)}`));
+      out.push(
+        findingOn(
+          ctx,
+          'polytoken/invalid-value',
+          visibleNode(problem.node),
+          `${describeProblem(problem).replace(/\.$/, '')}, so ${consequence(path)}`,
+        ),
+      );
     }
     return out;
   },
 };
 
 function consequence(path: (string | number)[]): string {
-  if (path.length === 1 && path[0] === 'polytoken') return 'Polytoken cannot read any setting from it and the definition will not load as written; make it a mapping of the `polytoken` keys.';
+  if (path.length === 1 && path[0] === 'polytoken')
+    return 'Polytoken cannot read any setting from it and the definition will not load as written; make it a mapping of the `polytoken` keys.';
   return 'Polytoken cannot read the definition with this value; write it with the type the key expects (hover the key for its shape).';
 }
 
@@ -160,7 +203,9 @@ export const unknownKeyRule: PolytokenRule = {
               { moveTo: 'polytoken' },
             );
           }
-          const hint = near ? `did you mean \`${near}\`?` : `the known keys ${where} are ${known.map((k) => `\`${k}\``).join(', ')}.`;
+          const hint = near
+            ? `did you mean \`${near}\`?`
+            : `the known keys ${where} are ${known.map((k) => `\`${k}\``).join(', ')}.`;
           return findingOn(
             ctx,
             'polytoken/unknown-key',
@@ -170,7 +215,10 @@ export const unknownKeyRule: PolytokenRule = {
           );
         },
       );
-    return [...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level', false), ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`', true)];
+    return [
+      ...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level', false),
+      ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`', true),
+    ];
   },
   // `tool` → `tools` or `inherit_tool` → `inherit_tools` would grant tools: offered, not preferred.
   fixes: { 'polytoken/unknown-key': (req) => keyRenameFixes(req, ['tools', 'inherit_tools', 'allow_subagent_spawn']) },

@@ -11,11 +11,13 @@ export const templateSyntaxRule: PolytokenRule = {
     const body = ctx.file.body;
     if (!body) return [];
     const text = ctx.file.source.text.slice(body.start, body.end);
-    return templateProblems(ctx.model.template, text, body.start).slice(0, MAX_REPORTED).map((p) => ({
-      rule: 'polytoken/template-syntax',
-      range: ctx.file.source.range(p.start, p.end),
-      message: p.message,
-      ...(p.tag ? { data: { tag: p.tag } } : {}),
-    }));
+    return templateProblems(ctx.model.template, text, body.start)
+      .slice(0, MAX_REPORTED)
+      .map((p) => ({
+        rule: 'polytoken/template-syntax',
+        range: ctx.file.source.range(p.start, p.end),
+        message: p.message,
+        ...(p.tag ? { data: { tag: p.tag } } : {}),
+      }));
   },
 };

@@ -12,7 +12,8 @@ export const undeferredRule: PolytokenRule = {
     const model = readable(ctx);
     if (!model) return [];
     const out: Finding[] = [];
-    const literal = (list: 'tools_deny' | 'undeferred_tools') => model.entries[list].filter((e) => e.meaning.kind === 'name' || e.meaning.kind === 'server');
+    const literal = (list: 'tools_deny' | 'undeferred_tools') =>
+      model.entries[list].filter((e) => e.meaning.kind === 'name' || e.meaning.kind === 'server');
     const deny = literal('tools_deny');
     const undeferred = literal('undeferred_tools');
     const twins = [
@@ -58,7 +59,8 @@ export const undeferredRule: PolytokenRule = {
   fixes: {
     // Keep the denial: the undeferred entry goes (a preferred fix never widens what a definition may do).
     'polytoken/deny-undeferred-conflict': (req) => {
-      const tool = typeof req.data.tool === 'string' ? req.data.tool : req.node && isString(req.node) ? req.node.value : undefined;
+      const tool =
+        typeof req.data.tool === 'string' ? req.data.tool : req.node && isString(req.node) ? req.node.value : undefined;
       if (!tool) return [];
       const fixes: FixPlan[] = [];
       for (const list of ['undeferred_tools', 'tools_deny'] as const) {
@@ -79,7 +81,8 @@ function undeferredFixes(req: PolytokenFix): FixPlan[] {
   const fixes: FixPlan[] = [];
   const remove = removeFix(req, node, true);
   if (remove) fixes.push({ ...remove, title: `Remove \`${node.value}\` from \`undeferred_tools\`` });
-  const add = req.data.addTo === 'tools' ? appendToListEdit(req.ctx, req.ctx.model.poly, 'tools', node.value) : undefined;
+  const add =
+    req.data.addTo === 'tools' ? appendToListEdit(req.ctx, req.ctx.model.poly, 'tools', node.value) : undefined;
   if (add) fixes.push({ title: `Add \`${node.value}\` to \`tools\``, edits: [add] });
   return fixes;
 }

@@ -26,22 +26,40 @@ export const unknownToolRule: PolytokenRule = {
 };
 
 function report(ctx: PolytokenContext, e: PolytokenToolEntry): Finding {
-  const make = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => findingOn(ctx, 'polytoken/unknown-tool', e.node, message, data, severity);
+  const make = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) =>
+    findingOn(ctx, 'polytoken/unknown-tool', e.node, message, data, severity);
   const { what, near } = e.unknown!;
   const m = e.meaning;
   if (what === 'tag' && m.kind === 'tag') {
     const head = `No tool in the catalog carries the tag \`${m.tag}\`, so \`${e.text}\` grants nothing`;
-    return nearOrHint(make, near, { near: (r) => `${head}; did you mean \`${r}\`?`, otherwise: `${head}; fix the tag, or give tools that tag under \`tools.polytoken\` in .subagents.yaml.` });
+    return nearOrHint(make, near, {
+      near: (r) => `${head}; did you mean \`${r}\`?`,
+      otherwise: `${head}; fix the tag, or give tools that tag under \`tools.polytoken\` in .subagents.yaml.`,
+    });
   }
   if (what === 'server' && m.kind === 'server') {
     const head = `\`${m.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${e.text}\` expands to no tool here`;
-    return nearOrHint(make, near, { near: (r) => `${head}; did you mean \`${r}\`?`, otherwise: `${head}; add the server and its tools under \`mcp\` if it exists.` });
+    return nearOrHint(make, near, {
+      near: (r) => `${head}; did you mean \`${r}\`?`,
+      otherwise: `${head}; add the server and its tools under \`mcp\` if it exists.`,
+    });
   }
   if (what === 'server-of-tool' && m.kind === 'name') {
     const head = `\`${m.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${e.text}\` names no known tool`;
-    return nearOrHint(make, near, { near: (r) => `${head}; did you mean \`${r}\`?`, otherwise: `${head}; add the server and its tools under \`mcp\` if it exists.` });
+    return nearOrHint(make, near, {
+      near: (r) => `${head}; did you mean \`${r}\`?`,
+      otherwise: `${head}; add the server and its tools under \`mcp\` if it exists.`,
+    });
   }
-  const effect = e.list === 'tools' ? 'Polytoken will likely grant no such tool' : e.list === 'tools_deny' ? 'this denial will likely remove nothing' : 'undeferring it will likely have no effect';
+  const effect =
+    e.list === 'tools'
+      ? 'Polytoken will likely grant no such tool'
+      : e.list === 'tools_deny'
+        ? 'this denial will likely remove nothing'
+        : 'undeferring it will likely have no effect';
   const head = `\`${e.text}\` is not a tool the catalog knows, so ${effect}`;
-  return nearOrHint(make, near, { near: (r) => `${head}; did you mean \`${r}\`?`, otherwise: `${head}; check the spelling, or ${ADD_HINT}.` });
+  return nearOrHint(make, near, {
+    near: (r) => `${head}; did you mean \`${r}\`?`,
+    otherwise: `${head}; check the spelling, or ${ADD_HINT}.`,
+  });
 }

@@ -72,7 +72,12 @@ export const unresolvedTool: ProfyRule = {
                 ? `${quote(text)} is a known tool, but the main agent's toolset does not have it, ${dropped}; a subagent only gets tools its main agent has, so enable the plugin that provides it on this Expert (and list it in the Expert's \`tools\`), or remove the entry.`
                 : `${quote(text)} is not in the main agent's toolset, ${dropped}; ${suggestion ? `did you mean ${quote(suggestion)}?` : 'use a tool the main agent has, or remove the entry.'}`;
         }
-        out.push(findingOn(ctx, 'profy/unresolved-tool', e.node, message, { removable: true, ...(suggestion ? { replacement: JSON.stringify(suggestion) } : {}) }));
+        out.push(
+          findingOn(ctx, 'profy/unresolved-tool', e.node, message, {
+            removable: true,
+            ...(suggestion ? { replacement: JSON.stringify(suggestion) } : {}),
+          }),
+        );
       }
     }
     return out;

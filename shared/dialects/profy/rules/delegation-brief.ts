@@ -17,12 +17,26 @@ export const missingDelegationBrief: ProfyRule = {
     const delegatable = getProperty(expert, 'delegatable')?.value;
     if (delegatable?.kind === 'boolean' && delegatable.value === false) return [];
     const brief = getProperty(expert, 'delegationBrief')?.value;
-    const fix = "add a `delegationBrief` for other Experts' models that says what this Expert accepts and what it produces (or set `delegatable` to false)";
+    const fix =
+      "add a `delegationBrief` for other Experts' models that says what this Expert accepts and what it produces (or set `delegatable` to false)";
     if (!brief) {
-      return [findingOnFirstLine(ctx, 'profy/missing-delegation-brief', `This Expert can be delegated to but has no \`delegationBrief\`, so other Experts' models judge it by \`description\`, which is written for people on the marketplace; ${fix}.`)];
+      return [
+        findingOnFirstLine(
+          ctx,
+          'profy/missing-delegation-brief',
+          `This Expert can be delegated to but has no \`delegationBrief\`, so other Experts' models judge it by \`description\`, which is written for people on the marketplace; ${fix}.`,
+        ),
+      ];
     }
     if (brief.kind === 'null' || (brief.kind === 'string' && brief.value === '')) {
-      return [findingOn(ctx, 'profy/missing-delegation-brief', brief, `\`delegationBrief\` is empty, so other Experts' models have no brief written for them and judge this Expert by \`description\`, which is meant for people, at best; ${fix}.`)];
+      return [
+        findingOn(
+          ctx,
+          'profy/missing-delegation-brief',
+          brief,
+          `\`delegationBrief\` is empty, so other Experts' models have no brief written for them and judge this Expert by \`description\`, which is meant for people, at best; ${fix}.`,
+        ),
+      ];
     }
     return [];
   },

@@ -24,7 +24,13 @@ export const duplicateKey: ProfyRule = {
     // The runtime ignores the earlier value: removing it changes nothing it does.
     'profy/duplicate-key': ({ ctx, data }) =>
       typeof data.start === 'number' && typeof data.next === 'number'
-        ? [{ title: 'Remove this earlier occurrence', edits: [{ range: ctx.file.source.range(data.start, data.next), newText: '' }], preferred: true }]
+        ? [
+            {
+              title: 'Remove this earlier occurrence',
+              edits: [{ range: ctx.file.source.range(data.start, data.next), newText: '' }],
+              preferred: true,
+            },
+          ]
         : [],
   },
 };

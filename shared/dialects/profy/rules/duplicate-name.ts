@@ -12,8 +12,8 @@ import { SKIPPED } from '../model';
 export const duplicateName: ProfyRule = {
   ids: ['profy/duplicate-name'],
   check(ctx) {
-    return ctx.model
-      .subagents.filter((s) => s.duplicateOf && s.nameNode)
+    return ctx.model.subagents
+      .filter((s) => s.duplicateOf && s.nameNode)
       .map((s) => {
         const first = s.duplicateOf!;
         if ('builtin' in first) {

@@ -24,7 +24,11 @@ export const invalidValue: ProfyRule = {
     for (const p of validateNode(schema, root)) {
       if (ownedByDropRule(p)) continue;
       const message = `${describeProblem(p)} ${consequence(p)}`;
-      out.push(p.node === root && root.kind !== 'object' ? findingOnFirstLine(ctx, 'profy/invalid-value', message) : findingOn(ctx, 'profy/invalid-value', p.node, message));
+      out.push(
+        p.node === root && root.kind !== 'object'
+          ? findingOnFirstLine(ctx, 'profy/invalid-value', message)
+          : findingOn(ctx, 'profy/invalid-value', p.node, message),
+      );
     }
     return out;
   },
@@ -48,7 +52,9 @@ function consequence(p: SchemaProblem): string {
   if (rest?.[0] === 'tools') return 'Such an entry never resolves to a tool; write the tool name as a string.';
   const path = pathOf(p.node);
   if (path.length === 0) return 'An Expert file holds one JSON object; wrap the keys in `{ }`.';
-  if (path[0] === 'subagents' && path.length === 1) return 'Profy finds no subagents in it; make it a list of subagent objects.';
-  if (path[0] === 'delegationPolicy') return 'Profy cannot tell which Experts to offer for delegation; use "none", "all" or a list of Expert names.';
+  if (path[0] === 'subagents' && path.length === 1)
+    return 'Profy finds no subagents in it; make it a list of subagent objects.';
+  if (path[0] === 'delegationPolicy')
+    return 'Profy cannot tell which Experts to offer for delegation; use "none", "all" or a list of Expert names.';
   return 'Profy cannot use this value; change it to the expected type.';
 }

@@ -21,12 +21,41 @@ export function missingFieldFixes(req: ProfyFix): FixPlan[] {
   const node = req.node;
   if (!field || !node) return [];
   if (node.kind === 'object' && !getProperty(node, field)) {
-    const misspelled = (node.properties ?? []).find((p) => !(SUBAGENT_KEYS as readonly string[]).includes(p.key) && !(EXPERT_KEYS as readonly string[]).includes(p.key) && suggestKey(p.key, SUBAGENT_KEYS) === field);
+    const misspelled = (node.properties ?? []).find(
+      (p) =>
+        !(SUBAGENT_KEYS as readonly string[]).includes(p.key) &&
+        !(EXPERT_KEYS as readonly string[]).includes(p.key) &&
+        suggestKey(p.key, SUBAGENT_KEYS) === field,
+    );
     if (misspelled) {
-      return [{ title: `Rename to \`${field}\``, edits: [{ range: rangeOf(req.ctx, misspelled.keyNode.start, misspelled.keyNode.end), newText: JSON.stringify(field) }], preferred: true }];
+      return [
+        {
+          title: `Rename to \`${field}\``,
+          edits: [
+            {
+              range: rangeOf(req.ctx, misspelled.keyNode.start, misspelled.keyNode.end),
+              newText: JSON.stringify(field),
+            },
+          ],
+          preferred: true,
+        },
+      ];
     }
-    return [{ title: `Add \`${field}\` (a placeholder to fill in)`, edits: [insertJsonPropertyEdit(req.ctx, node, field, JSON.stringify(PLACEHOLDERS[field] ?? field))] }];
+    return [
+      {
+        title: `Add \`${field}\` (a placeholder to fill in)`,
+        edits: [insertJsonPropertyEdit(req.ctx, node, field, JSON.stringify(PLACEHOLDERS[field] ?? field))],
+      },
+    ];
   }
-  if (node.property?.key === field) return [{ title: `Set \`${field}\` to a placeholder`, edits: [{ range: rangeOf(req.ctx, node.start, node.end), newText: JSON.stringify(PLACEHOLDERS[field] ?? field) }] }];
+  if (node.property?.key === field)
+    return [
+      {
+        title: `Set \`${field}\` to a placeholder`,
+        edits: [
+          { range: rangeOf(req.ctx, node.start, node.end), newText: JSON.stringify(PLACEHOLDERS[field] ?? field) },
+        ],
+      },
+    ];
   return [];
 }

@@ -18,11 +18,29 @@ export const missingField: ProfyRule = {
       for (const p of s.fieldProblems) {
         const data = { field: p.field };
         if (!p.node) {
-          out.push(atOpening(ctx, 'profy/missing-field', s.node, `This subagent has no \`${p.field}\`, so ${SKIPPED}; add \`${p.field}\` as a non-empty string.`, data));
+          out.push(
+            atOpening(
+              ctx,
+              'profy/missing-field',
+              s.node,
+              `This subagent has no \`${p.field}\`, so ${SKIPPED}; add \`${p.field}\` as a non-empty string.`,
+              data,
+            ),
+          );
         } else if (p.why === 'empty') {
-          out.push(findingOn(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is empty, so ${SKIPPED}; fill it in.`, data));
+          out.push(
+            findingOn(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is empty, so ${SKIPPED}; fill it in.`, data),
+          );
         } else {
-          out.push(findingOn(ctx, 'profy/missing-field', p.node, `\`${p.field}\` is ${kindWord(p.node)}, not a string, so ${SKIPPED}; write it as a non-empty string.`, data));
+          out.push(
+            findingOn(
+              ctx,
+              'profy/missing-field',
+              p.node,
+              `\`${p.field}\` is ${kindWord(p.node)}, not a string, so ${SKIPPED}; write it as a non-empty string.`,
+              data,
+            ),
+          );
         }
       }
     }

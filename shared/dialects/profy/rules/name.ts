@@ -39,17 +39,26 @@ export const invalidName: ProfyRule = {
 export const reservedName: ProfyRule = {
   ids: ['profy/reserved-name'],
   check(ctx) {
-    return ctx.model
-      .subagents.filter((s) => s.nameNode && s.reservedName)
+    return ctx.model.subagents
+      .filter((s) => s.nameNode && s.reservedName)
       .map((s) =>
-        findingOn(ctx, 'profy/reserved-name', s.nameNode!, `${quote(s.name!)} is one of Profy's reserved names, so ${SKIPPED}; choose a name of its own, such as ${quote(`${s.name!.toLowerCase()}_helper`)}.`),
+        findingOn(
+          ctx,
+          'profy/reserved-name',
+          s.nameNode!,
+          `${quote(s.name!)} is one of Profy's reserved names, so ${SKIPPED}; choose a name of its own, such as ${quote(`${s.name!.toLowerCase()}_helper`)}.`,
+        ),
       );
   },
 };
 
 /** The name made identifier-like: every other character becomes `_`, and a leading digit gets `_` before it. */
 function identifierName(name: string): string {
-  const out = name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_(?=[A-Za-z])/, '').replace(/_$/, '');
+  const out = name
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_(?=[A-Za-z])/, '')
+    .replace(/_$/, '');
   return /^[0-9]/.test(out) ? `_${out}` : out;
 }
 

@@ -25,7 +25,13 @@ export const noTools: ProfyRule = {
       .filter((s) => s.isObject && s.noTools && !s.toolsNotArray)
       .map((s) => {
         const value = s.toolsProp?.value;
-        if (!isArray(value)) return atOpening(ctx, 'profy/no-tools', s.node, `This subagent has no \`tools\`, which counts as an empty allowlist, so no tool resolves and ${SKIPPED}; ${hint}.`);
+        if (!isArray(value))
+          return atOpening(
+            ctx,
+            'profy/no-tools',
+            s.node,
+            `This subagent has no \`tools\`, which counts as an empty allowlist, so no tool resolves and ${SKIPPED}; ${hint}.`,
+          );
         const what = !value.items.length
           ? '`tools` is empty'
           : model.toolset.known

@@ -7,8 +7,8 @@ import { kindWord, SKIPPED } from '../model';
 export const notAnObject: ProfyRule = {
   ids: ['profy/not-an-object'],
   check(ctx) {
-    return ctx.model
-      .subagents.filter((s) => !s.isObject)
+    return ctx.model.subagents
+      .filter((s) => !s.isObject)
       .map((s) =>
         findingOn(
           ctx,

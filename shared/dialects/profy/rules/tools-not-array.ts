@@ -11,8 +11,8 @@ import { kindWord, SKIPPED } from '../model';
 export const toolsNotArray: ProfyRule = {
   ids: ['profy/tools-not-array'],
   check(ctx) {
-    return ctx.model
-      .subagents.filter((s) => s.toolsNotArray && s.toolsProp)
+    return ctx.model.subagents
+      .filter((s) => s.toolsNotArray && s.toolsProp)
       .map((s) => {
         const value = s.toolsProp!.value;
         const wrap = isString(value) && value.value !== '' ? JSON.stringify([value.value]) : undefined;

@@ -19,26 +19,69 @@ export const unknownKey: ProfyRule = {
   check(ctx) {
     const model = ctx.model;
     const out: Finding[] = [];
-    if (model.expert) for (const f of unknownKeys(ctx, model.expert, 'Expert', [...EXPERT_KEYS, ...EDITOR_KEYS], SUBAGENT_KEYS, 'a subagent (inside `subagents`)')) out.push(f);
+    if (model.expert)
+      for (const f of unknownKeys(
+        ctx,
+        model.expert,
+        'Expert',
+        [...EXPERT_KEYS, ...EDITOR_KEYS],
+        SUBAGENT_KEYS,
+        'a subagent (inside `subagents`)',
+      ))
+        out.push(f);
     for (const s of model.subagents) {
-      if (s.isObject) for (const f of unknownKeys(ctx, s.node, 'subagent', SUBAGENT_KEYS, EXPERT_KEYS, 'the Expert (the top-level object)')) out.push(f);
+      if (s.isObject)
+        for (const f of unknownKeys(
+          ctx,
+          s.node,
+          'subagent',
+          SUBAGENT_KEYS,
+          EXPERT_KEYS,
+          'the Expert (the top-level object)',
+        ))
+          out.push(f);
     }
     return out;
   },
   fixes: { 'profy/unknown-key': (req) => keyRenameFixes(req, ['tools']) },
 };
 
-function unknownKeys(ctx: ProfyContext, node: AstNode, what: string, known: readonly string[], elsewhere: readonly string[], elsewhereName: string): Finding[] {
-  return unknownKeyFindings(node, known, (key) => suggestKey(key, known), (p, suggestion) => {
-    const advice = elsewhere.includes(p.key)
-      ? `it belongs to ${elsewhereName}; move it there or remove it`
-      : suggestion
-        ? `did you mean ${quote(suggestion)}?`
-        : `the known keys are ${known.filter((k) => !k.startsWith('$')).map((k) => `\`${k}\``).join(', ')}`;
-    return findingOn(ctx, 'profy/unknown-key', p.keyNode, `${quote(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`, {
-      ...keyRenameData(p, suggestion && !elsewhere.includes(p.key) ? suggestion : undefined, suggestion && JSON.stringify(suggestion)),
-    });
-  });
+function unknownKeys(
+  ctx: ProfyContext,
+  node: AstNode,
+  what: string,
+  known: readonly string[],
+  elsewhere: readonly string[],
+  elsewhereName: string,
+): Finding[] {
+  return unknownKeyFindings(
+    node,
+    known,
+    (key) => suggestKey(key, known),
+    (p, suggestion) => {
+      const advice = elsewhere.includes(p.key)
+        ? `it belongs to ${elsewhereName}; move it there or remove it`
+        : suggestion
+          ? `did you mean ${quote(suggestion)}?`
+          : `the known keys are ${known
+              .filter((k) => !k.startsWith('$'))
+              .map((k) => `\`${k}\``)
+              .join(', ')}`;
+      return findingOn(
+        ctx,
+        'profy/unknown-key',
+        p.keyNode,
+        `${quote(p.key)} is not a key of a Profy ${what}, so Profy ignores it; ${advice}${advice.endsWith('?') ? '' : '.'}`,
+        {
+          ...keyRenameData(
+            p,
+            suggestion && !elsewhere.includes(p.key) ? suggestion : undefined,
+            suggestion && JSON.stringify(suggestion),
+          ),
+        },
+      );
+    },
+  );
 }
 
 /** The known key an unknown one most likely means: same letters ignoring case and `_`/`-`, else the nearest by edit distance. */
@@ -46,5 +89,9 @@ export function suggestKey(key: string, known: readonly string[]): string | unde
   const norm = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, '');
   const same = known.find((k) => norm(k) === norm(key));
   if (same) return same;
-  return nearestName(key, known.filter((k) => !k.startsWith('$')), key.length > 8 ? 3 : 2);
+  return nearestName(
+    key,
+    known.filter((k) => !k.startsWith('$')),
+    key.length > 8 ? 3 : 2,
+  );
 }

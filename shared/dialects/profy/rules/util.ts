@@ -3,10 +3,15 @@ import type { Finding, RuleContext, RuleId } from '../../../types';
 import { findingAt, quote } from '../../common';
 
 /** A finding on the opening `{` of an object (for a key that is absent). */
-export function atOpening(ctx: Pick<RuleContext, 'file'>, rule: RuleId, node: AstNode, message: string, data?: Record<string, unknown>): Finding {
+export function atOpening(
+  ctx: Pick<RuleContext, 'file'>,
+  rule: RuleId,
+  node: AstNode,
+  message: string,
+  data?: Record<string, unknown>,
+): Finding {
   return findingAt(rule, ctx.file.source.range(node.start, Math.min(node.end, node.start + 1)), message, data);
 }
-
 
 /** A list of names for a message: `a`, `b` and `c` (at most `max`, then "and N more"). */
 export function nameList(names: readonly string[], max = 8): string {
