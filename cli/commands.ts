@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import { resolveAnalysis } from '../shared/engine';
-import { describeError } from '../shared/node/walk';
-import { RULES, ruleDocsUrl } from '../shared/rules/registry';
-import type { Resolution } from '../shared/types';
+import { resolveAnalysis } from '../shared';
+import { describeError } from '../shared/node';
+import { RULES, ruleDocsUrl } from '../shared';
+import type { Resolution } from '../shared';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
 import { HELP } from './help';

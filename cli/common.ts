@@ -1,11 +1,11 @@
 /** What the commands share: the I/O they are given, paths in output, configuration options, running a check. */
 import * as fs from 'fs';
 import { posix } from 'path';
-import { relativeInside, toPosix } from '../shared/files';
-import { checkPaths, InputError, UnmatchedInputError, type CheckOptions, type CheckRun } from '../shared/node/check';
-import type { ConfigOptions } from '../shared/node/config-loader';
-import { isRegularFile } from '../shared/node/read';
-import { describeError } from '../shared/node/walk';
+import { relativeInside, toPosix } from '../shared';
+import { checkPaths, InputError, UnmatchedInputError, type CheckOptions, type CheckRun } from './batch/check-paths';
+import type { ConfigOptions } from '../shared/node';
+import { isRegularFile } from '../shared/node';
+import { describeError } from '../shared/node';
 import { UsageError, type ParsedArgs } from './args';
 
 export interface Io {

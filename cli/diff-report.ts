@@ -1,5 +1,5 @@
 /** What `subagents diff` reports: the changes between two sides' resolutions, as JSON, text or Markdown. */
-import type { Dialect, ResolveStatus, ResolvedDefinition } from '../shared/types';
+import type { Dialect, ResolveStatus, ResolvedDefinition } from '../shared';
 import type { SideDefinition } from './diff-sides';
 
 export interface Grant {

@@ -7,12 +7,12 @@
  */
 import { posix } from 'path';
 import { createTwoFilesPatch } from 'diff';
-import { parseConfig } from '../shared/config/config';
-import { fixAll } from '../shared/fixes/apply';
-import type { FileReport } from '../shared/node/check-types';
-import { writeAtomically } from '../shared/node/atomic-write';
-import { readRegularFile } from '../shared/node/read';
-import { describeError } from '../shared/node/walk';
+import { parseConfig } from '../shared';
+import { fixAll } from '../shared';
+import type { FileReport } from './batch/check-types';
+import { writeAtomically } from './batch/atomic-write';
+import { readRegularFile } from '../shared/node';
+import { describeError } from '../shared/node';
 
 export interface FixedFile {
   /** Absolute, posix. */

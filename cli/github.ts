@@ -1,4 +1,4 @@
-import type { SeverityName } from '../shared/types';
+import type { SeverityName } from '../shared';
 import type { JsonReport } from './report';
 
 const COMMAND: Record<SeverityName, string> = {

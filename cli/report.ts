@@ -1,7 +1,7 @@
 import { createColors } from 'picocolors';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
-import { severityName } from '../shared/engine';
-import type { FileKind, SeverityName } from '../shared/types';
+import { severityName } from '../shared';
+import type { FileKind, SeverityName } from '../shared';
 
 /** One diagnostic as `check --format json` prints it (README: Command line). */
 export interface JsonDiagnostic {

@@ -1,7 +1,7 @@
 import type * as Sarif from 'sarif';
 import { pathToFileURL } from 'url';
-import { RULES, ruleDocsUrl } from '../shared/rules/registry';
-import type { SeverityName } from '../shared/types';
+import { RULES, ruleDocsUrl } from '../shared';
+import type { SeverityName } from '../shared';
 import type { JsonReport } from './report';
 
 const LEVEL: Record<SeverityName, Sarif.ReportingConfiguration.level> = {

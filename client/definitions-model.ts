@@ -4,7 +4,7 @@
  * "Only problems" filter keeps it, and the rows under an expanded definition.
  */
 import type { WorkspaceDefinition } from '../shared/protocol';
-import type { ResolvedDefinition } from '../shared/results';
+import type { ResolvedDefinition } from '../shared/protocol';
 
 export type Runtime = WorkspaceDefinition['dialect'];
 

@@ -19,7 +19,7 @@ import {
   type WorkspaceParams,
   type WorkspaceResult,
 } from '../shared/protocol';
-import type { ResolvedDefinition } from '../shared/results';
+import type { ResolvedDefinition } from '../shared/protocol';
 import { definitionDescription, hasProblems, RUNTIMES, statusLine, toolRows, type ToolRow } from './definitions-model';
 import {
   DefinitionsStore,

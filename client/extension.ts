@@ -8,12 +8,15 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
-import { CLIENT_RESOLVE_COMMAND, RESOLVE_REQUEST, type ResolveParams } from '../shared/protocol';
-import type { Resolution } from '../shared/results';
-import { WATCH_GLOB } from './selector';
+import {
+  CLIENT_RESOLVE_COMMAND,
+  PREVIEW_REQUEST,
+  type DocumentPattern,
+  type PreviewParams,
+  type PreviewResult,
+} from '../shared/protocol';
+import { definitionGlobs, watchGlob } from './selector';
 import { DocumentPatterns } from './patterns';
-import type { DocumentPattern } from '../shared/protocol';
 import { DefinitionsView } from './definitions-view';
 
 /**
@@ -56,10 +59,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       options: { execArgv: ['--nolazy', '--inspect=6009'] },
     },
   };
-  const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
+  const globs = definitionGlobs(context.extension.packageJSON);
+  const watcher = vscode.workspace.createFileSystemWatcher(watchGlob(globs));
   context.subscriptions.push(watcher);
   // The default globs plus what `.subagents.yaml` adds (`files:`): the server sends those (patterns.ts).
-  const patterns = new DocumentPatterns(context.workspaceState);
+  const patterns = new DocumentPatterns(context.workspaceState, globs);
   context.subscriptions.push(patterns);
   const clientOptions: LanguageClientOptions = {
     documentSelector: patterns.clientSelector(),
@@ -106,10 +110,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       query: source.toString(),
     });
 
-  async function resolve(source: vscode.Uri): Promise<Resolution> {
+  /** The server's rendering of a definition's resolution (the preview's Markdown and the status bar's summary). */
+  async function resolve(source: vscode.Uri, label = ''): Promise<PreviewResult> {
     const t = Date.now();
-    const params: ResolveParams = { uri: source.toString() };
-    const result = await lc.sendRequest<Resolution | null>(RESOLVE_REQUEST, params);
+    const params: PreviewParams = { uri: source.toString(), label };
+    const result = await lc.sendRequest<PreviewResult | null>(PREVIEW_REQUEST, params);
     if (timings.firstResolveMs === undefined) {
       timings.firstResolveMs = Date.now() - t0;
       output.info(
@@ -125,9 +130,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     if (!state) return;
     const label = vscode.workspace.asRelativePath(state.source, false);
     try {
-      state.markdown = renderResolution(await resolve(state.source), label);
+      state.markdown = (await resolve(state.source, label)).markdown;
     } catch (e) {
-      state.markdown = renderError(e instanceof Error ? e.message : String(e), label);
+      const message = e instanceof Error ? e.message : String(e);
+      state.markdown = `# Resolved: ${label}\n\nThe language server could not resolve this file: ${message}\n`;
     }
     changed.fire(vscode.Uri.parse(key));
   }
@@ -228,7 +234,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       return;
     }
     try {
-      const summary = summarize(await resolve(doc.uri));
+      const summary = (await resolve(doc.uri)).status;
       if (seq !== statusSeq) return; // a newer update is under way
       item.text = summary.text;
       item.tooltip = summary.tooltip;

@@ -1,6 +1,6 @@
 /**
  * The language client's document selector follows the configuration: the default globs
- * (selector.ts) plus the patterns the server sends in `subagents/documentPatterns` (`files:`
+ * (the package's activation globs, selector.ts) plus the patterns the server sends in `subagents/documentPatterns` (`files:`
  * globs, `polytoken.subagentDirs` in the workspace). vscode-languageclient reads its selector
  * when it starts, so a change restarts the client; the server rebuilds its index and publishes
  * again, and the extension's own state (previews, status bar) stays. The last patterns are kept
@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared/protocol';
-import { DOCUMENT_SELECTOR } from './selector';
+import { documentSelector } from './selector';
 
 const STATE_KEY = 'subagents.documentPatterns';
 
@@ -27,13 +27,19 @@ export class DocumentPatterns implements vscode.Disposable {
   private restarting: Promise<void> = Promise.resolve();
   private subscription: vscode.Disposable | undefined;
 
-  constructor(private readonly state: vscode.Memento) {
+  private readonly defaults: { scheme: string; pattern: string }[];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    defaultGlobs: readonly string[],
+  ) {
     this.patterns = validPatterns(state.get(STATE_KEY));
+    this.defaults = documentSelector(defaultGlobs);
   }
 
   /** The selector for vscode-languageclient (LSP shapes: a relative pattern is `{ baseUri, pattern }`). */
   clientSelector(): LspFilter[] {
-    return [...DOCUMENT_SELECTOR, ...this.patterns.map((pattern) => ({ scheme: 'file', pattern }))];
+    return [...this.defaults, ...this.patterns.map((pattern) => ({ scheme: 'file', pattern }))];
   }
 
   /** Whether the language server is handed this document. */
@@ -42,7 +48,7 @@ export class DocumentPatterns implements vscode.Disposable {
       scheme: 'file',
       pattern: new vscode.RelativePattern(vscode.Uri.parse(p.baseUri), p.pattern),
     }));
-    return vscode.languages.match([...DOCUMENT_SELECTOR, ...extra], doc) > 0;
+    return vscode.languages.match([...this.defaults, ...extra], doc) > 0;
   }
 
   /** The extra patterns in force (for tests). */

@@ -1,16 +1,24 @@
 /**
- * Which files the extension hands to the language server: the default definition globs of
- * docs/runtimes/ and the project configuration. Kept as plain data so the extension never touches
- * other Markdown, YAML or JSON files (the server decides the dialect by path; see shared/files.ts).
+ * Which files the extension hands to the language server: the definition globs the extension
+ * declares in its package.json (`workspaceContains:` activation events, which a test holds equal to
+ * the engine's default globs and the configuration file). Plain data, so the extension never
+ * touches other Markdown, YAML or JSON files and holds no engine code (the server decides the
+ * dialect by path).
  */
-import { DEFAULT_GLOBS } from '../shared/globs';
 
-export const CONFIG_GLOB = '**/.subagents.yaml';
+const ACTIVATION_PREFIX = 'workspaceContains:';
 
-export const ALL_GLOBS: readonly string[] = [...Object.values(DEFAULT_GLOBS).flat(), CONFIG_GLOB];
+/** The globs of the `workspaceContains:` activation events of the extension's package.json. */
+export function definitionGlobs(packageJSON: unknown): string[] {
+  const events = (packageJSON as { activationEvents?: unknown } | undefined)?.activationEvents;
+  if (!Array.isArray(events)) return [];
+  return events
+    .filter((e): e is string => typeof e === 'string' && e.startsWith(ACTIVATION_PREFIX))
+    .map((e) => e.slice(ACTIVATION_PREFIX.length));
+}
 
 /** One glob for file watchers: VS Code's brace syntax. */
-export const WATCH_GLOB = `{${ALL_GLOBS.join(',')}}`;
+export const watchGlob = (globs: readonly string[]): string => `{${globs.join(',')}}`;
 
 /** Document filters for the language client (file scheme only: dialects are decided by path). */
-export const DOCUMENT_SELECTOR = ALL_GLOBS.map((pattern) => ({ scheme: 'file', pattern }));
+export const documentSelector = (globs: readonly string[]) => globs.map((pattern) => ({ scheme: 'file', pattern }));

@@ -20,8 +20,8 @@ const entries = [
   { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli-main.js' },
   { entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
-  // checkPaths' worker threads (shared/node/check.ts looks for it next to the bundle).
-  { entryPoints: ['shared/node/check-worker.ts'], outfile: 'dist/check-worker.js' },
+  // checkPaths' worker threads (cli/batch/check-paths.ts looks for it next to the bundle).
+  { entryPoints: ['cli/batch/check-worker.ts'], outfile: 'dist/check-worker.js' },
   { entryPoints: ['client/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
 ];
 

@@ -23,9 +23,9 @@ import {
   type Connection,
   type ExecuteCommandParams,
 } from 'vscode-languageserver';
-import { renderResolution } from '../shared/docs/resolution';
-import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared/protocol';
-import type { Resolution, ResolvedDefinition } from '../shared/types';
+import { renderResolution } from '../shared';
+import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared';
+import type { Resolution, ResolvedDefinition } from '../shared';
 import { pathToUri, uriToPath } from './uri';
 
 export { SERVER_RESOLVE_COMMAND };

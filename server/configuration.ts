@@ -9,9 +9,9 @@
  * tool-count inlay hints and the faded removed tools off. An open `.subagents.yaml` is read from
  * the editor's text (`openText`), so unsaved edits apply.
  */
-import type { LoadedConfig } from '../shared/config/config';
-import { ConfigResolver } from '../shared/node/config-loader';
-import type { SeveritySetting } from '../shared/types';
+import type { LoadedConfig } from '../shared';
+import { ConfigResolver } from '../shared/node';
+import type { SeveritySetting } from '../shared';
 import { uriToPath } from './uri';
 
 export interface Settings {

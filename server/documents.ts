@@ -17,14 +17,14 @@ import {
   type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, type Analysis } from '../shared/engine';
-import type { LoadedConfig } from '../shared/config/config';
-import { definitionNames } from '../shared/features/symbols';
-import { nameKey, registeredName } from '../shared/workspace/definitions';
-import { fixAll } from '../shared/fixes/apply';
-import { minimalEdit } from '../shared/fixes/edits';
-import { nodeWorkspaceHost } from '../shared/node/host';
-import { removedToolDiagnostics } from '../shared/features/removed-tools';
+import { analyze, type Analysis } from '../shared';
+import type { LoadedConfig } from '../shared';
+import { definitionNames } from '../shared';
+import { nameKey, registeredName } from '../shared';
+import { fixAll } from '../shared';
+import { minimalEdit } from '../shared';
+import { nodeWorkspaceHost } from '../shared/node';
+import { removedToolDiagnostics } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
 import { uriToPath } from './uri';

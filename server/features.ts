@@ -5,23 +5,22 @@
  */
 import { posix } from 'path';
 import type { ClientCapabilities, Connection, WorkspaceSymbol } from 'vscode-languageserver';
-import { analyze } from '../shared/engine';
-import type { Dialect, Resolution } from '../shared/types';
-import { completions } from '../shared/features/completion';
-import { hover } from '../shared/features/hover';
-import { codeActions } from '../shared/features/code-actions';
-import { documentSymbols, foldingRanges } from '../shared/features/symbols';
-import { codeLenses, RESOLVE_COMMAND } from '../shared/features/code-lens';
-import { definition } from '../shared/features/definition';
-import { ruleLinks } from '../shared/features/directives';
-import { resolveWithProvenance } from '../shared/features/resolve';
+import { analyze } from '../shared';
+import type { Dialect, Resolution } from '../shared';
+import { completions } from '../shared';
+import { hover } from '../shared';
+import { codeActions } from '../shared';
+import { documentSymbols, foldingRanges } from '../shared';
+import { codeLenses, RESOLVE_COMMAND } from '../shared';
+import { definition } from '../shared';
+import { ruleLinks } from '../shared';
+import { resolveWithProvenance } from '../shared';
 import type { Configuration } from './configuration';
 import type { OpenDocuments } from './documents';
 import type { DefinitionIndex } from './workspace-index';
 import { pathToUri } from './uri';
 
-export { RESOLVE_REQUEST } from '../shared/protocol';
-import { RESOLVE_REQUEST } from '../shared/protocol';
+import { PREVIEW_REQUEST, RESOLVE_REQUEST, renderResolution, summarize, type PreviewResult } from '../shared';
 
 /** The `subagents/resolve` answer for an open document; undefined for closed documents and files that are not definitions. */
 export function resolveOpen(documents: OpenDocuments, uri: string): Resolution | undefined {
@@ -144,6 +143,17 @@ export function registerFeatures(
     safe(null, (params: { uri?: string } | undefined) => {
       const uri = params?.uri;
       return typeof uri === 'string' ? (resolveOpen(documents, uri) ?? resolveClosed(uri) ?? null) : null;
+    }),
+  );
+
+  connection.onRequest(
+    PREVIEW_REQUEST,
+    safe(null, (params: { uri?: string; label?: string } | undefined): PreviewResult | null => {
+      const uri = params?.uri;
+      const resolution = typeof uri === 'string' ? (resolveOpen(documents, uri) ?? resolveClosed(uri)) : undefined;
+      if (!resolution) return null;
+      const label = typeof params?.label === 'string' ? params.label : uri!;
+      return { markdown: renderResolution(resolution, label), status: summarize(resolution) };
     }),
   );
 }

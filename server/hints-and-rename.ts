@@ -15,8 +15,8 @@ import {
   type Connection,
   type ServerCapabilities,
 } from 'vscode-languageserver';
-import { inlayHints } from '../shared/features/inlay-hints';
-import { isRefusal, prepareRename, renameDefinition } from '../shared/features/rename';
+import { inlayHints } from '../shared';
+import { isRefusal, prepareRename, renameDefinition } from '../shared';
 import type { Configuration } from './configuration';
 import type { OpenDocuments } from './documents';
 import { requestGuard } from './features';

@@ -16,14 +16,14 @@ import {
   type Connection,
   type Disposable,
 } from 'vscode-languageserver';
-import { parseConfig, type LoadedConfig } from '../shared/config/config';
-import { DIALECTS } from '../shared/basics';
-import { relativeInside, toPosix } from '../shared/files';
-import { polytokenDiscoveryDirs } from '../shared/workspace/definitions';
-import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared/protocol';
+import { parseConfig, type LoadedConfig } from '../shared';
+import { DIALECTS } from '../shared';
+import { relativeInside, toPosix } from '../shared';
+import { polytokenDiscoveryDirs } from '../shared';
+import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared';
 import type { Configuration } from './configuration';
 import { pathToUri } from './uri';
-import { nodeWorkspaceHost } from '../shared/node/host';
+import { nodeWorkspaceHost } from '../shared/node';
 
 /** A pause in typing before an edited configuration applies. */
 const CONFIG_TYPING_PAUSE_MS = 300;

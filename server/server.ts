@@ -25,9 +25,9 @@ import {
   type DidChangeWatchedFilesParams,
   type InitializeResult,
 } from 'vscode-languageserver';
-import { CONFIG_FILE_NAME } from '../shared/config/config';
-import { FIX_ALL_KIND } from '../shared/features/code-actions';
-import type { InitializationOptions } from '../shared/protocol';
+import { CONFIG_FILE_NAME } from '../shared';
+import { FIX_ALL_KIND } from '../shared';
+import type { InitializationOptions } from '../shared';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
 import { registerFeatures, resolveOpen, warmUp } from './features';

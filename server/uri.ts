@@ -1,6 +1,6 @@
 /** URI ⇄ path conversions shared by the server's modules. */
 import { URI } from 'vscode-uri';
-import { toPosix } from '../shared/files';
+import { toPosix } from '../shared';
 
 /** The POSIX path of a URI (`file:` URIs by their file-system path, others by their path); undefined if it does not parse. */
 export function uriToPath(uri: string): string | undefined {

@@ -16,8 +16,8 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
-import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
-import { toPosix } from '../shared/files';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared';
+import { toPosix } from '../shared';
 import { pathToUri } from './uri';
 
 export const MAX_WATCHED_FOLDERS = 64;

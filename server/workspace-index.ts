@@ -7,11 +7,11 @@
  */
 import { posix } from 'path';
 import { FileChangeType, type ClientCapabilities, type Connection, type FileEvent } from 'vscode-languageserver';
-import { kindOf, type Analysis } from '../shared/engine';
-import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared/config/config';
-import { definitionNames } from '../shared/features/symbols';
-import { nodeWorkspaceHost } from '../shared/node/host';
-import { walkFiles } from '../shared/node/walk';
+import { kindOf, type Analysis } from '../shared';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared';
+import { definitionNames } from '../shared';
+import { nodeWorkspaceHost } from '../shared/node';
+import { walkFiles } from '../shared/node';
 import {
   DefinitionIndex as NameIndex,
   namesFromText,
@@ -19,8 +19,8 @@ import {
   readDiscoveryFolders,
   type IndexEntry,
   type WorkspaceHost,
-} from '../shared/workspace/definitions';
-import type { Dialect } from '../shared/types';
+} from '../shared';
+import type { Dialect } from '../shared';
 import type { Configuration } from './configuration';
 import { pathToUri, uriToPath } from './uri';
 

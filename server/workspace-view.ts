@@ -15,11 +15,11 @@
  */
 import { posix } from 'path';
 import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
-import { analyze, type Analysis } from '../shared/engine';
-import { CONFIG_FILE_NAME } from '../shared/config/config';
-import { resolveWithProvenance } from '../shared/features/resolve';
-import { summarizeFile, type SummaryPlace } from '../shared/features/workspace-summary';
-import { nodeWorkspaceHost } from '../shared/node/host';
+import { analyze, type Analysis } from '../shared';
+import { CONFIG_FILE_NAME } from '../shared';
+import { resolveWithProvenance } from '../shared';
+import { summarizeFile, type SummaryPlace } from '../shared';
+import { nodeWorkspaceHost } from '../shared/node';
 import {
   WORKSPACE_CHANGED_NOTIFICATION,
   WORKSPACE_REQUEST,
@@ -27,8 +27,8 @@ import {
   type WorkspaceDefinition,
   type WorkspaceParams,
   type WorkspaceResult,
-} from '../shared/protocol';
-import type { Dialect, Resolution } from '../shared/types';
+} from '../shared';
+import type { Dialect, Resolution } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
 import { uriToPath } from './uri';

@@ -1,7 +1,7 @@
 /**
- * The engine's public surface: what the language server, the CLI and tests use. Everything
- * here is pure (text, a path and the configuration in; plain LSP types out) except the
- * `node/` helpers, which read the file system (configuration discovery, the workspace check).
+ * The engine's public surface (pure: text, a path and the configuration in; plain LSP types
+ * out). `server/` and `cli/` import the engine through this module and `node/index.ts` only
+ * (test/public-face.test.ts holds them to it); `client/` imports only `protocol.ts`.
  */
 export type * from './types';
 export {
@@ -16,6 +16,7 @@ export {
   DIALECT_MODULES,
   MAX_FILE_CHARS,
 } from './engine';
+export { DIALECTS } from './basics';
 export { RULES, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
 export {
   CONFIG_FILE_NAME,
@@ -25,16 +26,25 @@ export {
   type LoadedConfig,
   type SubagentsConfig,
 } from './config/config';
+export { unsafeGlobReason } from './config/glob-guard';
 export { catalogFor, type Catalog } from './catalog/catalog';
-export { DEFAULT_GLOBS, dialectOf, toPosix } from './files';
+export { DEFAULT_GLOBS, dialectOf, folderDialects, isInGlobalDir, relativeInside, toPosix } from './files';
+export { SourceText } from './text/source';
+export type { ParsedFile } from './text/document';
+export { getValue } from './text/tree';
+export { MAX_FILE_BYTES, tooLargeReason } from './text/limits';
 export * from './protocol';
 
 // Editor features: pure functions over an analysis.
 export { completions, type CompletionOptions } from './features/completion';
 export { hover } from './features/hover';
 export { codeActions, FIX_ALL_KIND, type CodeActionOptions } from './features/code-actions';
-export { codeLenses } from './features/code-lens';
+export { codeLenses, RESOLVE_COMMAND } from './features/code-lens';
 export { definition, type DefinitionHost } from './features/definition';
+export { ruleLinks } from './features/directives';
+export { inlayHints } from './features/inlay-hints';
+export { removedToolDiagnostics } from './features/removed-tools';
+export { isRefusal, prepareRename, renameDefinition } from './features/rename';
 export {
   documentSymbols,
   foldingRanges,
@@ -43,14 +53,24 @@ export {
   type IndexedFile,
   type IndexedName,
 } from './features/symbols';
+export { summarizeFile, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
 export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).
 export { fixAll, applyFixes, preferredFixes, type FixAllOptions, type FixAllResult } from './fixes/apply';
 export { fixPlansFor, rulesWithFixes } from './fixes/registry';
+export { minimalEdit } from './fixes/edits';
 
-// Node-only helpers.
-export { checkPaths, MissingPathError, type CheckRun } from './node/check';
-export type { CheckOptions, FileReport } from './node/check-types';
-export { ConfigResolver, type ConfigOptions } from './node/config-loader';
+// The workspace's definition names (the server's and the CLI's index).
+export {
+  DefinitionIndex,
+  nameKey,
+  namesFromText,
+  polytokenDiscoveryDirs,
+  readDiscoveryFolders,
+  registeredName,
+  type IndexEntry,
+  type WorkspaceHost,
+} from './workspace/definitions';
+export { QUICK_NAMES, quickName, quickPolytokenName } from './workspace/quick-name';

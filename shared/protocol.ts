@@ -4,12 +4,33 @@
  */
 import type { Resolution } from './results';
 
+export type { Resolution, ResolvedDefinition, ResolveStatus } from './results';
+
 /** `subagents/resolve`: the resolution of an open definition from the editor's current text. */
 export const RESOLVE_REQUEST = 'subagents/resolve';
 export interface ResolveParams {
   uri: string;
 }
 export type ResolveResult = Resolution | null;
+
+/**
+ * `subagents/preview`: the resolve preview of an open definition as Markdown (`label` names the
+ * file in its heading), and the status bar's summary of it. Rendered by the server, so that the
+ * client holds no engine code.
+ */
+export const PREVIEW_REQUEST = 'subagents/preview';
+export interface PreviewParams {
+  uri: string;
+  label: string;
+}
+export interface StatusSummary {
+  text: string;
+  tooltip: string;
+}
+export interface PreviewResult {
+  markdown: string;
+  status: StatusSummary;
+}
 
 /** The VS Code extension's own command (a live preview); lenses carry it when the client says it implements it. */
 export const CLIENT_RESOLVE_COMMAND = 'subagents.resolve';

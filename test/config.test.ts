@@ -6,7 +6,7 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { defaultConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import { analyze, MAX_FILE_CHARS } from '../shared/engine';
 import { toolDeclaration } from '../shared/config/add-tool';
-import { checkPaths } from '../shared/node/check';
+import { checkPaths } from '../cli/batch/check-paths';
 import { loadConfigFile } from '../shared/node/config-loader';
 import type { Finding } from '../shared/types';
 import { withTree } from './support/tree';

@@ -1,4 +1,5 @@
 import type { Resolution, ResolvedDefinition } from '../results';
+import type { StatusSummary } from '../protocol';
 
 /** Renders a `subagents/resolve` answer as Markdown for the preview. Pure: no `vscode` here. */
 
@@ -103,10 +104,6 @@ export function renderError(message: string, fileLabel: string): string {
   return `# Resolved: ${fileLabel}\n\nThe language server could not resolve this file: ${message}\n`;
 }
 
-export interface StatusSummary {
-  text: string;
-  tooltip: string;
-}
 
 /** The status bar text for a resolved file, e.g. `$(check) polytoken · loads · 4 tools`. */
 export function summarize(r: Resolution): StatusSummary {

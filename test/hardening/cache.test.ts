@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { checkPaths } from '../../shared/node/check';
+import { checkPaths } from '../../cli/batch/check-paths';
 import { removeTree } from '../support/tree';
 
 /**

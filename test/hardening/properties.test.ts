@@ -7,7 +7,7 @@ import { defaultLoadedConfig } from '../../shared/config/config';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checkPaths, polytokenName, QUICK_NAMES, quickPolytokenName } from '../../shared/node/check';
+import { checkPaths, polytokenName, QUICK_NAMES, quickPolytokenName } from '../../cli/batch/check-paths';
 import { SourceText } from '../../shared/text/source';
 import { withTree } from '../support/tree';
 

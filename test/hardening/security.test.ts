@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { analyze, resolveAnalysis } from '../../shared/engine';
 import { defaultLoadedConfig } from '../../shared/config/config';
-import { checkPaths } from '../../shared/node/check';
+import { checkPaths } from '../../cli/batch/check-paths';
 import { parseJson } from '../../shared/text/json';
 import { toPlain } from '../../shared/text/tree';
 import { parseYaml } from '../../shared/text/yaml';

@@ -2,8 +2,8 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkPaths } from '../../shared/node/check';
-import { StallWatch } from '../../shared/node/check-parallel';
+import { checkPaths } from '../../cli/batch/check-paths';
+import { StallWatch } from '../../cli/batch/check-parallel';
 import { walkFiles } from '../../shared/node/walk';
 import { makeTree } from '../support/tree';
 
@@ -209,7 +209,7 @@ describe('hardening: the file walker', function () {
     const files: Record<string, string> = {};
     for (let i = 0; i < 100; i++) files[`.polytoken/subagents/a${i}.md`] = POLY(i % 10 ? `a${i}` : 'x');
     const root = make(files);
-    const entry = path.join(__dirname, '../../shared/node/check-worker.js');
+    const entry = path.join(__dirname, '../../cli/batch/check-worker.js');
     const original = fs.readFileSync(entry);
     const strip = (r: ReturnType<typeof checkPaths>) =>
       JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors });
@@ -252,7 +252,7 @@ describe('hardening: the file walker', function () {
     // In a child process: without the watchdog the check blocks for ever, which mocha's
     // timeout cannot interrupt; the child's time limit turns that into a failure.
     const script = `
-      const { checkPaths } = require(${JSON.stringify(path.join(__dirname, '../../shared/node/check.js'))});
+      const { checkPaths } = require(${JSON.stringify(path.join(__dirname, '../../cli/batch/check-paths.js'))});
       const r = checkPaths(['.'], { cwd: ${JSON.stringify(root)}, noGlobal: true, workers: 1, keepAnalysis: false, workerScript: ${JSON.stringify(dying)}, workerStallMs: 300 });
       process.stdout.write(JSON.stringify({ files: r.files.map((f) => [f.path, f.diagnostics]), io: r.ioErrors }));`;
     const out = execFileSync(process.execPath, ['-e', script], {

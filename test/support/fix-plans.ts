@@ -5,7 +5,7 @@
 import * as path from 'path';
 import type { FixPlan } from '../../shared/types';
 import { fixPlansFor } from '../../shared/fixes/registry';
-import { checkPaths } from '../../shared/node/check';
+import { checkPaths } from '../../cli/batch/check-paths';
 import { prepareFixture, removeWorkspace } from './fixtures';
 
 export interface DiagnosticFixes {

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { fixAll, type FixAllResult } from '../../shared/fixes/apply';
-import { checkPaths } from '../../shared/node/check';
+import { checkPaths } from '../../cli/batch/check-paths';
 import { parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { prepareFixture, removeWorkspace } from './fixtures';
 

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checkPaths, type FileReport } from '../../shared/node/check';
+import { checkPaths, type FileReport } from '../../cli/batch/check-paths';
 import { removeTree } from './tree';
 
 /**

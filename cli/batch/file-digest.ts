@@ -14,7 +14,7 @@
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import { MAX_FILE_BYTES } from '../text/limits';
+import { MAX_FILE_BYTES } from '../../shared';
 
 /** What fstat says of a file: [size, mtimeMs, ctimeMs, ino, dev]. */
 export type Stamp = [size: number, mtimeMs: number, ctimeMs: number, ino: number, dev: number];

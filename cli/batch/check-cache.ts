@@ -11,8 +11,8 @@
 import { isAscii } from 'buffer';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { parseConfig, type LoadedConfig } from '../config/config';
-import type { FileKind, WorkspaceIndex } from '../types';
+import { parseConfig, type LoadedConfig } from '../../shared';
+import type { FileKind, WorkspaceIndex } from '../../shared';
 import { writeAtomically } from './atomic-write';
 import { digest, fileDigest, isStamp, type Stamp } from './file-digest';
 import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';

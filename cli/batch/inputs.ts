@@ -6,9 +6,9 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import picomatch from 'picomatch';
-import { unsafeGlobReason } from '../config/glob-guard';
-import { toPosix } from '../files';
-import { describeError, walkFiles, type WalkProblem } from './walk';
+import { unsafeGlobReason } from '../../shared';
+import { toPosix } from '../../shared';
+import { describeError, walkFiles, type WalkProblem } from '../../shared/node';
 
 /** An input that cannot be used: the CLI prints the message and exits 2. */
 export class InputError extends Error {}

@@ -10,20 +10,20 @@ import {
   unreadableReason,
   type Analysis,
   type WorkspaceIndex,
-} from '../engine';
-import type { LoadedConfig } from '../config/config';
-import { SourceText } from '../text/source';
-import type { ParsedFile } from '../text/document';
-import { getValue } from '../text/tree';
-import type { FileKind, Finding, NamedDefinition } from '../types';
+} from '../../shared';
+import type { LoadedConfig } from '../../shared';
+import { SourceText } from '../../shared';
+import type { ParsedFile } from '../../shared';
+import { getValue } from '../../shared';
+import type { FileKind, Finding, NamedDefinition } from '../../shared';
 import type { CheckOptions, FileReport } from './check-types';
-import { unreadableConfigFinding } from './config-loader';
-import { quickName } from '../workspace/quick-name';
-import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../workspace/definitions';
-import { nodeWorkspaceHost } from './host';
-import { tooLargeReason } from '../text/limits';
-import { readRegularFile, RefusedFileError } from './read';
-import { describeError } from './walk';
+import { unreadableConfigFinding } from '../../shared/node';
+import { quickName } from '../../shared';
+import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../../shared';
+import { nodeWorkspaceHost } from '../../shared/node';
+import { tooLargeReason } from '../../shared';
+import { readRegularFile, RefusedFileError } from '../../shared/node';
+import { describeError } from '../../shared/node';
 
 /** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
 export function polytokenName(parsed: ParsedFile | undefined, path: string): string {

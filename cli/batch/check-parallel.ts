@@ -1,8 +1,8 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { LoadedConfig } from '../config/config';
-import type { WorkspaceIndex } from '../engine';
-import type { FileKind } from '../types';
+import type { LoadedConfig } from '../../shared';
+import type { WorkspaceIndex } from '../../shared';
+import type { FileKind } from '../../shared';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import {
   applyCorrections,

@@ -1,7 +1,7 @@
 /** The options and reports of `checkPaths`, shared by its serial, per-thread and parallel parts. */
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Analysis, FileKind, WorkspaceIndex } from '../types';
-import type { ConfigOptions } from './config-loader';
+import type { Analysis, FileKind, WorkspaceIndex } from '../../shared';
+import type { ConfigOptions } from '../../shared/node';
 
 export interface CheckOptions extends ConfigOptions {
   /** Paths in reports are relative to this folder. */

@@ -3,10 +3,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { CONFIG_FILE_NAME, type LoadedConfig } from '../config/config';
-import { folderDialects, isInGlobalDir, toPosix } from '../files';
-import type { FileKind } from '../types';
-import { ConfigResolver } from './config-loader';
+import { CONFIG_FILE_NAME, type LoadedConfig } from '../../shared';
+import { folderDialects, isInGlobalDir, toPosix } from '../../shared';
+import type { FileKind } from '../../shared';
+import { ConfigResolver } from '../../shared/node';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
@@ -14,7 +14,7 @@ import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs'
 import { CheckCache } from './check-cache';
 
 export { polytokenName } from './check-runner';
-export { QUICK_NAMES, quickPolytokenName } from '../workspace/quick-name';
+export { QUICK_NAMES, quickPolytokenName } from '../../shared';
 export { workerMain, type WorkerInput } from './check-parallel';
 export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 

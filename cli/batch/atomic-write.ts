@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import { posix } from 'path';
-import { describeError } from './walk';
+import { describeError } from '../../shared/node';
 
 /**
  * Writes a temporary file next to `file` (making its folder), then renames it into place:

@@ -1,0 +1,14 @@
+/**
+ * The engine's Node-only public surface: configuration discovery, the file walker and reading
+ * files (regular files only, within the size limit). Everything else is in `../index.ts`.
+ */
+export {
+  ConfigResolver,
+  loadConfigFile,
+  resolveGlobalDir,
+  unreadableConfigFinding,
+  type ConfigOptions,
+} from './config-loader';
+export { nodeWorkspaceHost } from './host';
+export { isRegularFile, readRegularFile, RefusedFileError } from './read';
+export { describeError, walkFiles, type WalkProblem } from './walk';
