@@ -1,20 +1,23 @@
 /**
  * File names a hostile repository can hold, through the real CLI on real files: a `\` that is
  * part of a name on POSIX (never a separator), names with control characters (which must
- * never start a line of output or reach the terminal).
+ * never start a line of output or reach the terminal), names that are not valid UTF-8.
  */
 import { strict as assert } from 'assert';
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
-import { Temps, VALID_POLYTOKEN } from '../support/cli';
+import { CLI, Temps, VALID_POLYTOKEN } from '../support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
 
 const posixOnly = function (this: Mocha.Context) {
   if (process.platform === 'win32') this.skip(); // `\` separates folders there: no such names
+};
+const linuxOnly = function (this: Mocha.Context) {
+  if (process.platform !== 'linux') this.skip(); // macOS refuses names that are not UTF-8
 };
 
 const SUBAGENTS = '.polytoken/subagents';
@@ -225,6 +228,81 @@ describe('hardening: diff tables keep their shape whatever a tool is called', fu
       m[1].replace(/<\/?code>/g, ''),
     );
     assert.deepEqual(cells.sort(), ['back\\|slash', 'new\\x0aline', 'tick`s', 'we|ird'].sort());
+  });
+});
+
+describe('hardening: file names that are not valid UTF-8', function () {
+  this.timeout(60_000);
+  beforeEach(linuxOnly);
+
+  const bytesName = (ws: string, rel: string, name: Buffer) =>
+    Buffer.concat([Buffer.from(`${path.join(ws, rel)}/`), name]);
+  const BAD = Buffer.from([0x62, 0x61, 0x64, 0xff, 0x2e, 0x6d, 0x64]); // bad\xff.md
+
+  it('a definition so named is reported by its bytes, not checked, never "no such file"; the rest is checked', () => {
+    const ws = temps.workspace({ [`${SUBAGENTS}/ok.md`]: VALID_POLYTOKEN('ok') });
+    fs.writeFileSync(bytesName(ws, SUBAGENTS, BAD), VALID_POLYTOKEN('bad'));
+    const message = `file name is not valid UTF-8 (bad\\xff.md); not checked`;
+    for (const input of [[], ['.polytoken'], ['.polytoken/**/*.md']]) {
+      const r = temps.run(['check', ...input], ws);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, `subagents: ${SUBAGENTS}/bad\ufffd.md: ${message}\n`);
+      assert.equal(r.stdout, '1 file checked: 0 errors, 0 warnings, 0 information, 0 hints.\n');
+    }
+    const sarif = JSON.parse(temps.run(['check', '-f', 'sarif'], ws).stdout);
+    assert.deepEqual(
+      sarif.runs[0].invocations[0].toolExecutionNotifications.map((n: { message: { text: string } }) => n.message.text),
+      [`${SUBAGENTS}/bad\ufffd.md: ${message}`],
+    );
+    // Named on the command line (the shell passes the bytes, Node decodes them with U+FFFD).
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" check ${SUBAGENTS}/bad*`], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CONFIG_HOME: temps.xdg },
+    });
+    assert.equal(r.status, 2);
+    assert.match(
+      r.stderr,
+      /^subagents: .*: no such file or folder \(if the name holds bytes that are not valid UTF-8: such a file cannot be checked; name its folder to have it reported\)\n$/,
+    );
+  });
+
+  it('a name that really holds U+FFFD is checked; an undecodable file that is no definition is passed over', () => {
+    const ws = temps.workspace({ [`${SUBAGENTS}/real\ufffd.md`]: VALID_POLYTOKEN('real\ufffd') });
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.writeFileSync(bytesName(ws, 'docs', Buffer.from([0x6e, 0xe9, 0x2e, 0x74, 0x78, 0x74])), 'latin-1 name'); // né.txt
+    const r = temps.run(['check', '-f', 'json'], ws);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(
+      JSON.parse(r.stdout).files.map((f: { path: string; diagnostics: unknown[] }) => [f.path, f.diagnostics.length]),
+      [[`${SUBAGENTS}/real\ufffd.md`, 0]],
+    );
+  });
+
+  it('a folder so named is reported as not searched', () => {
+    const ws = temps.workspace({ [`${SUBAGENTS}/ok.md`]: VALID_POLYTOKEN('ok') });
+    fs.mkdirSync(bytesName(ws, '.', Buffer.from([0x78, 0xfe])));
+    const r = temps.run(['check'], ws);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `subagents: x\ufffd: folder name is not valid UTF-8 (x\\xfe); not searched\n`);
+  });
+
+  it('diff reports such a file the same way on a git revision as in the working tree', () => {
+    const ws = temps.workspace({ [`${SUBAGENTS}/ok.md`]: VALID_POLYTOKEN('ok') });
+    fs.writeFileSync(bytesName(ws, SUBAGENTS, BAD), VALID_POLYTOKEN('bad'));
+    git(ws, 'init', '-q');
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-q', '-m', 'one');
+    const message = `${SUBAGENTS}/bad\ufffd.md: file name is not valid UTF-8 (bad\\xff.md); not checked`;
+    const worktree = temps.run(['diff', '.', 'HEAD', '--'], ws); // the folder side first
+    assert.equal(worktree.code, 2);
+    assert.equal(worktree.stderr, `subagents: .: ${message}\n`);
+    // Gone from the working tree, it is still reported on the revision (not checked under another name).
+    fs.rmSync(bytesName(ws, SUBAGENTS, BAD));
+    const revision = temps.run(['diff'], ws);
+    assert.equal(revision.code, 2);
+    assert.equal(revision.stderr, `subagents: HEAD: ${message}\n`);
   });
 });
 
