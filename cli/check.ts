@@ -10,7 +10,15 @@ import type { CacheOptions } from './batch/check-types';
 import type { ConfigOptions } from '../shared/node';
 import { describeError } from '../shared/node';
 import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
-import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
+import {
+  absolutePath,
+  configOptions,
+  errorLine,
+  relativePath,
+  runCheckPaths,
+  siblingsForShadowing,
+  type Io,
+} from './common';
 import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
@@ -45,7 +53,7 @@ export function commandCheck(args: string[], io: Io): number {
   const run = parsed.flags.has('--stdin')
     ? checkStdin(parsed, options, io, allowUnmatched)
     : checkFiles(parsed, options, io, allowUnmatched);
-  if (run.cacheProblem) io.err(`subagents: ${run.cacheProblem}\n`);
+  if (run.cacheProblem) io.err(errorLine(run.cacheProblem));
 
   const files = run.files.map((f) => ({
     path: relativePath(io.cwd, f.path),
@@ -55,7 +63,7 @@ export function commandCheck(args: string[], io: Io): number {
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report = buildReport(files);
   const ioErrors = run.ioErrors.map((e) => ({ path: relativePath(io.cwd, e.path), message: e.message }));
-  for (const e of ioErrors) io.err(`subagents: ${e.path}: ${e.message}\n`);
+  for (const e of ioErrors) io.err(errorLine(`${e.path}: ${e.message}`));
   const tooManyWarnings = maxWarnings !== undefined && report.summary.warnings > maxWarnings;
   const warningsLine = tooManyWarnings
     ? `Too many warnings: ${report.summary.warnings}, the maximum is ${maxWarnings} (--max-warnings).\n`
@@ -124,7 +132,7 @@ function withConfigTexts(options: ConfigOptions, texts: ReadonlyMap<string, stri
 function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): void {
   const { fixed, problems } = fixedFiles(parsed, options, io, allowUnmatched);
   for (const p of [...problems, ...writeFixed(fixed)])
-    io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
+    io.err(errorLine(`${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}`));
   const count = fixed.reduce((n, f) => n + f.rules.length, 0);
   if (fixed.length)
     io.err(
@@ -138,7 +146,7 @@ function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
  */
 function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): number {
   const { fixed, problems, ioErrors } = fixedFiles(parsed, options, io, allowUnmatched);
-  for (const p of problems) io.err(`subagents: ${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}\n`);
+  for (const p of problems) io.err(errorLine(`${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}`));
   const diff = unifiedDiff(fixed, (path) => relativePath(io.cwd, path));
   const outputFile = parsed.values['--output-file'];
   if (outputFile === undefined) io.out(diff);

@@ -3,6 +3,7 @@ import { resolveAnalysis } from '../shared';
 import { describeError } from '../shared/node';
 import { RULES, ruleDocsUrl } from '../shared';
 import type { Resolution } from '../shared';
+import { printable, printableJson } from '../shared';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
 import { HELP } from './help';
@@ -47,12 +48,13 @@ export function commandResolve(args: string[], io: Io): number {
     throw new UsageError(`${file}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
   // Paths in every output are relative to the current folder.
   for (const d of resolution.definitions) if (d.shadowedBy) d.shadowedBy = relativePath(io.cwd, d.shadowedBy);
-  io.out(format === 'json' ? JSON.stringify(resolution, null, 2) + '\n' : formatResolution(resolution));
+  io.out(format === 'json' ? printableJson(resolution) + '\n' : formatResolution(resolution));
   return 0;
 }
 
 const list = (items: readonly string[] | undefined) => (items && items.length ? items.join(', ') : '(none)');
 
+/** The resolution as text; control characters in names, tools and paths are escaped (`printable`), one item per line. */
 export function formatResolution(r: Resolution): string {
   const lines = [
     `${r.file} (${r.dialect}): ${r.definitions.length} definition${r.definitions.length === 1 ? '' : 's'}`,
@@ -70,7 +72,7 @@ export function formatResolution(r: Resolution): string {
     if (d.dropped) lines.push(`  dropped:    ${list(d.dropped.map((x) => `${x.entry} (${x.reason})`))}`);
     if (d.unexpanded) lines.push(`  unexpanded: ${list(d.unexpanded)}`);
   }
-  return lines.join('\n') + '\n';
+  return lines.map(printable).join('\n') + '\n';
 }
 
 /** `subagents rules`: every rule with its default severity, summary and docs page. */

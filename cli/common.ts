@@ -6,6 +6,7 @@ import { checkPaths, InputError, UnmatchedInputError, type CheckOptions, type Ch
 import type { ConfigOptions } from '../shared/node';
 import { isRegularFile } from '../shared/node';
 import { describeError } from '../shared/node';
+import { printable } from '../shared';
 import { UsageError, type ParsedArgs } from './args';
 
 export interface Io {
@@ -19,6 +20,9 @@ export interface Io {
   /** All of standard input (`check --stdin`). */
   readStdin?(): string;
 }
+
+/** One line on stderr, `subagents: <text>`; control characters in the text (a file name) escaped. */
+export const errorLine = (text: string): string => `subagents: ${printable(text)}\n`;
 
 /** Paths in every output: relative to the current folder, `/` separators. */
 export function relativePath(cwd: string, abs: string): string {
@@ -61,7 +65,7 @@ export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<
       keepAnalysis: false,
       onRuleError: (rule, error) =>
         io.err(
-          `subagents: internal error in rule ${rule}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
+          errorLine(`internal error in rule ${rule}: ${String((error as Error)?.message ?? error).split('\n')[0]}`),
         ),
       ...options,
       cwd: options.cwd ?? io.cwd,

@@ -1,5 +1,6 @@
 /** What `subagents diff` reports: the changes between two sides' resolutions, as JSON, text or Markdown. */
 import type { Dialect, ResolveStatus, ResolvedDefinition } from '../shared';
+import { printable } from '../shared';
 import type { SideDefinition } from './diff-sides';
 
 export interface Grant {
@@ -99,27 +100,43 @@ const statusText = (c: DefinitionChange) =>
   c.status.from === c.status.to ? `${c.status.to}` : `${c.status.from ?? '(none)'} → ${c.status.to ?? '(none)'}`;
 
 export function formatDiffText(report: DiffReport): string {
-  const title = `subagents diff ${report.base}..${report.head}`;
+  const title = `subagents diff ${printable(report.base)}..${printable(report.head)}`;
   if (!report.changes.length) return `${title}: no definition changed its tools or status.\n`;
   const lines = [`${title}: ${counts(report)}`];
   for (const c of report.changes) {
-    lines.push('', `${c.file}: ${c.name || '(unnamed)'} (${c.dialect}) ${c.change}, status ${statusText(c)}`);
-    const width = Math.max(0, ...c.granted.map((g) => g.tool.length), ...c.revoked.map((t) => t.length));
-    for (const g of c.granted) lines.push(`  + ${g.tool.padEnd(width)}  granted by ${g.by}`);
-    for (const t of c.revoked) lines.push(`  - ${t.padEnd(width)}  revoked`);
+    lines.push(
+      '',
+      `${printable(c.file)}: ${printable(c.name) || '(unnamed)'} (${c.dialect}) ${c.change}, status ${statusText(c)}`,
+    );
+    const granted = c.granted.map((g) => ({ tool: printable(g.tool), by: printable(g.by) }));
+    const revoked = c.revoked.map(printable);
+    const width = [...granted.map((g) => g.tool), ...revoked].reduce((w, t) => Math.max(w, t.length), 0);
+    for (const g of granted) lines.push(`  + ${g.tool.padEnd(width)}  granted by ${g.by}`);
+    for (const t of revoked) lines.push(`  - ${t.padEnd(width)}  revoked`);
   }
   return lines.join('\n') + '\n';
 }
 
-/** Inline code that survives backticks and pipes in the text (a table cell). */
+/** Inline code on one line (a heading, a paragraph), control characters escaped; backticks in the text get a longer fence. */
 function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const shown = printable(text);
+  const longest = (shown.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
   const fence = '`'.repeat(longest + 1);
-  const padded = text.startsWith('`') || text.endsWith('`') ? ` ${text} ` : text;
-  return `${fence}${padded.replace(/\|/g, '\\|')}${fence}`;
+  const padded = shown.startsWith('`') || shown.endsWith('`') ? ` ${shown} ` : shown;
+  return `${fence}${padded}${fence}`;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** Plain text in a table cell: `\` and `|` escaped, which GitHub and markdown-it read alike. */
+const cell = (text: string) => printable(text).replace(/[\\|]/g, '\\$&');
+
+/**
+ * Inline code in a table cell: each `|` as `\|`, which the table parser turns back. A `\` just
+ * before a `|` cannot be kept in a code span there (GitHub reads `\\|` as a backslash and a
+ * cell boundary, markdown-it as an escaped pipe), so such text is a plain cell instead.
+ */
+function codeCell(text: string): string {
+  return /\\\|/.test(printable(text)) ? cell(text) : code(text).replace(/\|/g, '\\|');
+}
 
 /** A pull-request comment: a summary, then one table per definition. */
 export function formatDiffMarkdown(report: DiffReport): string {
@@ -139,8 +156,8 @@ export function formatDiffMarkdown(report: DiffReport): string {
       continue;
     }
     lines.push('| change | tool | granted by |', '| --- | --- | --- |');
-    for (const g of c.granted) lines.push(`| ➕ granted | ${code(g.tool)} | ${cell(g.by)} |`);
-    for (const t of c.revoked) lines.push(`| ➖ revoked | ${code(t)} | |`);
+    for (const g of c.granted) lines.push(`| ➕ granted | ${codeCell(g.tool)} | ${cell(g.by)} |`);
+    for (const t of c.revoked) lines.push(`| ➖ revoked | ${codeCell(t)} | |`);
   }
   return lines.join('\n') + '\n';
 }

@@ -153,9 +153,12 @@ function writeDefinitions(top: string, commit: string, into: string, options: Co
     top,
     wanted.map((f) => f.oid),
   ).forEach((blob, i) => {
-    const abs = posix.join(into, wanted[i].path);
-    fs.mkdirSync(posix.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, blob);
+    const { path, bytes } = wanted[i];
+    // A name that is not UTF-8 is written by its bytes: the check then reports it as in the working tree.
+    const target = bytes ? Buffer.concat([Buffer.from(`${into}/`), bytes]) : posix.join(into, path);
+    const folder = typeof target === 'string' ? posix.dirname(target) : target.subarray(0, target.lastIndexOf(47));
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(target, blob);
   });
 }
 

@@ -1,4 +1,5 @@
 /** `subagents diff [BASE [HEAD]] [PATH…]`: what a change does to the tools each definition gets. */
+import { printableJson } from '../shared';
 import { formatOption, parseArgs, UsageError } from './args';
 import { configOptions, type Io } from './common';
 import { compare, formatDiffMarkdown, formatDiffText, grantsSomething } from './diff-report';
@@ -35,7 +36,7 @@ export function commandDiff(args: string[], io: Io): number {
     });
     io.out(
       format === 'json'
-        ? JSON.stringify(report, null, 2) + '\n'
+        ? printableJson(report) + '\n'
         : format === 'markdown'
           ? formatDiffMarkdown(report)
           : formatDiffText(report),

@@ -1,4 +1,5 @@
 /** The few git plumbing commands `subagents diff` needs, run with the real `git`. */
+import { isUtf8 } from 'buffer';
 import { spawnSync } from 'child_process';
 
 /** git is missing, or refused: the CLI prints the reason and exits 2. */
@@ -45,19 +46,25 @@ export function resolveCommit(top: string, revision: string): string | undefined
 export interface TreeFile {
   /** Relative to the repository's top, `/` separators. */
   path: string;
+  /** The path's bytes, when they are not valid UTF-8 (`path` then holds U+FFFD for each bad byte). */
+  bytes?: Buffer;
   oid: string;
 }
 
 /** Every regular file of a commit (no links, no submodules). */
 export function listFiles(top: string, commit: string): TreeFile[] {
-  const out = gitOrThrow(['ls-tree', '-r', '-z', '--full-tree', commit], top).toString('utf8');
+  const out = gitOrThrow(['ls-tree', '-r', '-z', '--full-tree', commit], top);
   const files: TreeFile[] = [];
-  for (const record of out.split('\0')) {
+  for (let at = 0, end; at < out.length; at = end + 1) {
+    end = out.indexOf(0, at);
+    if (end < 0) end = out.length;
     // <mode> SP <type> SP <oid> TAB <path>
-    const tab = record.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, type, oid] = record.slice(0, tab).split(' ');
-    if (type === 'blob' && (mode === '100644' || mode === '100755')) files.push({ path: record.slice(tab + 1), oid });
+    const tab = out.indexOf(9, at);
+    if (tab < 0 || tab > end) continue;
+    const [mode, type, oid] = out.toString('latin1', at, tab).split(' ');
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue;
+    const bytes = out.subarray(tab + 1, end);
+    files.push({ path: bytes.toString('utf8'), oid, ...(isUtf8(bytes) ? {} : { bytes: Buffer.from(bytes) }) });
   }
   return files;
 }

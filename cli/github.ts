@@ -1,4 +1,5 @@
 import type { SeverityName } from '../shared';
+import { printable } from '../shared';
 import type { JsonReport } from './report';
 
 const COMMAND: Record<SeverityName, string> = {
@@ -8,9 +9,13 @@ const COMMAND: Record<SeverityName, string> = {
   hint: 'notice',
 };
 
-/** A workflow command's message: `%`, CR and LF escaped, as GitHub's toolkit does. */
+/**
+ * A workflow command's message: `%`, CR and LF escaped, as GitHub's toolkit does (the runner
+ * turns them back). Other control characters, which GitHub has no escape for and whose ESC
+ * sequences its log would play, are shown as `printable` shows them (`\x1b`).
+ */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return printable(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** A workflow command's property value: also `:` and `,`, which end a property. */

@@ -3,10 +3,11 @@
  * try below, so that even a failure while loading prints one line and exits 2.
  */
 import pkg from '../package.json';
+import { printable } from '../shared';
 
 function fail(e: unknown): never {
   const text = e instanceof Error ? e.message || e.name : String(e);
-  process.stderr.write(`subagents: internal error: ${text.split('\n')[0]}\n`);
+  process.stderr.write(`subagents: internal error: ${printable(text.split('\n')[0])}\n`);
   process.exit(2);
 }
 
@@ -14,7 +15,7 @@ process.on('uncaughtException', fail);
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   // A closed pipe (`subagents check | head`) is not an error of ours.
   if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-  process.stderr.write(`subagents: cannot write the output: ${e.message.split('\n')[0]}\n`);
+  process.stderr.write(`subagents: cannot write the output: ${printable(e.message.split('\n')[0])}\n`);
   process.exit(2);
 });
 

@@ -2,6 +2,7 @@ import { createColors } from 'picocolors';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { severityName } from '../shared';
 import type { FileKind, SeverityName } from '../shared';
+import { printable, printableJson } from '../shared';
 
 /** One diagnostic as `check --format json` prints it (README: Command line). */
 export interface JsonDiagnostic {
@@ -84,7 +85,10 @@ export function textColors(env: NodeJS.ProcessEnv, isTTY: boolean): Colors {
   return createColors(isTTY && !env.NO_COLOR);
 }
 
-/** `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary. */
+/**
+ * `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary.
+ * Control characters in a path or a message are escaped (`printable`): one diagnostic is one line.
+ */
 export function formatText(report: JsonReport, c: Colors = PLAIN): string {
   const severity: Record<SeverityName, (s: string) => string> = {
     error: c.red,
@@ -95,9 +99,8 @@ export function formatText(report: JsonReport, c: Colors = PLAIN): string {
   const lines: string[] = [];
   for (const f of report.files) {
     for (const d of f.diagnostics) {
-      const message = d.message.replace(/\s*[\r\n]+\s*/g, ' ');
       lines.push(
-        `${c.bold(f.path)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity](d.severity)} ${message} ${c.dim(`[${d.rule}]`)}`,
+        `${c.bold(printable(f.path))}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity[d.severity](d.severity)} ${printable(d.message)} ${c.dim(`[${printable(d.rule)}]`)}`,
       );
     }
   }
@@ -108,5 +111,5 @@ export function formatText(report: JsonReport, c: Colors = PLAIN): string {
 }
 
 export function formatJson(report: JsonReport): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  return printableJson(report) + '\n';
 }

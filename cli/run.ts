@@ -1,7 +1,7 @@
 import { UsageError } from './args';
 import { commandCheck } from './check';
 import { commandResolve, commandRules } from './commands';
-import type { Io } from './common';
+import { errorLine, type Io } from './common';
 import { HELP } from './help';
 
 /** Runs one command line; undefined means "keep running" (the language server). */
@@ -52,8 +52,8 @@ export function main(argv: string[], io: Io): number | undefined {
         );
     }
   } catch (e) {
-    if (e instanceof UsageError) io.err(`subagents: ${e.message}\n`);
-    else io.err(`subagents: internal error: ${oneLine(e)}\n`);
+    if (e instanceof UsageError) io.err(errorLine(e.message));
+    else io.err(errorLine(`internal error: ${oneLine(e)}`));
     return 2;
   }
 }

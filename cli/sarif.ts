@@ -2,6 +2,7 @@ import type * as Sarif from 'sarif';
 import { pathToFileURL } from 'url';
 import { RULES, ruleDocsUrl } from '../shared';
 import type { SeverityName } from '../shared';
+import { printableJson } from '../shared';
 import type { JsonReport } from './report';
 
 const LEVEL: Record<SeverityName, Sarif.ReportingConfiguration.level> = {
@@ -11,13 +12,19 @@ const LEVEL: Record<SeverityName, Sarif.ReportingConfiguration.level> = {
   hint: 'note',
 };
 
-/** A relative path as a relative URI reference: each segment percent-encoded, `/` kept. */
+/**
+ * A relative path as a relative URI reference: each segment percent-encoded, `/` kept. A `\`
+ * that is part of a name (POSIX) is `%5C`, never a separator; control characters are encoded
+ * too, and a lone surrogate (a Windows name that is not valid UTF-16) as U+FFFD.
+ */
 export function relativeUri(path: string): string {
   return path
     .split('/')
-    .map((s) => (s === '..' || s === '.' ? s : encodeURIComponent(s)))
+    .map((s) => (s === '..' || s === '.' ? s : encodeURIComponent(s.replace(LONE_SURROGATE, '\uFFFD'))))
     .join('/');
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export interface SarifOptions {
   version: string;
@@ -105,5 +112,5 @@ export function formatSarif(report: JsonReport, options: SarifOptions): string {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  return printableJson(log) + '\n';
 }

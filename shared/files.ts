@@ -6,7 +6,17 @@ import { DIALECTS, type Dialect } from './basics';
 
 export { DEFAULT_GLOBS };
 
-export const toPosix = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
+/**
+ * A path with `/` separators, by the rules of `platform`: on Windows `\\` separates folders and
+ * becomes `/`; on every other platform it is an ordinary character of a name (`a\b.md` is one
+ * file, whose stem is `a\b`) and is kept.
+ */
+export function toPosixOn(platform: NodeJS.Platform, p: string): string {
+  return platform === 'win32' && p.includes('\\') ? p.replace(/\\/g, '/') : p;
+}
+
+/** toPosixOn for the platform we run on: every path from the file system or the user goes through it. */
+export const toPosix = (p: string): string => toPosixOn(process.platform, p);
 
 type Matcher = (path: string) => boolean;
 

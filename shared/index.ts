@@ -33,6 +33,7 @@ export { SourceText } from './text/source';
 export type { ParsedFile } from './text/document';
 export { getValue } from './text/tree';
 export { MAX_FILE_BYTES, tooLargeReason } from './text/limits';
+export { printable, printableBytes, printableJson } from './text/printable';
 export * from './protocol';
 
 // Editor features: pure functions over an analysis.

@@ -11,6 +11,7 @@ import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
 import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
+import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
 
 export { polytokenName } from './check-runner';
@@ -44,22 +45,34 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const unmatched: UnmatchedInput[] = [];
   /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
   const kinds = new Map<string, FileKind | undefined>();
+  const reportedUndecodable = new Set<string>();
   for (const input of inputs.length ? inputs : ['.']) {
-    const { form, root, files } = expandInput(input, cwd, ioErrors, virtual);
+    const { form, root, files, undecodable } = expandInput(input, cwd, ioErrors, virtual);
     const folders = new Map<string, Folder>();
+    const kindOf = (path: string) => {
+      const dir = posix.dirname(path);
+      let folder = folders.get(dir);
+      if (!folder) folders.set(dir, (folder = folderOf(dir, resolver.forDir(dir), root)));
+      return { kind: folder.kindOf(posix.basename(path)), folder };
+    };
     let matched = false;
     for (const path of files) {
       let kind = kinds.get(path);
       if (!kinds.has(path)) {
-        const dir = posix.dirname(path);
-        let folder = folders.get(dir);
-        if (!folder) folders.set(dir, (folder = folderOf(dir, resolver.forDir(dir), root)));
-        kind = folder.kindOf(posix.basename(path));
-        kinds.set(path, kind);
+        const { kind: k, folder } = kindOf(path);
+        kinds.set(path, (kind = k));
         if (kind) candidates.push({ path, kind, config: folder.config, root });
       }
       // A configuration counts as a match only when named itself.
       if (kind && (kind !== 'config' || form === 'file')) matched = true;
+    }
+    // A file whose name is not UTF-8 cannot be read: reported when its (decoded) name makes it a definition.
+    for (const u of undecodable) {
+      const key = `${u.path}\0${u.name}`; // the folder and the name's bytes: one file
+      if (!kindOf(u.path).kind || reportedUndecodable.has(key)) continue;
+      reportedUndecodable.add(key);
+      ioErrors.push({ path: u.path, message: undecodableMessage(u.name, 'file') });
+      matched = true;
     }
     if (!matched) unmatched.push({ input, form });
   }

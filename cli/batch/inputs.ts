@@ -8,7 +8,7 @@ import { posix } from 'path';
 import picomatch from 'picomatch';
 import { unsafeGlobReason } from '../../shared';
 import { toPosix } from '../../shared';
-import { describeError, walkFiles, type WalkProblem } from '../../shared/node';
+import { describeError, walkFiles, type UndecodableFile, type WalkProblem } from '../../shared/node';
 
 /** An input that cannot be used: the CLI prints the message and exits 2. */
 export class InputError extends Error {}
@@ -23,6 +23,8 @@ export interface ExpandedInput {
   root: string;
   /** Absolute posix paths, sorted. */
   files: string[];
+  /** Files found whose names are not valid UTF-8 (not in `files`: they cannot be read). */
+  undecodable: UndecodableFile[];
 }
 
 /**
@@ -40,7 +42,8 @@ export function expandInput(
 ): ExpandedInput {
   const pattern = toPosix(input);
   const abs = posix.resolve(cwd, pattern);
-  if (virtual?.has(abs)) return { form: 'file', root: posix.dirname(abs), files: [abs] };
+  const undecodable: UndecodableFile[] = [];
+  if (virtual?.has(abs)) return { form: 'file', root: posix.dirname(abs), files: [abs], undecodable };
   let stat: fs.Stats | undefined;
   let statError: unknown;
   try {
@@ -49,11 +52,12 @@ export function expandInput(
     statError = e;
   }
   if (stat) {
-    if (stat.isDirectory()) return { form: 'folder', root: abs, files: walkFiles(abs, problems) };
-    return { form: 'file', root: posix.dirname(abs), files: [abs] };
+    if (stat.isDirectory())
+      return { form: 'folder', root: abs, files: walkFiles(abs, problems, undecodable), undecodable };
+    return { form: 'file', root: posix.dirname(abs), files: [abs], undecodable };
   }
   const scan = picomatch.scan(pattern);
-  if (!scan.isGlob) throw new MissingPathError(`${input}: ${describeError(statError)}`);
+  if (!scan.isGlob) throw new MissingPathError(`${input}: ${describeError(statError)}${undecodableHint(input)}`);
   // The same bound as for the configuration's globs: matching must stay fast on every path.
   const unsafe = unsafeGlobReason(scan.glob);
   if (unsafe) throw new InputError(`${input}: this pattern is refused: ${unsafe}`);
@@ -65,10 +69,19 @@ export function expandInput(
   } catch {
     // A glob below a folder that does not exist matches nothing.
   }
-  const files = baseStat?.isDirectory()
-    ? walkFiles(base, problems).filter((file) => matchesSelfOrFolder(matches, posix.relative(base, file)))
-    : [];
-  return { form: 'glob', root: base, files };
+  const selected = (path: string) => matchesSelfOrFolder(matches, posix.relative(base, path));
+  const files = baseStat?.isDirectory() ? walkFiles(base, problems, undecodable).filter(selected) : [];
+  return { form: 'glob', root: base, files, undecodable: undecodable.filter((u) => selected(u.path)) };
+}
+
+/**
+ * Node passes an argument that is not valid UTF-8 with U+FFFD in place of each bad byte, and
+ * no such path exists: say so rather than leave "no such file" unexplained.
+ */
+function undecodableHint(input: string): string {
+  return input.includes('\uFFFD')
+    ? ' (if the name holds bytes that are not valid UTF-8: such a file cannot be checked; name its folder to have it reported)'
+    : '';
 }
 
 function matchesSelfOrFolder(matches: (path: string) => boolean, rel: string): boolean {

@@ -11,4 +11,4 @@ export {
 } from './config-loader';
 export { nodeWorkspaceHost } from './host';
 export { isRegularFile, readRegularFile, RefusedFileError } from './read';
-export { describeError, walkFiles, type WalkProblem } from './walk';
+export { describeError, undecodableMessage, walkFiles, type UndecodableFile, type WalkProblem } from './walk';

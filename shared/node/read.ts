@@ -58,7 +58,7 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
 }
 
 /** True for a regular file (following symbolic links); false for anything else or a missing path. */
-export function isRegularFile(path: string): boolean {
+export function isRegularFile(path: string | Buffer): boolean {
   try {
     // Most folders have no configuration: no exception for a missing file (thousands per workspace).
     return fs.statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;

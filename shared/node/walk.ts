@@ -1,6 +1,8 @@
+import { isUtf8 } from 'buffer';
 import * as fs from 'fs';
 import { posix } from 'path';
 import { toPosix } from '../files';
+import { printableBytes } from '../text/printable';
 import { isRegularFile } from './read';
 
 const SKIPPED = new Set(['node_modules', '.git']);
@@ -11,13 +13,30 @@ export interface WalkProblem {
 }
 
 /**
+ * A file whose name is not valid UTF-8. Node decodes such a name with U+FFFD in place of
+ * the bad bytes, and no file has the decoded name, so it cannot be read by it: the file is
+ * reported (when it would be a definition), never checked.
+ */
+export interface UndecodableFile {
+  /** The path with the name decoded (U+FFFD for each bad byte): enough to tell its dialect. */
+  path: string;
+  /** The name by its bytes (`bad\xff.md`). */
+  name: string;
+}
+
+/** The message for a file or folder whose name is not valid UTF-8. */
+export const undecodableMessage = (name: string, what: 'file' | 'folder') =>
+  `${what} name is not valid UTF-8 (${name}); not ${what === 'file' ? 'checked' : 'searched'}`;
+
+/**
  * Every file under `root` (posix paths, sorted), skipping node_modules and .git.
  * Symbolic links to folders are not followed (as ripgrep and ESLint do by default): a
  * link to `/` or a link loop would make the walk cover the whole filesystem or never
  * end. Links to regular files are listed; links to anything else (FIFOs, devices,
- * dangling links) are not. Unreadable or vanished folders are reported, never thrown.
+ * dangling links) are not. Unreadable or vanished folders are reported, never thrown,
+ * and so are folders whose names are not valid UTF-8; files with such names go to `undecodable`.
  */
-export function walkFiles(root: string, problems: WalkProblem[] = []): string[] {
+export function walkFiles(root: string, problems: WalkProblem[] = [], undecodable: UndecodableFile[] = []): string[] {
   const files: string[] = [];
   const top = posix.normalize(toPosix(root));
   const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
@@ -30,14 +49,57 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
       problems.push({ path: dir, message: describeError(e) });
       continue;
     }
+    let undecoded = false;
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
+      // A name Node could not decode holds U+FFFD; such entries are listed again by bytes to tell which.
+      if (entry.name.includes('\uFFFD')) {
+        undecoded = true;
+        continue;
+      }
       const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
       if (entry.isDirectory()) stack.push(full);
       else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
     }
+    if (undecoded) listByBytes(dir, stack, files, problems, undecodable);
   }
   return files.sort();
+}
+
+/**
+ * The entries of `dir` whose decoded names hold U+FFFD, listed again by the bytes of their
+ * names: a name that really holds U+FFFD is walked as usual; one that is not UTF-8 is a
+ * problem (a folder) or an undecodable file.
+ */
+function listByBytes(
+  dir: string,
+  stack: string[],
+  files: string[],
+  problems: WalkProblem[],
+  undecodable: UndecodableFile[],
+): void {
+  let entries: fs.Dirent<Buffer>[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
+  } catch (e) {
+    problems.push({ path: dir, message: describeError(e) });
+    return;
+  }
+  const prefix = dir === '/' ? '/' : dir === '.' ? '' : `${dir}/`;
+  for (const entry of entries) {
+    const full = prefix + entry.name.toString('utf8');
+    if (!full.includes('\uFFFD', prefix.length)) continue; // listed already
+    const valid = isUtf8(entry.name);
+    if (entry.isDirectory()) {
+      if (valid) stack.push(full);
+      else problems.push({ path: full, message: undecodableMessage(printableBytes(entry.name), 'folder') });
+      continue;
+    }
+    const bytes = Buffer.concat([Buffer.from(prefix), entry.name]);
+    if (!entry.isFile() && !(entry.isSymbolicLink() && isRegularFile(bytes))) continue;
+    if (valid) files.push(full);
+    else undecodable.push({ path: full, name: printableBytes(entry.name) });
+  }
 }
 
 export function describeError(e: unknown): string {

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { buildOnce, makeWorkspace, startServer, TestClient } from './harness';
@@ -59,7 +60,6 @@ describe('LSP diagnostics', function () {
     const file = path.join(ws, '.polytoken/subagents/triage.md');
     const uri = await client.open(file, triage('triaj'));
     await client.diagnosticsFor(uri, (d) => codes(d).includes('polytoken/name-mismatch'));
-    const fs = await import('fs');
     const cfg = path.join(ws, '.subagents.yaml');
     fs.writeFileSync(cfg, 'rules:\n  polytoken/name-mismatch: off\n');
     const before = client.diagnostics.length;
@@ -85,6 +85,19 @@ describe('LSP diagnostics', function () {
     const reg = client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles')!;
     const globs = (reg.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern);
     assert.deepStrictEqual(globs.sort(), ['**/*.json', '**/*.md', '**/*.yaml', '**/*.yml']);
+  });
+
+  it('a `\\` in a file name (`a%5Cb.md`) is part of the name on POSIX: no false name mismatch', async function () {
+    if (process.platform === 'win32') this.skip(); // a separator there
+    const file = path.join(ws, '.polytoken/subagents/a\\b.md');
+    fs.writeFileSync(file, triage('"a\\\\b"'));
+    const uri = await client.open(file, triage('"a\\\\b"'));
+    assert.ok(uri.endsWith('/.polytoken/subagents/a%5Cb.md'), uri);
+    assert.deepStrictEqual(codes(await client.diagnosticsFor(uri)), []);
+    await client.change(uri, triage('b'));
+    const ds = await client.diagnosticsFor(uri, (d) => d.length > 0);
+    assert.deepStrictEqual(codes(ds), ['polytoken/name-mismatch']);
+    assert.match(String(ds[0].message), /the file is a\\b\.md/);
   });
 
   it('settings: subagents.rules wins over the file, and is re-read on change', async () => {

@@ -29,6 +29,9 @@ export const mochaHooks = {
         `\nleak-report: the run ended ${GRACE_MS / 1000} s ago and the process is still alive; left open:\n`,
       );
       for (const h of handles) process.stderr.write(`  - ${describeHandle(h)}\n`);
+      // Resources that are not handles (a worker thread, a pending request) are only named by type.
+      const resources = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout' && r !== 'TTYWrap');
+      if (resources.length) process.stderr.write(`  resources: ${resources.join(', ')}\n`);
       process.exit();
     }, GRACE_MS).unref();
   },
