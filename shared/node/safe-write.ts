@@ -121,7 +121,10 @@ export function writeFileSafely(
   if ('failed' in landing) return { status: 'failed', reason: landing.failed };
   const { path, stat } = landing;
   try {
-    if (!stat) return replaceFile(path, data, undefined, request.expected);
+    if (!stat)
+      return request.expected === undefined
+        ? replaceFile(path, data, undefined)
+        : { status: 'skipped', reason: 'deleted since it was read' };
     if (stat.isDirectory()) return { status: 'failed', reason: 'is a folder' };
     if (stat.isFIFO() || stat.isCharacterDevice()) return writeIntoSpecial(path, data);
     if (!stat.isFile()) return { status: 'failed', reason: kindOf(stat) };
