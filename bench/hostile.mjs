@@ -5,7 +5,8 @@
 // Prints one JSON line (the last line of stdout): { case: { ms, rssMiB, ok, note } }.
 //
 //   node bench/hostile.mjs [--only SUBSTRING] [--keep]
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -28,10 +29,12 @@ const write = (ws, rel, text) => {
   fs.writeFileSync(path.join(ws, rel), text);
 };
 const linux = process.platform === 'linux';
+const withCache = (ws) => ['check', ws, '--format', 'json', '--no-global', '--cache'];
 
 /**
  * Each case: `files` (relative path → text), `setup(ws)` for what is not a plain file,
- * `argv` (default: check the workspace), and `expect(report)` → a problem or undefined.
+ * `argv` (default: check the workspace), `neighbour: false` when the output is not a check
+ * report, and `expect(report)` → a problem or undefined.
  */
 const CASES = {
   'Profy: 200,000 repeats of one key (1.2 MB)': {
@@ -170,14 +173,43 @@ const CASES = {
             fs.symlinkSync('/dev/zero', path.join(ws, '.polytoken/subagents/zero.md'));
           },
           argv: (ws) => ['resolve', path.join(ws, NEIGHBOUR[0]), '--format', 'json', '--no-global'],
+          neighbour: false,
           status: 0,
           expect: (r) => (r.definitions?.[0]?.status === 'rejected' ? undefined : 'the neighbour is resolved'),
         },
         'a link to / in the workspace': {
           setup: (ws) => fs.symlinkSync('/', path.join(ws, 'everything')),
         },
+        'check --cache: the cache is a link to /dev/zero': {
+          setup: (ws) => fs.symlinkSync('/dev/zero', path.join(ws, '.subagentscache')),
+          argv: withCache,
+        },
+        'check --cache: --cache-location outside the workspace, a link to /dev/zero': {
+          setup: (ws) => fs.symlinkSync('/dev/zero', path.join(ws, '..', 'zero.cache')),
+          argv: (ws) => [...withCache(ws), '--cache-location', path.join(ws, '..', 'zero.cache')],
+        },
+        'check --cache: the cache is a FIFO': {
+          setup: (ws) => execFileSync('mkfifo', [path.join(ws, '.subagentscache')]),
+          argv: withCache,
+        },
+        'check --cache: a 1.5 GB sparse cache': {
+          setup: (ws) => fs.ftruncateSync(fs.openSync(path.join(ws, '.subagentscache'), 'w'), 1536 * 1024 * 1024),
+          argv: withCache,
+        },
       }
     : {}),
+  'check --cache: a forged cache (every report emptied, a plain sha256 as its first line)': {
+    setup: (ws) => {
+      spawnSync(process.execPath, [cli, ...withCache(ws)], { cwd: ws, env: benchEnv, stdio: 'ignore' }); // exits 1
+      const file = path.join(ws, '.subagentscache');
+      const text = fs.readFileSync(file, 'utf8');
+      const doc = JSON.parse(text.slice(text.indexOf('\n') + 1));
+      for (const entry of Object.values(doc.files)) entry[2] = [];
+      const json = JSON.stringify(doc);
+      fs.writeFileSync(file, `${createHash('sha256').update(json).digest('base64')}\n${json}`);
+    },
+    argv: withCache,
+  },
 };
 
 function diag(report, rel) {
@@ -190,6 +222,8 @@ function expectCount(diagnostics, rule, n) {
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-hostile-'));
+// The key of `check --cache` is made here, not in the user's own cache folder.
+const benchEnv = { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') };
 const result = {};
 try {
   let index = 0;
@@ -202,14 +236,15 @@ try {
     c.setup?.(ws);
     const out = path.join(tmp, 'out.json');
     const argv = c.argv ? c.argv(ws) : ['check', ws, '--format', 'json', '--no-global'];
-    const m = measure([cli, ...argv], { stdoutFile: out, cwd: ws, timeout: TIMEOUT_MS });
+    const m = measure([cli, ...argv], { stdoutFile: out, cwd: ws, timeout: TIMEOUT_MS, env: benchEnv });
     let note;
     if (m.timedOut) note = `did not finish in ${TIMEOUT_MS / 1000} s`;
     else if (m.status !== (c.status ?? 1)) note = `exit ${m.status}: ${m.stderr.trim().split('\n')[0]}`;
     else {
       try {
         const report = JSON.parse(fs.readFileSync(out, 'utf8'));
-        note = c.argv ? undefined : expectCount(diag(report, NEIGHBOUR[0]), 'polytoken/name-mismatch', 1);
+        note =
+          c.neighbour === false ? undefined : expectCount(diag(report, NEIGHBOUR[0]), 'polytoken/name-mismatch', 1);
         note ??= c.expect?.(report);
       } catch (e) {
         note = `no report: ${String(e).split('\n')[0]}`;

@@ -8,20 +8,25 @@ import { fileURLToPath } from 'url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+// spawnSync's timeout kills only its own child (time(1)), leaving node running: GNU timeout
+// kills the whole process group.
+const timeoutBin = fs.existsSync('/usr/bin/timeout') ? '/usr/bin/timeout' : undefined;
 
 /** `timeout` (ms): the run is killed past it and `timedOut` is set. */
 export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout } = {}) {
   const out = fs.openSync(stdoutFile, 'w');
   const nodeArgs = timeBin ? argv : ['--require', path.join(here, 'rss-preload.cjs'), ...argv];
-  const [cmd, cmdArgs] = timeBin
+  let [cmd, cmdArgs] = timeBin
     ? [timeBin, ['-f', 'BENCH_TIME %e %M %U %S', process.execPath, ...nodeArgs]]
     : [process.execPath, nodeArgs];
+  const grouped = timeout !== undefined && timeoutBin !== undefined;
+  if (grouped) [cmd, cmdArgs] = [timeoutBin, ['-s', 'KILL', `${timeout / 1000}s`, cmd, ...cmdArgs]];
   const start = performance.now();
   const r = spawnSync(cmd, cmdArgs, {
     stdio: ['ignore', out, 'pipe'],
     env: { ...process.env, ...env },
     cwd,
-    timeout,
+    timeout: grouped ? timeout + 10_000 : timeout,
     killSignal: 'SIGKILL',
     maxBuffer: 1 << 28,
   });
@@ -49,7 +54,7 @@ export function measure(argv, { env = {}, stdoutFile = '/dev/null', cwd, timeout
     cpu,
     status: r.status,
     stderr: childStderr,
-    timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL',
+    timedOut: r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL' || (grouped && r.status === 137),
   };
 }
 

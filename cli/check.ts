@@ -5,8 +5,9 @@ import { posix } from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { toPosix } from '../shared';
 import { describeUnmatched, type CheckRun, type FileReport } from './batch/check-paths';
-import { writeAtomically } from './batch/atomic-write';
+import { userCacheKey } from './batch/cache-key';
 import type { CacheOptions } from './batch/check-types';
+import { writeFileSafely } from './batch/safe-write';
 import type { ConfigOptions } from '../shared/node';
 import { describeError } from '../shared/node';
 import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
@@ -49,11 +50,11 @@ export function commandCheck(args: string[], io: Io): number {
   const options = configOptions(parsed, io);
   const fix = fixMode(parsed);
   if (fix === 'dry-run') return fixDryRun(parsed, options, io, allowUnmatched);
-  if (fix === 'write') applyFixes(parsed, options, io, allowUnmatched);
+  const fixesFailed = fix === 'write' && !applyFixes(parsed, options, io, allowUnmatched);
   const run = parsed.flags.has('--stdin')
     ? checkStdin(parsed, options, io, allowUnmatched)
     : checkFiles(parsed, options, io, allowUnmatched);
-  if (run.cacheProblem) io.err(errorLine(run.cacheProblem));
+  for (const note of run.cacheNotes ?? []) io.err(errorLine(note));
 
   const files = run.files.map((f) => ({
     path: relativePath(io.cwd, f.path),
@@ -79,11 +80,8 @@ export function commandCheck(args: string[], io: Io): number {
       formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
   // The whole report in one write: an interrupted run never leaves half a document.
   if (outputFile === undefined) io.out(text);
-  else {
-    const problem = writeAtomically(absolutePath(io.cwd, outputFile), text);
-    if (problem) throw new UsageError(`cannot write the report to ${outputFile}: ${problem}`);
-  }
-  if (ioErrors.length) return 2;
+  else writeOutput(io, outputFile, text, 'report');
+  if (ioErrors.length || fixesFailed) return 2;
   if (report.summary.errors > 0 || tooManyWarnings) return 1;
   return 0;
 }
@@ -128,16 +126,70 @@ function withConfigTexts(options: ConfigOptions, texts: ReadonlyMap<string, stri
   return { ...options, openText: (path) => texts.get(path) ?? options.openText?.(path) };
 }
 
-/** `--fix`: writes every file the preferred fixes change; the check that follows reports what is left. */
-function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): void {
+/**
+ * `--fix`: writes every file the preferred fixes change; the check that follows reports what
+ * is left. False when a file could not be written (the run then exits 2).
+ */
+function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): boolean {
   const { fixed, problems } = fixedFiles(parsed, options, io, allowUnmatched);
-  for (const p of [...problems, ...writeFixed(fixed)])
-    io.err(errorLine(`${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}`));
-  const count = fixed.reduce((n, f) => n + f.rules.length, 0);
+  for (const p of problems) io.err(errorLine(`${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}`));
+  const roots = fixRoots(parsed.positionals, io.cwd, options.configFile);
+  const { written, skipped, failed } = writeFixed(fixed, { roots });
+  for (const p of [...skipped, ...failed])
+    io.err(errorLine(`${relativePath(io.cwd, p.path)}: fixes not written: ${p.message}`));
+  const count = written.reduce((n, f) => n + f.rules.length, 0);
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const notWritten = fixed.length - written.length;
   if (fixed.length)
     io.err(
-      `subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${fixed.length} file${fixed.length === 1 ? '' : 's'}\n`,
+      `subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${files(written.length)}${notWritten ? `; ${files(notWritten)} not written` : ''}\n`,
     );
+  return failed.length === 0;
+}
+
+/**
+ * The folders `--fix` may write in: each PATH's real folder (a file's own folder, a glob's
+ * existing base; the current folder without PATH) and the `--config` file's. A file that
+ * resolves outside them (a link, a folder of `polytoken.subagentDirs` elsewhere) is not written.
+ */
+function fixRoots(positionals: string[], cwd: string, configFile?: string): string[] {
+  const roots = new Set<string>();
+  for (const given of [...(positionals.length ? positionals : ['.']), ...(configFile ? [configFile] : [])]) {
+    for (let p = absolutePath(cwd, given); ; p = posix.dirname(p)) {
+      try {
+        const stat = fs.statSync(p, { throwIfNoEntry: false });
+        if (stat) {
+          roots.add(toPosix(fs.realpathSync.native(stat.isDirectory() ? p : posix.dirname(p))));
+          break;
+        }
+      } catch {
+        break; // unreadable: nothing written there
+      }
+      if (posix.dirname(p) === p) break;
+    }
+  }
+  return [...roots];
+}
+
+/** The current folder as given and resolved: a link in it is not followed out of it by `-o` or `--cache`. */
+function workspaceRoots(io: Io): string[] {
+  const cwd = toPosix(io.cwd);
+  try {
+    return [...new Set([cwd, toPosix(fs.realpathSync.native(cwd))])];
+  } catch {
+    return [cwd];
+  }
+}
+
+/** `-o FILE`: the report or diff, written safely (safe-write.ts). */
+function writeOutput(io: Io, given: string, text: string, what: string): void {
+  const outcome = writeFileSafely(
+    absolutePath(io.cwd, given),
+    text,
+    { roots: workspaceRoots(io), userPathsOutside: true },
+    { makeFolders: true },
+  );
+  if (outcome.status !== 'written') throw new UsageError(`cannot write the ${what} to ${given}: ${outcome.reason}`);
 }
 
 /**
@@ -150,10 +202,7 @@ function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnma
   const diff = unifiedDiff(fixed, (path) => relativePath(io.cwd, path));
   const outputFile = parsed.values['--output-file'];
   if (outputFile === undefined) io.out(diff);
-  else {
-    const problem = writeAtomically(absolutePath(io.cwd, outputFile), diff);
-    if (problem) throw new UsageError(`cannot write the diff to ${outputFile}: ${problem}`);
-  }
+  else writeOutput(io, outputFile, diff, 'diff');
   const texts = new Map(fixed.map((f) => [f.path, f.after]));
   const after = runCheckPaths(
     parsed.positionals,
@@ -213,12 +262,21 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
   return { files: own, ioErrors: run.ioErrors.filter((e) => e.path === abs), unmatched: [] };
 }
 
-/** `--cache [--cache-location P]`: P is the file, or a folder to hold `.subagentscache`. */
-function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions {
+/**
+ * `--cache [--cache-location P]`: P is the file, or a folder to hold `.subagentscache`.
+ * Without the user's key (cache-key.ts) there is no cache: a note says why.
+ */
+function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
   const given = parsed.values['--cache-location'];
   let file = absolutePath(io.cwd, given ?? DEFAULT_CACHE_FILE);
-  if (given !== undefined && (/[\\/]$/.test(given) || isFolder(file))) file = posix.join(file, DEFAULT_CACHE_FILE);
-  return { file, checker: checkerIdentity(io.version) };
+  if (given !== undefined && ((process.platform === 'win32' ? /[\\/]$/ : /\/$/).test(given) || isFolder(file)))
+    file = posix.join(file, DEFAULT_CACHE_FILE);
+  const key = userCacheKey(io.env);
+  if ('problem' in key) {
+    io.err(errorLine(`not using the cache: ${key.problem}`));
+    return undefined;
+  }
+  return { file, checker: checkerIdentity(io.version), key: key.key, workspace: workspaceRoots(io) };
 }
 
 function isFolder(path: string): boolean {

@@ -2,16 +2,18 @@
  * `check --fix` and `--fix-dry-run`: every preferred fix of every checked definition and
  * configuration, applied round after round until nothing changes (at most 10 rounds;
  * shared/fixes/apply.ts). Only edits inside files: a fix that would rename a file is left for
- * the author, whose check then says so. `--fix` writes each changed file atomically;
- * `--fix-dry-run` writes nothing and shows the changes as a unified diff.
+ * the author, whose check then says so. `--fix` writes each changed file with
+ * writeFileSafely (shared/node/safe-write.ts: never through a link out of the checked
+ * folders, mode and owner kept, a file changed meanwhile skipped); `--fix-dry-run` writes
+ * nothing and shows the changes as a unified diff.
  */
 import { posix } from 'path';
 import { createTwoFilesPatch } from 'diff';
 import { parseConfig } from '../shared';
 import { fixAll } from '../shared';
 import type { FileReport } from './batch/check-types';
-import { writeAtomically } from './batch/atomic-write';
 import { readRegularFile } from '../shared/node';
+import { writeFileSafely, type WritePlace } from './batch/safe-write';
 import { describeError } from '../shared/node';
 
 export interface FixedFile {
@@ -67,14 +69,23 @@ function fixReports(reports: readonly FileReport[]): FixOutcome {
   return { fixed, problems };
 }
 
-/** Writes each fixed file (to a temporary file renamed into place); returns the files that could not be written. */
-export function writeFixed(fixed: readonly FixedFile[]): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
+export interface WrittenFixes {
+  written: FixedFile[];
+  /** Not written on purpose: a link out of `place`, a file changed since it was read. */
+  skipped: { path: string; message: string }[];
+  /** Not written because the system refused (no space, permission, …): the run fails. */
+  failed: { path: string; message: string }[];
+}
+
+/** Writes each fixed file, unless it changed on disk since it was read. */
+export function writeFixed(fixed: readonly FixedFile[], place: WritePlace): WrittenFixes {
+  const result: WrittenFixes = { written: [], skipped: [], failed: [] };
   for (const f of fixed) {
-    const problem = writeAtomically(f.path, f.after);
-    if (problem) problems.push({ path: f.path, message: problem });
+    const outcome = writeFileSafely(f.path, f.after, place, { expected: f.before });
+    if (outcome.status === 'written') result.written.push(f);
+    else result[outcome.status].push({ path: f.path, message: outcome.reason });
   }
-  return problems;
+  return result;
 }
 
 /** The changes as one unified diff, paths relative to the current folder (`a/…`, `b/…`). */

@@ -27,12 +27,13 @@ export {
   type SubagentsConfig,
 } from './config/config';
 export { unsafeGlobReason } from './config/glob-guard';
+export { SEVERITY_SETTINGS } from './config/keys';
 export { catalogFor, type Catalog } from './catalog/catalog';
 export { DEFAULT_GLOBS, dialectOf, folderDialects, isInGlobalDir, relativeInside, toPosix } from './files';
 export { SourceText } from './text/source';
 export type { ParsedFile } from './text/document';
 export { getValue } from './text/tree';
-export { MAX_FILE_BYTES, tooLargeReason } from './text/limits';
+export { MAX_FILE_BYTES, sizeOverLimit, tooLargeReason } from './text/limits';
 export { printable, printableBytes, printableJson } from './text/printable';
 export * from './protocol';
 

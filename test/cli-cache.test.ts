@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'assert';
 import { execFileSync } from 'child_process';
-import { createHash } from 'crypto';
+import { createHash, createHmac } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
@@ -56,8 +56,12 @@ fs.openSync = function (file, flags) {
   return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
 }
 
-/** The workspace's files a run opened: besides them, the CLI opens its bundle, its code cache and the cache file. */
-const inWorkspace = (opened: string[]) => opened.filter((f) => f !== '.subagentscache' && !f.startsWith('../'));
+/**
+ * The workspace's files a run opened: besides them, the CLI opens its bundle, its code cache,
+ * the cache's key, the cache file and its folder (to flush the rename of a new cache).
+ */
+const inWorkspace = (opened: string[]) =>
+  opened.filter((f) => f !== '.subagentscache' && f !== '' && !f.startsWith('../'));
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -193,48 +197,60 @@ describe('check --cache', function () {
     assert.equal(renamed.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
   });
 
-  it('a corrupt, truncated, foreign or hand-edited cache is ignored and written anew', () => {
+  it('a corrupt, truncated, unsigned, foreign or hand-edited cache is ignored (with a note) and written anew', () => {
     const ws = temps.workspace(FILES);
     const expected = temps.run(['check', '-f', 'json'], ws).stdout;
     const cacheFile = path.join(ws, '.subagentscache');
     runWatched(['check', '--cache'], ws);
-    // The file is a digest line, then the JSON.
+    // The file is a signature line (HMAC-SHA256 with the user's key), then the JSON.
     const good = fs.readFileSync(cacheFile, 'utf8');
     const json = good.slice(good.indexOf('\n') + 1);
+    const key = fs.readFileSync(path.join(temps.xdgCache, 'subagents', 'check-cache.key'));
     // The JSON is written as ASCII: characters past it are escaped.
     const ascii = (text: string) =>
       text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const digested = (json: string) => `${createHash('sha256').update(json).digest('base64')}\n${json}`;
-    const withDigest = (doc: unknown) => digested(ascii(JSON.stringify(doc)));
-    assert.equal(withDigest(JSON.parse(json)), good, 'the first line is the digest of the rest');
+    const signed = (json: string) => `${createHmac('sha256', key).update(json).digest('base64')}\n${json}`;
+    const withSignature = (doc: unknown) => signed(ascii(JSON.stringify(doc)));
+    assert.equal(withSignature(JSON.parse(json)), good, 'the first line signs the rest');
     const edited = JSON.parse(json);
     for (const entry of Object.values(edited.files) as unknown[][]) entry[2] = [{ range: null, message: 7 }];
-    const foreign = { ...JSON.parse(json), checker: 'some other build' };
     // A stored diagnostic is [startLine, startCharacter, endLine, endCharacter, severity, rule, message].
     const damaged = good.replace(/,1,"syntax\/json"/, ',2,"syntax/json"');
     assert.notEqual(damaged, good);
-    const variants = [
-      '',
-      'not json',
-      good.slice(0, good.length / 2),
-      json,
-      'null\nnull',
-      withDigest(null),
-      withDigest([]),
-      withDigest({ ...JSON.parse(json), files: 7 }),
-      damaged,
-      withDigest(edited),
-      withDigest(foreign),
-      '\u0000\u0001',
-      digested(JSON.stringify(JSON.parse(json))),
+    const unsigned = /is not signed with your key/;
+    const unlike = (part: string) => new RegExp(`its ${part} is not what this checker writes`);
+    const variants: [string, RegExp | undefined][] = [
+      ['', unsigned],
+      ['not json', unsigned],
+      [good.slice(0, good.length / 2), unsigned],
+      [json, unsigned],
+      ['null\nnull', unsigned],
+      [damaged, unsigned],
+      // The format before signatures: a plain sha256 of the JSON.
+      [`${createHash('sha256').update(json).digest('base64')}\n${json}`, unsigned],
+      ['\u0000\u0001', unsigned],
+      [signed('not json'), /is not JSON/],
+      [withSignature(null), undefined],
+      [withSignature([]), undefined],
+      [withSignature({ ...JSON.parse(json), files: 7 }), unlike('list of files')],
+      [withSignature(edited), unlike('list of files')],
+      [withSignature({ ...JSON.parse(json), extra: 1 }), unlike('layout')],
+      // This user's own cache from another build: rebuilt without a word.
+      [withSignature({ ...JSON.parse(json), checker: 'some other build' }), undefined],
+      [withSignature({ ...JSON.parse(json), format: 7 }), undefined],
     ];
-    for (const variant of variants) {
+    for (const [variant, note] of variants) {
       fs.writeFileSync(cacheFile, variant);
       const r = runWatched(['check', '--cache', '-f', 'json'], ws);
-      assert.equal(r.stderr, '', variant.slice(0, 40));
-      assert.equal(r.stdout, expected, variant.slice(0, 40));
-      assert.deepEqual(r.analyzed, DEFINITIONS, `nothing reused from ${variant.slice(0, 40)}`);
+      const label = variant.slice(0, 40);
+      if (note) {
+        assert.match(r.stderr, /^subagents: ignoring the cache .*\.subagentscache: .*; it will be rebuilt\n$/, label);
+        assert.match(r.stderr, note, label);
+      } else assert.equal(r.stderr, '', label);
+      assert.equal(r.stdout, expected, label);
+      assert.deepEqual(r.analyzed, DEFINITIONS, `nothing reused from ${label}`);
       const rewritten = fs.readFileSync(cacheFile, 'utf8');
+      assert.equal(withSignature(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1))), rewritten, 'signed');
       assert.deepEqual(
         Object.keys(JSON.parse(rewritten.slice(rewritten.indexOf('\n') + 1)).files).length,
         CHECKED.length,

@@ -4,132 +4,32 @@
  * of its name (shadowing, duplicate roles) are those of the last run. Unchanged files are neither
  * parsed nor checked, nor read when their stamp says they are unchanged (file-digest.ts: git's rule,
  * with its protection against racy timestamps); unchanged `.subagents.yaml` files are not parsed either.
- * A cache that is missing, corrupt (its digest does not match) or from another checker is
- * ignored and written anew. A reused report holds what the CLI prints of each diagnostic
- * (range, severity, rule, message): kept compact, the file loads fast.
+ * A cache that is missing, from another checker, not signed with the user's key, or not as
+ * this checker writes it is ignored and written anew (check-cache-file.ts). A reused report
+ * holds what the CLI prints of each diagnostic (range, severity, rule, message): kept
+ * compact, the file loads fast.
  */
-import { isAscii } from 'buffer';
-import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../../shared';
 import type { FileKind, WorkspaceIndex } from '../../shared';
-import { writeAtomically } from './atomic-write';
-import { digest, fileDigest, isStamp, type Stamp } from './file-digest';
+import {
+  cachePlace,
+  emptyCache,
+  loadCache,
+  MAX_CACHE_BYTES,
+  serializeCache,
+  type CacheFile,
+  type Entry,
+  type StoredDiagnostic,
+} from './check-cache-file';
+import { digest, fileDigest, type Stamp } from './file-digest';
 import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
 import { Runner, type Item } from './check-runner';
-
-/** Bumped when the layout of the file changes. */
-const FORMAT = 7;
-
-/** A diagnostic as stored: what the CLI prints of it. */
-type StoredDiagnostic = [
-  startLine: number,
-  startCharacter: number,
-  endLine: number,
-  endCharacter: number,
-  severity: number,
-  rule: string,
-  message: string,
-];
-
-/**
- * One file: sha256 of its bytes, index of its context, its diagnostics, for Polytoken and
- * Picasso the name it registers under, and its stamp when it was read well after its last
- * change (file-digest.ts: unchanged, it is not read again).
- */
-type Entry = [hash: string, context: number, diagnostics: StoredDiagnostic[], name?: string | null, stamp?: Stamp];
-
-/** A configuration file: sha256 of its text and what parseConfig made of it. */
-type ConfigEntry = [hash: string, parsed: LoadedConfig];
-
-interface CacheFile {
-  format: number;
-  checker: string;
-  /** Dialect and configuration identities, referred to by index. */
-  contexts: string[];
-  /**
-   * Per `<kind> <name>` that more than one path registers under: the paths of those Polytoken
-   * definitions or Picasso roles, sorted, one a line. A name missing here had one path: the file's own.
-   */
-  groups: Record<string, string>;
-  configs: Record<string, ConfigEntry>;
-  files: Record<string, Entry>;
-}
-
-/** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
-const asciiJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const empty = (checker: string): CacheFile => ({
-  format: FORMAT,
-  checker,
-  contexts: [],
-  groups: {},
-  configs: {},
-  files: {},
-});
+import { writeFileSafely } from './safe-write';
+import { sizeOverLimit } from '../../shared';
 
 const own = <T>(record: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined;
-
-/**
- * The cache file is a digest line, then the JSON it is the digest of: a file that was cut
- * short, damaged or edited by hand does not match and is not used.
- */
-function load(options: CacheOptions): CacheFile {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(options.file);
-  } catch {
-    return empty(options.checker);
-  }
-  // The digest is taken over the bytes: no text is decoded before it matches.
-  const eol = bytes.indexOf(10);
-  if (eol < 0 || !isAscii(bytes) || digest(bytes.subarray(eol + 1)) !== bytes.toString('latin1', 0, eol))
-    return empty(options.checker);
-  try {
-    // Written as ASCII (see asciiJson): latin1 decodes it exactly, several times faster than UTF-8.
-    const parsed = JSON.parse(bytes.toString('latin1', eol + 1)) as CacheFile;
-    const usable =
-      parsed.format === FORMAT &&
-      parsed.checker === options.checker &&
-      [parsed.contexts, parsed.groups, parsed.configs, parsed.files].every((v) => typeof v === 'object' && v !== null);
-    return usable ? parsed : empty(options.checker);
-  } catch {
-    return empty(options.checker);
-  }
-}
-
-const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
-
-/** A stored diagnostic as this checker writes it. */
-function isStoredDiagnostic(d: unknown): d is StoredDiagnostic {
-  return (
-    Array.isArray(d) &&
-    d.length === 7 &&
-    isCount(d[0]) &&
-    isCount(d[1]) &&
-    isCount(d[2]) &&
-    isCount(d[3]) &&
-    [1, 2, 3, 4].includes(d[4]) &&
-    typeof d[5] === 'string' &&
-    typeof d[6] === 'string'
-  );
-}
-
-/** An entry as this checker writes it: one written by other means is a miss, never a crash. */
-function isEntry(e: unknown): e is Entry {
-  if (
-    !Array.isArray(e) ||
-    typeof e[0] !== 'string' ||
-    !Number.isInteger(e[1]) ||
-    !Array.isArray(e[2]) ||
-    (e[3] != null && typeof e[3] !== 'string') ||
-    (e[4] !== undefined && !isStamp(e[4]))
-  )
-    return false;
-  return (e[2] as unknown[]).every(isStoredDiagnostic);
-}
 
 /** A diagnostic as stored; undefined for one the cache cannot hold (its file is then not cached). */
 function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
@@ -211,14 +111,20 @@ export class CheckCache {
   private readonly previous: CacheFile;
   private readonly next: CacheFile;
   private configsParsed = 0;
+  /** What the run says about the cache: why the previous one was ignored, why this one is not written. */
+  private readonly notes: string[] = [];
+  private readonly unwritable: boolean;
 
   /** How many files the previous run recorded. */
   private readonly previousFiles: number;
 
   constructor(private readonly options: CacheOptions) {
-    this.previous = load(options);
+    const loaded = loadCache(options);
+    if (loaded.note) this.notes.push(loaded.note);
+    this.unwritable = !!loaded.unwritable;
+    this.previous = loaded.cache;
     this.previousFiles = Object.keys(this.previous.files).length;
-    this.next = empty(options.checker);
+    this.next = emptyCache(options.checker);
   }
 
   /** parseConfig, answered from the cache when the text is the same. */
@@ -226,7 +132,7 @@ export class CheckCache {
     const hash = digest(text);
     const entry = own(this.previous.configs, path);
     let parsed: LoadedConfig;
-    if (Array.isArray(entry) && entry[0] === hash && typeof entry[1]?.config === 'object') parsed = entry[1];
+    if (entry && entry[0] === hash) parsed = entry[1];
     else {
       parsed = parseConfig(text, path, dir);
       this.configsParsed++;
@@ -243,7 +149,7 @@ export class CheckCache {
     items: Item[],
     options: CheckOptions,
     run: (preset: Preset, options: CheckOptions) => ItemsRun,
-  ): ItemsRun & { problem?: string } {
+  ): ItemsRun & { notes: string[] } {
     const { previous, next } = this;
     // One pass over the files: read (or stamp) each, then see whether its report can be reused.
     const hashes: (string | undefined)[] = new Array(items.length);
@@ -256,8 +162,7 @@ export class CheckCache {
     let stampsLearned = false;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      const found = own(previous.files, item.path);
-      const entry = isEntry(found) ? found : undefined;
+      const entry = own(previous.files, item.path);
       const read = fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
       const hash = (hashes[i] = read?.hash);
       const stamp = (stamps[i] = read?.stamp);
@@ -315,11 +220,23 @@ export class CheckCache {
       !this.configsParsed &&
       this.previousFiles === items.length &&
       Object.keys(previous.configs).length === Object.keys(next.configs).length;
-    if (unchanged || ruleFailed) return result;
-    this.record(items, hashes, stamps, contexts, result, groupOf);
-    const json = asciiJson(next);
-    const problem = writeAtomically(this.options.file, `${digest(json)}\n${json}`);
-    return problem ? { ...result, problem: `cannot write the cache ${this.options.file}: ${problem}` } : result;
+    if (!unchanged && !ruleFailed && !this.unwritable) {
+      this.record(items, hashes, stamps, contexts, result, groupOf);
+      this.write();
+    }
+    return { ...result, notes: this.notes };
+  }
+
+  private write(): void {
+    const { file, key } = this.options;
+    const text = serializeCache(this.next, key);
+    // What would not be read back is not written (ASCII: one byte a character).
+    if (text.length > MAX_CACHE_BYTES) {
+      this.notes.push(`the cache would be ${sizeOverLimit(text.length, MAX_CACHE_BYTES)}; not written`);
+      return;
+    }
+    const outcome = writeFileSafely(file, text, cachePlace(this.options), { makeFolders: true });
+    if (outcome.status !== 'written') this.notes.push(`cannot write the cache ${file}: ${outcome.reason}`);
   }
 
   /** What the next run may reuse: every file read and reported, and the groups of its name. */

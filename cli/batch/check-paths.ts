@@ -30,8 +30,8 @@ export interface CheckRun {
    * file that is neither a definition nor a configuration.
    */
   unmatched: UnmatchedInput[];
-  /** Why the cache could not be written (the check itself went on). */
-  cacheProblem?: string;
+  /** Why the previous cache was ignored, or why the cache could not be written (the check itself went on). */
+  cacheNotes?: string[];
 }
 
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
@@ -151,7 +151,7 @@ function runCandidates(
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
   const files = reports.filter((r): r is FileReport => !!r);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, ioErrors, ...(cached?.problem ? { cacheProblem: cached.problem } : {}) };
+  return { files, ioErrors, ...(cached?.notes.length ? { cacheNotes: cached.notes } : {}) };
 }
 
 /** A worker that dies or hangs mid-run must not hang the check: it starts again on one thread. */

@@ -39,6 +39,10 @@ export interface CacheOptions {
   file: string;
   /** The checker's version and build: a cache written by another checker is not used. */
   checker: string;
+  /** The user's key (cache-key.ts): the file is signed with it, and a file it does not sign is not used. */
+  key: Buffer;
+  /** The folders the run works in: a link at the cache's path is not followed out of them. */
+  workspace?: readonly string[];
 }
 
 /** Items not to analyze (the files the cache answers), with the names the named ones (Polytoken, Picasso) register under. */

@@ -10,5 +10,5 @@ export {
   type ConfigOptions,
 } from './config-loader';
 export { nodeWorkspaceHost } from './host';
-export { isRegularFile, readRegularFile, RefusedFileError } from './read';
+export { isRegularFile, readRegularBytes, readRegularFile, RefusedFileError } from './read';
 export { describeError, undecodableMessage, walkFiles, type UndecodableFile, type WalkProblem } from './walk';

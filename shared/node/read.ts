@@ -28,7 +28,12 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
  * `maxBytes` + 1 bytes are read even when the file grows meanwhile.
  */
 export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string {
-  const fd = fs.openSync(path, OPEN_FLAGS);
+  return readRegularBytes(path, maxBytes).toString('utf8');
+}
+
+/** readRegularFile's bytes; `noFollow`: a symbolic link at `path` is refused (ELOOP), not followed. */
+export function readRegularBytes(path: string, maxBytes = MAX_FILE_BYTES, noFollow = false): Buffer {
+  const fd = fs.openSync(path, noFollow ? OPEN_FLAGS | (fs.constants.O_NOFOLLOW ?? 0) : OPEN_FLAGS);
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile())
@@ -51,7 +56,7 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
       if (n === 0) break;
       length += n;
     }
-    return buffer.toString('utf8', 0, length);
+    return buffer.subarray(0, length);
   } finally {
     fs.closeSync(fd);
   }

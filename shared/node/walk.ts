@@ -114,6 +114,14 @@ export function describeError(e: unknown): string {
       return 'is a folder';
     case 'ELOOP':
       return 'too many levels of symbolic links';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large for the file system or the process size limit';
+    case 'EROFS':
+      return 'read-only file system';
     default:
       return err?.message ? err.message.split('\n')[0] : String(e);
   }

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -62,7 +63,7 @@ describe('hardening: the check cache', function () {
       fc.property(fc.array(state, { minLength: 2, maxLength: 4 }), fc.boolean(), (states, workers) => {
         const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-cache-')));
         try {
-          const cache = { file: path.join(root, 'cache', 'check.json'), checker: 'test' };
+          const cache = { file: path.join(root, 'cache', 'check.json'), checker: 'test', key: randomBytes(32) };
           // A reused report holds what the CLI prints of each diagnostic: its range, severity, rule and message.
           const printed = (f: { path: string; diagnostics: Diagnostic[] }) => [
             f.path,

@@ -19,6 +19,8 @@ export class Temps {
   private readonly dirs: string[] = [];
   /** An empty folder used as XDG_CONFIG_HOME, so the machine's own global folder never leaks in. */
   readonly xdg = this.dir('subagents-xdg-');
+  /** XDG_CACHE_HOME: the key of `check --cache` is made there, not in the machine's own cache folder. */
+  readonly xdgCache = this.dir('subagents-xdg-cache-');
 
   dir(prefix = 'subagents-cli-'): string {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -44,7 +46,14 @@ export class Temps {
   ): Run {
     const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd,
-      env: { ...process.env, XDG_CONFIG_HOME: this.xdg, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: this.xdg,
+        XDG_CACHE_HOME: this.xdgCache,
+        NO_COLOR: '',
+        FORCE_COLOR: '',
+        ...options.env,
+      },
       input: options.input,
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
