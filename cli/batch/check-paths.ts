@@ -56,7 +56,9 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
         if (!folder) folders.set(dir, (folder = folderOf(dir, resolver.forDir(dir), root)));
         kind = folder.kindOf(posix.basename(path));
         kinds.set(path, kind);
-        if (kind) candidates.push({ path, kind, config: folder.config, root });
+        const refused = kind && !virtual?.has(path) ? options.refuse?.(path) : undefined;
+        if (refused !== undefined) ioErrors.push({ path, message: refused });
+        else if (kind) candidates.push({ path, kind, config: folder.config, root });
       }
       // A configuration counts as a match only when named itself.
       if (kind && (kind !== 'config' || form === 'file')) matched = true;
