@@ -1,9 +1,9 @@
 /** `subagents mcp`: the MCP server on stdin/stdout; the log goes to stderr. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UsageError } from '../args';
 import type { Io } from '../common';
 import { HELP } from '../help';
 import { createMcpServer } from './server';
+import { LineTransport } from './stdio';
 
 export function runMcp(args: string[], io: Io): number | undefined {
   if (args.includes('-h') || args.includes('--help')) {
@@ -23,13 +23,13 @@ export function runMcp(args: string[], io: Io): number | undefined {
     log(`unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   );
   const server = createMcpServer({ cwd: io.cwd, env: io.env, version: io.version, log });
-  const transport = new StdioServerTransport();
-  transport.onclose = () => process.exit(0);
+  server.server.onerror = (e) => log(e.message);
+  const transport = new LineTransport(process.stdin, process.stdout, log);
   server.connect(transport).catch((e) => {
     log(`cannot start: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(2);
   });
-  // The client ends the session by closing our stdin.
-  process.stdin.on('end', () => process.exit(0));
+  // The client ends the session by closing our stdin (the transport then closes the server).
+  server.server.onclose = () => process.exit(0);
   return undefined;
 }
