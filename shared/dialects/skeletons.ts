@@ -68,6 +68,7 @@ const SKELETONS: Record<Dialect, (name: string, purpose: string) => Skeleton> = 
         {
           name,
           description: oneLine(purpose),
+          delegatable: false,
           tools: ['read', 'grep', 'glob'],
           subagents: [
             { name, description: oneLine(purpose), system_prompt: oneLine(purpose), tools: ['read', 'grep'] },
