@@ -215,9 +215,8 @@ class RootsCache {
       this.options.log(`the client lists no usable file:// root; the workspace is ${this.options.cwd}`);
     } catch (e) {
       this.invalidate(); // asked again at the next call
-      this.options.log(
-        `roots/list failed (${e instanceof Error ? e.message : String(e)}); the workspace is ${this.options.cwd}`,
-      );
+      const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+      this.options.log(`roots/list failed (${reason}); the workspace is ${this.options.cwd}`);
     }
     return fallback();
   }
