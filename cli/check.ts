@@ -217,7 +217,8 @@ export function checkUnsaved(
 ): CheckRun {
   const inputs = new Set(contents.keys());
   for (const abs of contents.keys()) for (const sibling of siblingsForShadowing(abs)) inputs.add(sibling);
-  const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: (p) => contents.has(p) }, io);
+  const own = (p: string) => contents.has(p);
+  const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: own, analyze: own }, io);
   return {
     files: run.files.filter((f) => contents.has(f.path)),
     ioErrors: run.ioErrors.filter((e) => contents.has(e.path)),

@@ -4,6 +4,7 @@ import { describeError } from '../shared/node';
 import { RULES, ruleDocsUrl } from '../shared';
 import type { Resolution } from '../shared';
 import type { ConfigOptions } from '../shared/node';
+import type { CheckOptions } from './batch/check-types';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
 import { HELP } from './help';
@@ -40,7 +41,7 @@ export function commandResolve(args: string[], io: Io): number {
 export function resolveFile(
   abs: string,
   shown: string,
-  options: ConfigOptions & { contents?: ReadonlyMap<string, string> },
+  options: ConfigOptions & Partial<CheckOptions>,
   io: Io,
 ): Resolution {
   if (!options.contents?.has(abs)) {
@@ -52,7 +53,12 @@ export function resolveFile(
     }
     if (!stat.isFile()) throw new UsageError(`${shown}: is a folder, not a definition file`);
   }
-  const run = runCheckPaths([abs, ...siblingsForShadowing(abs)], { ...options, keepAnalysis: (p) => p === abs }, io);
+  const isFile = (p: string) => p === abs;
+  const run = runCheckPaths(
+    [abs, ...siblingsForShadowing(abs)],
+    { ...options, keepAnalysis: isFile, analyze: isFile },
+    io,
+  );
   const own = run.ioErrors.find((e) => e.path === abs);
   if (own) throw new UsageError(`${shown}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);

@@ -128,7 +128,7 @@ function runCandidates(
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
     const todo = items.length - (preset?.skip.size ?? 0);
-    const count = keep === true ? 0 : workerCount(todo, opts);
+    const count = keep === true || opts.analyze ? 0 : workerCount(todo, opts);
     const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
     return file
       ? runParallelOrSerial(items, opts, count, file, keepFor, preset)
@@ -179,7 +179,7 @@ function runSerial(
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const corrections: [number, string][] = [];
   for (let i = 0; i < items.length; i++) {
-    if (preset?.skip.has(i)) continue;
+    if (preset?.skip.has(i) || (options.analyze && !options.analyze(items[i].path))) continue;
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else if ('analysis' in r) {

@@ -149,7 +149,7 @@ export class Tools {
     const checkOwn = (texts: ReadonlyMap<string, string>) => {
       const run = runCheckPaths(
         [path, ...siblingsForShadowing(path)],
-        { ...options, contents: texts, keepAnalysis: (p) => p === path },
+        { ...options, contents: texts, keepAnalysis: (p) => p === path, analyze: (p) => p === path },
         this.io,
       );
       const own = run.files.filter((f) => f.path === path);
