@@ -128,7 +128,7 @@ function runCandidates(
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
     const todo = items.length - (preset?.skip.size ?? 0);
-    const count = keep === true || opts.analyze ? 0 : workerCount(todo, opts);
+    const count = keep === true || opts.analyze || opts.onAnalysis ? 0 : workerCount(todo, opts);
     const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
     return file
       ? runParallelOrSerial(items, opts, count, file, keepFor, preset)
@@ -183,6 +183,7 @@ function runSerial(
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else if ('analysis' in r) {
+      options.onAnalysis?.(items[i].path, r.analysis);
       reports[i] = {
         path: items[i].path,
         kind: items[i].kind,

@@ -6,7 +6,7 @@
  * read, and files that lead out through a link are refused.
  */
 import { pathToFileURL } from 'url';
-import { summarizeFile, ruleDocsUrl, type WorkspaceDefinition } from '../../shared';
+import { summarizeFile, ruleDocsUrl, type Analysis, type WorkspaceDefinition } from '../../shared';
 import { readRegularFile, describeError, type ConfigOptions } from '../../shared/node';
 import { describeUnmatched } from '../batch/check-paths';
 import type { CheckOptions } from '../batch/check-types';
@@ -106,13 +106,16 @@ export class Tools {
     const multiRoot = ws.roots.folders.length > 1;
     const definitions: Listed[] = [];
     for (const root of ws.roots.folders) {
-      const run = runCheckPaths([root], { ...this.options(root), keepAnalysis: true }, this.io);
-      for (const report of run.files) {
-        if (!report.analysis || report.kind === 'config' || (args.dialect && report.kind !== args.dialect)) continue;
-        const uri = pathToFileURL(report.path).href;
-        for (const d of summarizeFile(report.analysis, uri, { folder: root, multiRoot }))
+      // Each file's summary as its analysis is made: the analyses are not all held at once.
+      const summaries = new Map<string, WorkspaceDefinition[]>();
+      const onAnalysis = (path: string, analysis: Analysis) => {
+        if (analysis.kind && analysis.kind !== 'config' && (!args.dialect || analysis.kind === args.dialect))
+          summaries.set(path, summarizeFile(analysis, pathToFileURL(path).href, { folder: root, multiRoot }));
+      };
+      const run = runCheckPaths([root], { ...this.options(root), keepAnalysis: false, onAnalysis }, this.io);
+      for (const report of run.files)
+        for (const d of summaries.get(report.path) ?? [])
           if (!args.status || d.status === args.status) definitions.push(listed(ws.shown(report.path), d));
-      }
     }
     const counts = Object.fromEntries(DEFINITION_STATUSES.map((s) => [s, 0]));
     for (const d of definitions) counts[d.status]++;
