@@ -47,8 +47,9 @@ export function createMcpServer(options: McpOptions): McpServer {
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
-      // Bounds the work one call can ask for before any schema is even checked.
-      maxToolInputElements: 4 * MAX_INPUTS,
+      // Bounds the work one call can ask for before any schema is checked: the most the schemas allow
+      // (MAX_INPUTS paths and MAX_INPUTS files of two keys) fits.
+      maxToolInputElements: 5 * MAX_INPUTS,
     },
   );
   const roots = new RootsCache(server, options);
