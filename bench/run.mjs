@@ -1,7 +1,8 @@
 // `npm run bench`: times `node dist/cli.js check <ws> --format json` on generated workspaces
 // of 1,000, 10,000 and 50,000 definitions next to the FLOOR (bench/floor.mjs: one process
 // that only finds, reads and parses the same files with the same parsers), and the language
-// server (bench/server.mjs) and its workspace view (bench/view.mjs), then pathological files
+// server (bench/server.mjs), its workspace view (bench/view.mjs) and the MCP server
+// (bench/mcp.mjs), then pathological files
 // (bench/limits.mjs) and hostile workspaces (bench/hostile.mjs). Prints the tables and writes
 // bench/results.json.
 //
@@ -49,6 +50,7 @@ const results = {
   cache: undefined,
   server: undefined,
   view: undefined,
+  mcp: undefined,
 };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-'));
 
@@ -156,6 +158,16 @@ try {
     } catch {
       results.view = { error: `workspace view benchmark failed (exit ${view.status})` };
     }
+    const mcp = spawnSync(process.execPath, [path.join(here, 'mcp.mjs'), '--tmp', tmp], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 24,
+      timeout: 15 * 60_000,
+    });
+    try {
+      results.mcp = JSON.parse(mcp.stdout.toString().trim().split('\n').pop());
+    } catch {
+      results.mcp = { error: `MCP server benchmark failed (exit ${mcp.status})` };
+    }
   }
 } finally {
   if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
@@ -210,6 +222,7 @@ if (results.cache) {
 for (const [title, s] of [
   ['server', results.server],
   ['workspace view (subagents/workspace)', results.view],
+  ['MCP server (subagents mcp)', results.mcp],
 ]) {
   if (!s) continue;
   lines.push('');

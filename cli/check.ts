@@ -6,7 +6,7 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { toPosix } from '../shared';
 import { describeUnmatched, type CheckRun, type FileReport } from './batch/check-paths';
 import { userCacheKey } from './batch/cache-key';
-import type { CacheOptions } from './batch/check-types';
+import type { CacheOptions, CheckOptions } from './batch/check-types';
 import { writeFileSafely } from './batch/safe-write';
 import type { ConfigOptions } from '../shared/node';
 import { describeError } from '../shared/node';
@@ -23,7 +23,7 @@ import {
 import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
-import { buildReport, formatJson, formatText, textColors } from './report';
+import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
 
 const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -56,13 +56,7 @@ export function commandCheck(args: string[], io: Io): number {
     : checkFiles(parsed, options, io, allowUnmatched);
   for (const note of run.cacheNotes ?? []) io.err(errorLine(note));
 
-  const files = run.files.map((f) => ({
-    path: relativePath(io.cwd, f.path),
-    kind: f.kind,
-    diagnostics: quiet ? errorsOnly(f) : f.diagnostics,
-  }));
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const report = buildReport(files);
+  const report = reportOf(run, io.cwd, quiet);
   const ioErrors = run.ioErrors.map((e) => ({ path: relativePath(io.cwd, e.path), message: e.message }));
   for (const e of ioErrors) io.err(errorLine(`${e.path}: ${e.message}`));
   const tooManyWarnings = maxWarnings !== undefined && report.summary.warnings > maxWarnings;
@@ -218,6 +212,17 @@ function fixDryRun(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnma
   return errors > 0 ? 1 : 0;
 }
 
+/** The `--format json` report of a run: paths relative to `cwd`, sorted. */
+export function reportOf(run: CheckRun, cwd: string, quiet = false): JsonReport {
+  const files = run.files.map((f) => ({
+    path: relativePath(cwd, f.path),
+    kind: f.kind,
+    diagnostics: quiet ? errorsOnly(f) : f.diagnostics,
+  }));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return buildReport(files);
+}
+
 /** `--quiet`: errors only, as ESLint; warnings are then neither shown nor counted. */
 function errorsOnly(f: FileReport) {
   return f.diagnostics.filter((d) => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error);
@@ -249,17 +254,33 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
     throw new UsageError(`cannot read standard input: ${describeError(e)}`);
   }
   const abs = absolutePath(io.cwd, name);
-  const run = runCheckPaths(
-    [abs, ...siblingsForShadowing(abs)],
-    { ...options, contents: new Map([[abs, text]]), keepAnalysis: (p) => p === abs },
-    io,
-  );
-  const own = run.files.filter((f) => f.path === abs);
-  if (!own.length && !allowUnmatched)
+  const run = checkUnsaved(new Map([[abs, text]]), options, io);
+  if (!run.files.length && !allowUnmatched)
     throw new UsageError(
       `${describeUnmatched({ input: name, form: 'file' })}; pass --no-error-on-unmatched-pattern to allow this`,
     );
-  return { files: own, ioErrors: run.ioErrors.filter((e) => e.path === abs), unmatched: [] };
+  return run;
+}
+
+/**
+ * Unsaved texts checked as the files they name (absolute, posix; they need not exist), with the
+ * other Markdown files of their folders for shadowing: the run lists only the unsaved files
+ * (`check --stdin`; the MCP server's `check` of `files`). One that is not a definition is left out.
+ */
+export function checkUnsaved(
+  contents: ReadonlyMap<string, string>,
+  options: ConfigOptions & Partial<CheckOptions>,
+  io: Io,
+): CheckRun {
+  const inputs = new Set(contents.keys());
+  for (const abs of contents.keys()) for (const sibling of siblingsForShadowing(abs)) inputs.add(sibling);
+  const own = (p: string) => contents.has(p);
+  const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: own, analyze: own }, io);
+  return {
+    files: run.files.filter((f) => contents.has(f.path)),
+    ioErrors: run.ioErrors.filter((e) => contents.has(e.path)),
+    unmatched: [],
+  };
 }
 
 /**

@@ -4,6 +4,8 @@ import { describeError } from '../shared/node';
 import { RULES, ruleDocsUrl } from '../shared';
 import type { Resolution } from '../shared';
 import { printable, printableJson } from '../shared';
+import type { ConfigOptions } from '../shared/node';
+import type { CheckOptions } from './batch/check-types';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
 import { HELP } from './help';
@@ -27,29 +29,49 @@ export function commandResolve(args: string[], io: Io): number {
         : 'resolve needs a FILE; run `subagents resolve --help`',
     );
   const file = parsed.positionals[0];
-  const abs = absolutePath(io.cwd, file);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(abs);
-  } catch (e) {
-    throw new UsageError(`${file}: ${describeError(e)}`);
-  }
-  if (!stat.isFile()) throw new UsageError(`${file}: is a folder, not a definition file`);
-  const options = configOptions(parsed, io);
-  const run = runCheckPaths([abs, ...siblingsForShadowing(abs)], { ...options, keepAnalysis: (p) => p === abs }, io);
-  const own = run.ioErrors.find((e) => e.path === abs);
-  if (own) throw new UsageError(`${file}: ${own.message}`);
-  const report = run.files.find((f) => f.path === abs);
-  if (!report)
-    throw new UsageError(`${file}: not a recognized definition file (see the file patterns in \`subagents --help\`)`);
-  if (report.kind === 'config') throw new UsageError(`${file}: is the project configuration, not a definition file`);
-  const resolution = report.analysis ? resolveAnalysis(report.analysis, relativePath(io.cwd, abs)) : undefined;
-  if (!resolution)
-    throw new UsageError(`${file}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
-  // Paths in every output are relative to the current folder.
-  for (const d of resolution.definitions) if (d.shadowedBy) d.shadowedBy = relativePath(io.cwd, d.shadowedBy);
+  const resolution = resolveFile(absolutePath(io.cwd, file), file, configOptions(parsed, io), io);
   io.out(format === 'json' ? printableJson(resolution) + '\n' : formatResolution(resolution));
   return 0;
+}
+
+/**
+ * The resolution of every definition in one file (`resolve`; the MCP server's `resolve`), `shown`
+ * naming it in errors. With `contents`, the file's text is taken from there (it need not exist).
+ * Paths in it are relative to `io.cwd`. Throws UsageError when the file cannot be resolved.
+ */
+export function resolveFile(
+  abs: string,
+  shown: string,
+  options: ConfigOptions & Partial<CheckOptions>,
+  io: Io,
+): Resolution {
+  if (!options.contents?.has(abs)) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(abs);
+    } catch (e) {
+      throw new UsageError(`${shown}: ${describeError(e)}`);
+    }
+    if (!stat.isFile()) throw new UsageError(`${shown}: is a folder, not a definition file`);
+  }
+  const isFile = (p: string) => p === abs;
+  const run = runCheckPaths(
+    [abs, ...siblingsForShadowing(abs)],
+    { ...options, keepAnalysis: isFile, analyze: isFile },
+    io,
+  );
+  const own = run.ioErrors.find((e) => e.path === abs);
+  if (own) throw new UsageError(`${shown}: ${own.message}`);
+  const report = run.files.find((f) => f.path === abs);
+  if (!report)
+    throw new UsageError(`${shown}: not a recognized definition file (see the file patterns in \`subagents --help\`)`);
+  if (report.kind === 'config') throw new UsageError(`${shown}: is the project configuration, not a definition file`);
+  const resolution = report.analysis ? resolveAnalysis(report.analysis, relativePath(io.cwd, abs)) : undefined;
+  if (!resolution)
+    throw new UsageError(`${shown}: cannot be resolved (it does not parse as a ${report.kind} definition)`);
+  // Paths in every output are relative to the current folder.
+  for (const d of resolution.definitions) if (d.shadowedBy) d.shadowedBy = relativePath(io.cwd, d.shadowedBy);
+  return resolution;
 }
 
 const list = (items: readonly string[] | undefined) => (items && items.length ? items.join(', ') : '(none)');

@@ -33,21 +33,29 @@ export interface FixOutcome {
 /**
  * Fixes in two passes: the configurations first, since every definition is checked with one,
  * then the definitions as `check(configTexts)` reports them with the fixed configurations in
- * force (a misspelt key can make a whole configuration fall back to the defaults).
+ * force (a misspelt key can make a whole configuration fall back to the defaults). `read` gives
+ * a file's text before the fixes (default: the disk; the MCP server's `fix` passes unsaved text).
  */
 export function fixInTwoPasses(
   check: (configTexts?: ReadonlyMap<string, string>) => readonly FileReport[],
+  read: (path: string) => string = readRegularFile,
 ): FixOutcome {
   const first = check();
-  const configs = fixReports(first.filter((r) => r.kind === 'config'));
+  const configs = fixReports(
+    first.filter((r) => r.kind === 'config'),
+    read,
+  );
   const texts = new Map(configs.fixed.map((f) => [f.path, f.after]));
   const reports = texts.size ? check(texts) : first;
-  const definitions = fixReports(reports.filter((r) => r.kind !== 'config'));
+  const definitions = fixReports(
+    reports.filter((r) => r.kind !== 'config'),
+    read,
+  );
   return { fixed: configs.fixed.concat(definitions.fixed), problems: configs.problems.concat(definitions.problems) };
 }
 
-/** The fixed text of every file a fix changes (reports with their analysis kept). */
-function fixReports(reports: readonly FileReport[]): FixOutcome {
+/** The fixed text of every file a fix changes (reports with their analysis kept); `read` gives each file's text. */
+function fixReports(reports: readonly FileReport[], read: (path: string) => string): FixOutcome {
   const fixed: FixedFile[] = [];
   const problems: { path: string; message: string }[] = [];
   for (const report of reports) {
@@ -55,7 +63,7 @@ function fixReports(reports: readonly FileReport[]): FixOutcome {
     if (report.kind !== 'config' && !ctx) continue;
     let before: string;
     try {
-      before = readRegularFile(report.path);
+      before = read(report.path);
     } catch (e) {
       problems.push({ path: report.path, message: describeError(e) });
       continue;

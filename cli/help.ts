@@ -16,6 +16,7 @@ Usage:
   subagents rules [--format text|json|markdown]
   subagents diff [BASE [HEAD]] [--format text|markdown|json] [--fail-on-grant] [PATH...]
   subagents lsp --stdio
+  subagents mcp
   subagents --help | --version
 
 Commands:
@@ -24,6 +25,7 @@ Commands:
   rules     list every rule with its default severity, summary and docs page
   diff      compare the tool sets of every definition between two git revisions
   lsp       start the language server on stdin/stdout
+  mcp       start the MCP server on stdin/stdout (tools for agents: docs/mcp.md)
 
 ${FILES}
 
@@ -112,5 +114,16 @@ Exit status: 0 compared (1 with --fail-on-grant and a grant), 2 usage, git or I/
   lsp: `Usage: subagents lsp --stdio
 
 Starts the language server on stdin/stdout for any LSP editor.
+`,
+  mcp: `Usage: subagents mcp
+
+Starts a Model Context Protocol server on stdin/stdout (--stdio is accepted and is
+the only transport). Tools: check, resolve, list_definitions, explain_rule, fix;
+resources: subagents://rules/<id> and subagents://runtimes/<runtime>; prompt:
+new-subagent. The workspace is the client's file:// roots, else the current
+folder; nothing outside it is read or written, and nothing is written without
+\`write: true\`. The log goes to stderr. A client entry (.mcp.json):
+
+  { "mcpServers": { "subagents": { "command": "npx", "args": ["subagents", "mcp"] } } }
 `,
 };

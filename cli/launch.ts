@@ -68,6 +68,8 @@ function writeCache(file: string, key: Buffer, data: Buffer): void {
 function launch(): void {
   const bundle = path.join(__dirname, 'cli-main.js');
   // The language server starts once per editor session: it loads the bundle the plain way.
+  // `mcp` keeps the code cache: an agent waits for its first answer (bench/mcp.mjs, 10,000
+  // definitions: start 398 ms and first check 56 ms with it, 610 and 105 ms without).
   if (process.argv[2] === 'lsp') {
     require(bundle);
     return;

@@ -44,6 +44,9 @@ export function main(argv: string[], io: Io): number | undefined {
         const { runLsp } = require('./lsp') as typeof import('./lsp');
         return runLsp(rest);
       }
+      case 'mcp':
+        // Loaded only here, like the language server: the SDK is not needed by the other commands.
+        return (require('./mcp') as typeof import('./mcp')).runMcp(rest, io);
       default:
         throw new UsageError(
           command.startsWith('-')

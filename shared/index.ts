@@ -17,6 +17,8 @@ export {
   MAX_FILE_CHARS,
 } from './engine';
 export { DIALECTS } from './basics';
+export { dialectTitle } from './docs/keys';
+export { subagentSkeleton, type Skeleton } from './dialects/skeletons';
 export { RULES, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
 export {
   CONFIG_FILE_NAME,

@@ -1,13 +1,14 @@
 /**
  * The npm package: `npm pack` of the built checkout, installed globally into a temporary
- * prefix without network, runs `subagents check` and `subagents lsp --stdio` from the
+ * prefix without network, runs `subagents check`, `subagents lsp --stdio` and `subagents mcp` from the
  * installed files (not from the checkout).
  */
 import { strict as assert } from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CLI, lspSession, ROOT, Temps } from './support/cli';
+import { CLI, lspSession, ROOT, Temps, VALID_POLYTOKEN } from './support/cli';
+import { mcpSession } from './mcp/harness';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -65,6 +66,7 @@ describe('the npm package', function () {
       'LICENSE',
       'schemas/profy.schema.json',
       'docs/rules/polytoken/name-mismatch.md',
+      'docs/runtimes/profy.md',
     ])
       assert.ok(fs.existsSync(path.join(pkg, present)), present);
   });
@@ -96,6 +98,30 @@ describe('the npm package', function () {
     );
     assert.match(fromPackage.stdout, /^\d+ files checked: [1-9]\d* errors?, /m);
     assert.equal(fromPackage.stdout, run(process.execPath, [CLI, 'check', 'examples']).stdout);
+  });
+
+  it('`subagents mcp` answers tools/list and serves the pages from the installed package', async () => {
+    const ws = temps.workspace({ '.polytoken/subagents/a.md': VALID_POLYTOKEN('b') });
+    const mcp = await mcpSession(ws, temps.xdg, { command: installed, args: ['mcp'] });
+    try {
+      const { tools } = await mcp.client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), [
+        'check',
+        'explain_rule',
+        'fix',
+        'list_definitions',
+        'resolve',
+      ]);
+      assert.equal((await mcp.data('check')).summary.errors, 1);
+      assert.match(
+        (await mcp.data('explain_rule', { rule: 'polytoken/name-mismatch' })).markdown,
+        /^# polytoken\/name-mismatch/,
+      );
+      const runtime = await mcp.client.readResource({ uri: 'subagents://runtimes/profy' });
+      assert.match((runtime.contents[0] as { text: string }).text, /^# Profy Expert files/);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('`subagents lsp --stdio` answers initialize and exits on shutdown/exit', async () => {

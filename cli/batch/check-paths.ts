@@ -61,7 +61,9 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
       if (!kinds.has(path)) {
         const { kind: k, folder } = kindOf(path);
         kinds.set(path, (kind = k));
-        if (kind) candidates.push({ path, kind, config: folder.config, root });
+        const refused = kind && !virtual?.has(path) ? options.refuse?.(path) : undefined;
+        if (refused !== undefined) ioErrors.push({ path, message: refused });
+        else if (kind) candidates.push({ path, kind, config: folder.config, root });
       }
       // A configuration counts as a match only when named itself.
       if (kind && (kind !== 'config' || form === 'file')) matched = true;
@@ -139,7 +141,7 @@ function runCandidates(
   const keepFor = typeof keep === 'function' ? keep : () => keep;
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
     const todo = items.length - (preset?.skip.size ?? 0);
-    const count = keep === true ? 0 : workerCount(todo, opts);
+    const count = keep === true || opts.analyze || opts.onAnalysis ? 0 : workerCount(todo, opts);
     const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
     return file
       ? runParallelOrSerial(items, opts, count, file, keepFor, preset)
@@ -190,10 +192,11 @@ function runSerial(
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const corrections: [number, string][] = [];
   for (let i = 0; i < items.length; i++) {
-    if (preset?.skip.has(i)) continue;
+    if (preset?.skip.has(i) || (options.analyze && !options.analyze(items[i].path))) continue;
     const r = runner.analyzeOne(i, workspace);
     if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
     else if ('analysis' in r) {
+      options.onAnalysis?.(items[i].path, r.analysis);
       reports[i] = {
         path: items[i].path,
         kind: items[i].kind,

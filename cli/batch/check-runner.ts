@@ -203,13 +203,14 @@ export function applyCorrections(
     if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
     if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
     const r = runner.analyzeOne(i, workspace);
-    if ('analysis' in r)
-      reports[i] = {
-        path: c.path,
-        kind: c.kind,
-        diagnostics: r.analysis.diagnostics,
-        ...(keep(i) ? { analysis: r.analysis } : {}),
-      };
+    if (!('analysis' in r)) return;
+    options.onAnalysis?.(c.path, r.analysis);
+    reports[i] = {
+      path: c.path,
+      kind: c.kind,
+      diagnostics: r.analysis.diagnostics,
+      ...(keep(i) ? { analysis: r.analysis } : {}),
+    };
   });
   return workspace;
 }

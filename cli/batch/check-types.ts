@@ -19,6 +19,18 @@ export interface CheckOptions extends ConfigOptions {
    * `subagents check` passes false, `resolve` a predicate for its one file.
    */
   keepAnalysis?: boolean | ((path: string) => boolean);
+  /**
+   * Which candidates are analyzed and reported (default: all). The others only give the index
+   * their names (phase 1: the quick name when the frontmatter is plain), as the folder around an
+   * unsaved file or a resolved one. Runs on the main thread only.
+   */
+  analyze?: (path: string) => boolean;
+  /**
+   * Called with each analysis as it is made, so a caller can keep what it needs and let the
+   * analysis go (`keepAnalysis: false`); again for a file analyzed a second time after a name
+   * correction (the last call counts). Runs on the main thread only.
+   */
+  onAnalysis?: (path: string, analysis: Analysis) => void;
   /** How long a busy worker may go without progress before the check restarts on one thread (tests shorten it). */
   workerStallMs?: number;
   /** The worker entry to run instead of check-worker.js (tests use one that dies mid-run). */

@@ -3,7 +3,7 @@ import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
 import { toPosix } from '../files';
 import type { Finding } from '../results';
-import { isRegularFile, readRegularFile } from './read';
+import { isRegularFile, readRegularFile, RefusedFileError } from './read';
 import { describeError } from './walk';
 
 export interface ConfigOptions {
@@ -20,6 +20,12 @@ export interface ConfigOptions {
   openText?: (path: string) => string | undefined;
   /** Parses a configuration's text (default: parseConfig; `check --cache` answers unchanged ones itself). */
   parse?: typeof parseConfig;
+  /**
+   * Why a file may not be read at all (the MCP server: a link that leads out of its workspace), or
+   * undefined. Applies to configurations and to the files `checkPaths` finds; a refused file is
+   * reported as unreadable, never opened.
+   */
+  refuse?: (path: string) => string | undefined;
 }
 
 /** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
@@ -56,7 +62,10 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
   const dir = posix.dirname(path);
   let text: string;
   try {
-    text = options.openText?.(path) ?? readRegularFile(path);
+    const open = options.openText?.(path);
+    const refused = open === undefined ? options.refuse?.(path) : undefined;
+    if (refused !== undefined) throw new RefusedFileError(refused);
+    text = open ?? readRegularFile(path);
   } catch (e) {
     const loaded = defaultLoadedConfig(dir);
     loaded.path = path;
