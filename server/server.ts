@@ -127,11 +127,12 @@ export function startServer(raw: Connection): void {
     configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
-    documents.closed(e.document.uri);
-    // Closed without saving: the disk's text applies again.
+    // The path of a file no longer open under any spelling.
+    const path = documents.closed(e.document.uri);
+    // Closed without saving: the disk's text applies again (or another spelling's).
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);
-    view.documentClosed(e.document.uri);
+    if (path) view.documentClosed(path);
     watcher?.refresh();
   });
 

@@ -177,10 +177,8 @@ export class WorkspaceView {
     this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
   }
 
-  /** A document was closed: back to the disk's text (or gone, when it is no definition there). */
-  documentClosed(uri: string): void {
-    const path = uriToPath(uri);
-    if (!path) return;
+  /** A file is no longer open: back to the disk's text (or gone, when it is no definition there). */
+  documentClosed(path: string): void {
     this.live.delete(path);
     this.queue.add(path);
     this.kick();
