@@ -14,9 +14,8 @@
  * configuration change. Until the first full pass ends, answers say `complete: false`.
  */
 import { posix } from 'path';
-import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
+import type { Connection } from 'vscode-languageserver';
 import { analyze, type Analysis } from '../shared/engine';
-import { CONFIG_FILE_NAME } from '../shared/config/config';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { summarizeFile, type SummaryPlace } from '../shared/features/workspace-summary';
 import { nodeWorkspaceHost } from '../shared/node/host';
@@ -154,14 +153,9 @@ export class WorkspaceView {
     this.kick();
   }
 
-  /** Watched files changed on disk (after the index took them in). */
-  filesChanged(changes: readonly FileEvent[]): void {
-    for (const change of changes) {
-      const path = uriToPath(change.uri);
-      if (!path || posix.basename(path) === CONFIG_FILE_NAME || this.host.isOpen(path)) continue;
-      if (change.type === FileChangeType.Deleted) this.remove(path);
-      else this.queue.add(path);
-    }
+  /** Files whose index entries the watcher's events read again or removed: summarized again (or forgotten). */
+  filesChanged(paths: readonly string[]): void {
+    for (const path of paths) if (!this.host.isOpen(path)) this.queue.add(path);
     this.kick();
   }
 

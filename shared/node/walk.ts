@@ -19,6 +19,16 @@ export interface WalkProblem {
  */
 export function walkFiles(root: string, problems: WalkProblem[] = []): string[] {
   const files: string[] = [];
+  for (const step of walkFolders(root, problems)) for (const file of step) files.push(file);
+  return files.sort();
+}
+
+/**
+ * The same walk, one folder per step: each step lists one folder and yields its files (maybe
+ * none), in no particular order. A caller that must stay responsive (the language server
+ * indexing `/`) can yield to its event loop between steps: nothing walks the tree up front.
+ */
+export function* walkFolders(root: string, problems: WalkProblem[] = []): Generator<string[]> {
   const top = posix.normalize(toPosix(root));
   const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
   while (stack.length) {
@@ -30,14 +40,20 @@ export function walkFiles(root: string, problems: WalkProblem[] = []): string[] 
       problems.push({ path: dir, message: describeError(e) });
       continue;
     }
+    const files: string[] = [];
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
       const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
       if (entry.isDirectory()) stack.push(full);
       else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
     }
+    yield files;
   }
-  return files.sort();
+}
+
+/** Whether a path lies in a folder every walk skips (node_modules, .git). */
+export function inSkippedFolder(path: string): boolean {
+  return path.split('/').some((segment) => SKIPPED.has(segment));
 }
 
 export function describeError(e: unknown): string {
