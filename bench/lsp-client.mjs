@@ -72,14 +72,15 @@ export class Client {
       this.listeners.add(l);
     });
   }
-  async init(folder) {
+  /** `workspace`: more workspace capabilities (`workspaceFolders`, `didChangeWatchedFiles`). */
+  async init(folder, workspace = {}) {
     await this.c.sendRequest('initialize', {
       processId: process.pid,
       rootUri: uriOf(folder),
       workspaceFolders: [{ uri: uriOf(folder), name: 'ws' }],
       capabilities: {
         window: { workDoneProgress: true },
-        workspace: { configuration: true },
+        workspace: { configuration: true, ...workspace },
         textDocument: {
           publishDiagnostics: { versionSupport: true },
           completion: { completionItem: { snippetSupport: true } },

@@ -1,4 +1,4 @@
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { createServerConnection } from '../server/connection';
 import { startServer } from '../server/server';
 
 /** `subagents lsp --stdio`: the language server for any LSP editor. */
@@ -14,7 +14,7 @@ export function runLsp(args: string[]): number | undefined {
       `subagents lsp: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
     ),
   );
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  const connection = createServerConnection(process.stdin, process.stdout);
   startServer(connection);
   return undefined; // keeps running until the client exits it
 }

@@ -66,7 +66,7 @@ function uriArgument(args: unknown[] | undefined): string | undefined {
 }
 
 export class ServerCommands {
-  /** Private temporary folder for the renderings, made on first use and removed at shutdown. */
+  /** Private temporary folder for the renderings, made on first use and removed at shutdown or exit. */
   private dir: string | undefined;
 
   constructor(private readonly host: CommandsHost) {}
@@ -127,14 +127,23 @@ export class ServerCommands {
     void this.host.connection.sendNotification(ShowMessageNotification.type, { type, message });
   }
 
-  dispose(): void {
-    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+  /** Removes the renderings (at shutdown, and at exit: a client may go away without `shutdown`). */
+  dispose = (): void => {
+    process.off('exit', this.dispose);
+    try {
+      if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // the temporary folder's cleaner takes what is left
+    }
     this.dir = undefined;
-  }
+  };
 
   /** Writes the rendering of one source file (one file per source, rewritten each time); returns its path. */
   private write(uri: string, baseName: string, markdown: string): string {
-    this.dir ??= fs.mkdtempSync(join(os.tmpdir(), 'subagents-resolve-'));
+    if (!this.dir) {
+      this.dir = fs.mkdtempSync(join(os.tmpdir(), 'subagents-resolve-'));
+      process.on('exit', this.dispose);
+    }
     const sub = join(this.dir, createHash('sha1').update(uri).digest('hex').slice(0, 10));
     fs.mkdirSync(sub, { recursive: true });
     const file = join(sub, `${baseName}.resolved.md`);

@@ -9,7 +9,7 @@
  * tool-count inlay hints and the faded removed tools off. An open `.subagents.yaml` is read from
  * the editor's text (`openText`), so unsaved edits apply.
  */
-import type { LoadedConfig } from '../shared';
+import { defaultLoadedConfig, type LoadedConfig } from '../shared';
 import { ConfigResolver } from '../shared/node';
 import type { SeveritySetting } from '../shared';
 import { uriToPath } from './uri';
@@ -65,6 +65,7 @@ export class Configuration {
   openText?: (path: string) => string | undefined;
   /** Each loaded configuration with `subagents.rules` merged in, so the merge is done once. */
   private merged = new WeakMap<LoadedConfig, LoadedConfig>();
+  private detached: LoadedConfig | undefined;
 
   setFolders(uris: string[]): void {
     this.folders = uris
@@ -91,7 +92,20 @@ export class Configuration {
   }
 
   configFor(path: string): LoadedConfig {
-    const loaded = this.resolverFor(this.folderOf(path)).forFile(path);
+    return this.withSettings(this.resolverFor(this.folderOf(path)).forFile(path));
+  }
+
+  /**
+   * The configuration of a document that is not a file on disk (`git:`, `untitled:`): nothing is
+   * read for it, so the defaults (no global folder) with the editor's rules. One object until
+   * the next reset, so the catalog built for it is reused.
+   */
+  detachedConfig(): LoadedConfig {
+    this.detached ??= defaultLoadedConfig('/');
+    return this.withSettings(this.detached);
+  }
+
+  private withSettings(loaded: LoadedConfig): LoadedConfig {
     if (!Object.keys(this.settings.rules).length) return loaded;
     let m = this.merged.get(loaded);
     if (!m) {
@@ -111,6 +125,7 @@ export class Configuration {
     for (const r of this.resolvers.values()) r.invalidate();
     this.resolvers = new Map();
     this.merged = new WeakMap();
+    this.detached = undefined;
   }
 
   private resolverFor(folder: string | undefined): ConfigResolver {

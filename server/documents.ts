@@ -8,6 +8,13 @@
  * definitions). The index is updated in one explicit step when a document is published
  * (`publish`), and only the open documents whose name that update touched are checked again:
  * opening N definitions costs N analyses, not N²/2.
+ *
+ * Identity (uri.ts): the client may open one file under several URIs (`a.md` and `%61.md`).
+ * They are one file: the most recently changed text is what the index holds (the others never
+ * write to it, so publishing one never re-checks another in a loop), and each URI gets the
+ * diagnostics of its own text (shared when the texts are equal). A document of another scheme
+ * (`git:`, `untitled:`) is analysed from its own text alone: no configuration read from disk, no
+ * workspace index, no file edits, and it never stands in for the file at its path.
  */
 import {
   DiagnosticSeverity,
@@ -17,7 +24,7 @@ import {
   type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, type Analysis } from '../shared';
+import { analyze, type Analysis, type DocumentInput } from '../shared';
 import type { LoadedConfig } from '../shared';
 import { definitionNames } from '../shared';
 import { nameKey, registeredName } from '../shared';
@@ -27,7 +34,7 @@ import { nodeWorkspaceHost } from '../shared/node';
 import { removedToolDiagnostics } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
-import { uriToPath } from './uri';
+import { documentIdentity, type DocumentIdentity } from './uri';
 
 /** Past this many diagnostics per document, the editor gets the most severe ones and a note. */
 export const MAX_PUBLISHED_DIAGNOSTICS = 1000;
@@ -58,6 +65,8 @@ const TYPING_PAUSE_MS = 20;
 export interface DocumentAnalysis {
   analysis: Analysis;
   config: LoadedConfig;
+  /** The document is a file on disk (a `file:` URI): fixes may rename it or edit files beside it. */
+  onDisk: boolean;
 }
 
 interface CacheEntry extends DocumentAnalysis {
@@ -68,6 +77,15 @@ interface CacheEntry extends DocumentAnalysis {
   nameRevision: number;
 }
 
+/** The open documents of one identity: one file on disk, or one resource of another scheme. */
+interface Subject {
+  identity: DocumentIdentity;
+  /** Its open URIs (usually one). */
+  uris: Set<string>;
+  /** The one most recently opened or changed: its text is the file's, for the index. */
+  latest: string;
+}
+
 export class OpenDocuments {
   readonly text = new TextDocuments(TextDocument);
   /** Bumped whenever configuration or settings change: every cached analysis is stale. */
@@ -76,8 +94,11 @@ export class OpenDocuments {
   private readonly timers = new Map<string, { cancel(): void }>();
   /** Moving average of each document's analysis time, in ms. */
   private readonly cost = new Map<string, number>();
-  /** Open documents by path, and the open Polytoken documents by registered name. */
-  private readonly byPath = new Map<string, string>();
+  /** Each open URI's subject; the subjects by identity key; those that are files on disk by path. */
+  private readonly subjectOf = new Map<string, Subject>();
+  private readonly subjects = new Map<string, Subject>();
+  private readonly byPath = new Map<string, Subject>();
+  /** The open Polytoken and Picasso files' URIs by registered name. */
   private readonly byName = new Map<string, Set<string>>();
   private readonly nameOf = new Map<string, string>();
   private readonly loggedRuleErrors = new Set<string>();
@@ -90,51 +111,55 @@ export class OpenDocuments {
     private readonly configuration: Configuration,
     private readonly index: DefinitionIndex,
   ) {
-    this.text.onDidOpen((e) => {
-      const path = uriToPath(e.document.uri);
-      if (path) this.byPath.set(path, e.document.uri);
+    // Registered before the server's own listeners: they see the subject already up to date.
+    this.text.onDidOpen((e) => this.opened(e.document.uri));
+    this.text.onDidChangeContent((e) => {
+      const subject = this.subjectOf.get(e.document.uri);
+      if (subject) subject.latest = e.document.uri;
     });
+  }
+
+  /** The open URI of the same document: `uri` itself, else another spelling of it (`%61.md` for `a.md`); undefined when not open. */
+  openSpelling(uri: string): string | undefined {
+    if (this.subjectOf.has(uri)) return uri;
+    const key = documentIdentity(uri)?.key;
+    return key === undefined ? undefined : this.subjects.get(key)?.latest;
   }
 
   /** The analysis of the document's current text, from the cache when still valid; undefined for unknown documents. */
   analysisFor(uri: string): DocumentAnalysis | undefined {
     const doc = this.text.get(uri);
-    if (!doc) return undefined;
+    const subject = this.subjectOf.get(uri);
+    if (!doc || !subject) return undefined;
     const cached = this.cache.get(uri);
-    if (
-      cached &&
-      cached.version === doc.version &&
-      cached.generation === this.generation &&
-      (cached.name === undefined || this.index.names.revisionOf(cached.name) === cached.nameRevision)
-    ) {
-      return cached;
+    if (cached && this.isCurrent(cached, doc.version)) return cached;
+    const text = doc.getText();
+    const shared = this.sharedAnalysis(uri, subject, text);
+    if (shared) {
+      const entry: CacheEntry = { ...shared, version: doc.version };
+      this.cache.set(uri, entry);
+      this.trackName(uri, entry.name);
+      return entry;
     }
-    const path = uriToPath(uri);
-    if (!path) return undefined;
     const started = performance.now();
-    const config = this.configuration.configFor(path);
-    const folder = this.configuration.folderOf(path);
-    const analysis = analyze({
-      text: doc.getText(),
-      path,
-      config,
-      root: folder,
-      workspace: this.index.names.workspaceIndex(),
-      onRuleError: this.onRuleError,
-    });
+    const input = this.inputFor(subject.identity, text);
+    const analysis = analyze({ ...input, onRuleError: this.onRuleError });
     // A moving average, so one slow run (a GC pause) does not start debouncing.
     const took = performance.now() - started;
     const previous = this.cost.get(uri);
     this.cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
+    const { path, onDisk } = subject.identity;
+    // Only files on disk read the index, so only their names tie them to other files.
     const registered =
-      (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context
+      onDisk && (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context
         ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path))
         : undefined;
     const entry: CacheEntry = {
       version: doc.version,
       generation: this.generation,
       analysis,
-      config,
+      config: input.config,
+      onDisk,
       name: registered,
       nameRevision: registered === undefined ? 0 : this.index.names.revisionOf(registered),
     };
@@ -162,9 +187,10 @@ export class OpenDocuments {
     }
   }
 
-  /** The index changed for these name keys: check again the open documents that carry them. */
-  scheduleNames(names: Iterable<string>, except?: string): void {
-    for (const name of names) for (const uri of this.byName.get(name) ?? []) if (uri !== except) this.schedule(uri);
+  /** The index changed for these name keys: check again the open documents that carry them (but those of `except`). */
+  scheduleNames(names: Iterable<string>, except?: Subject): void {
+    for (const name of names)
+      for (const uri of this.byName.get(name) ?? []) if (this.subjectOf.get(uri) !== except) this.schedule(uri);
   }
 
   /** Configuration or settings changed: re-check every open document. */
@@ -173,33 +199,44 @@ export class OpenDocuments {
     for (const doc of this.text.all()) this.schedule(doc.uri);
   }
 
-  /** Forgets a closed document, clears its diagnostics, and puts the disk's version back in the index. */
-  closed(uri: string): void {
+  /**
+   * Forgets a closed document and clears its diagnostics. When it was the last open spelling of
+   * a file on disk, the disk's version goes back into the index and its path is returned.
+   */
+  closed(uri: string): string | undefined {
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     this.cache.delete(uri);
     this.cost.delete(uri);
     this.trackName(uri, undefined);
-    const path = uriToPath(uri);
-    if (path && this.byPath.get(path) === uri) this.byPath.delete(path);
     this.connection.sendDiagnostics({ uri, diagnostics: [] });
-    if (path) this.scheduleNames(this.index.documentClosed(path));
+    const subject = this.subjectOf.get(uri);
+    if (!subject) return undefined;
+    this.subjectOf.delete(uri);
+    subject.uris.delete(uri);
+    if (subject.uris.size) {
+      // Another spelling of the file stays open: its text goes into the index.
+      if (subject.latest === uri) {
+        subject.latest = subject.uris.values().next().value!;
+        this.schedule(subject.latest);
+      }
+      return undefined;
+    }
+    const { key, path, onDisk } = subject.identity;
+    this.subjects.delete(key);
+    if (!onDisk) return undefined;
+    this.byPath.delete(path);
+    this.scheduleNames(this.index.documentClosed(path));
+    return path;
   }
 
   /** "Fix all": every preferred fix applied until nothing changes, as one edit of the changed span. */
   fixAllEdits(uri: string): TextEdit[] | undefined {
     const doc = this.text.get(uri);
-    const path = uriToPath(uri);
-    if (!doc || !path) return undefined;
+    const subject = this.subjectOf.get(uri);
+    if (!doc || !subject) return undefined;
     const text = doc.getText();
-    const result = fixAll({
-      text,
-      path,
-      config: this.configuration.configFor(path),
-      root: this.configuration.folderOf(path),
-      workspace: this.index.names.workspaceIndex(),
-      onRuleError: this.onRuleError,
-    });
+    const result = fixAll({ ...this.inputFor(subject.identity, text), onRuleError: this.onRuleError });
     return result.text === text ? [] : [minimalEdit(doc, text, result.text)];
   }
 
@@ -207,8 +244,10 @@ export class OpenDocuments {
     return this.text.get(uri)?.version;
   }
 
+  /** Whether the file at this path is open in the editor (under any of its spellings). */
   isOpen = (path: string): boolean => this.byPath.has(path);
 
+  /** The paths of the files on disk that are open. */
   openPaths(): Iterable<string> {
     return this.byPath.keys();
   }
@@ -216,10 +255,10 @@ export class OpenDocuments {
   /** A file's text: the editor's when it is open, else the disk's (regular files only). */
   readText = (path: string): string | undefined => this.openText(path) ?? nodeWorkspaceHost.readFile(path);
 
-  /** The editor's text of an open file; undefined when it is not open. */
+  /** The editor's text of an open file (its most recently changed spelling); undefined when it is not open. */
   openText = (path: string): string | undefined => {
-    const uri = this.byPath.get(path);
-    return uri ? this.text.get(uri)?.getText() : undefined;
+    const subject = this.byPath.get(path);
+    return subject ? this.text.get(subject.latest)?.getText() : undefined;
   };
 
   shutdown(): void {
@@ -228,18 +267,73 @@ export class OpenDocuments {
     this.timers.clear();
   }
 
-  /** Analysis, then the one index update, then the diagnostics. */
+  private opened(uri: string): void {
+    const identity = documentIdentity(uri);
+    if (!identity) return;
+    let subject = this.subjects.get(identity.key);
+    if (!subject) {
+      subject = { identity, uris: new Set(), latest: uri };
+      this.subjects.set(identity.key, subject);
+      if (identity.onDisk) this.byPath.set(identity.path, subject);
+    }
+    subject.uris.add(uri);
+    subject.latest = uri;
+    this.subjectOf.set(uri, subject);
+  }
+
+  /** The current analysis of another spelling of the same file whose text is `text` (only one is looked at). */
+  private sharedAnalysis(uri: string, subject: Subject, text: string): CacheEntry | undefined {
+    let other = subject.latest !== uri ? subject.latest : undefined;
+    // The first spelling that is not this one (at most two steps: this one is in the set once).
+    if (!other)
+      for (const u of subject.uris)
+        if (u !== uri) {
+          other = u;
+          break;
+        }
+    const entry = other && this.cache.get(other);
+    const doc = other && this.text.get(other);
+    return entry && doc && this.isCurrent(entry, doc.version) && doc.getText() === text ? entry : undefined;
+  }
+
+  private isCurrent(entry: CacheEntry, version: number): boolean {
+    return (
+      entry.version === version &&
+      entry.generation === this.generation &&
+      (entry.name === undefined || this.index.names.revisionOf(entry.name) === entry.nameRevision)
+    );
+  }
+
+  /**
+   * What a document is analysed with. A file on disk: its configuration, workspace folder and the
+   * workspace index. Anything else: its own text under the defaults and the editor's rules.
+   */
+  private inputFor(identity: DocumentIdentity, text: string): DocumentInput {
+    const { path, onDisk } = identity;
+    if (!onDisk) return { text, path, config: this.configuration.detachedConfig() };
+    return {
+      text,
+      path,
+      config: this.configuration.configFor(path),
+      root: this.configuration.folderOf(path),
+      workspace: this.index.names.workspaceIndex(),
+    };
+  }
+
+  /** Analysis, then the one index update (from the file's most recent spelling), then the diagnostics. */
   private publish(uri: string): void {
     this.timers.delete(uri);
     const doc = this.text.get(uri);
     if (!doc || this.shuttingDown) return;
     const result = this.analysisFor(uri) as CacheEntry | undefined;
-    const path = uriToPath(uri);
-    if (result && path) {
+    const subject = this.subjectOf.get(uri);
+    if (result && subject?.identity.onDisk && subject.latest === uri) {
+      const { path } = subject.identity;
       const touched = this.index.updateFromAnalysis(path, uri, result.analysis);
       // Its own entry never shadows itself: its analysis stays valid.
       if (result.name !== undefined) result.nameRevision = this.index.names.revisionOf(result.name);
-      this.scheduleNames(touched, uri);
+      // Not the file's other spellings: they never write to the index, so nothing loops.
+      this.scheduleNames(touched, subject);
       this.onPublished?.(uri, path, result.analysis);
     }
     // Everything above runs synchronously, so this is the document's current version.

@@ -22,9 +22,13 @@ import { pathToUri } from './uri';
 
 import { PREVIEW_REQUEST, RESOLVE_REQUEST, renderResolution, summarize, type PreviewResult } from '../shared';
 
-/** The `subagents/resolve` answer for an open document; undefined for closed documents and files that are not definitions. */
+/**
+ * The `subagents/resolve` answer for an open document (under this URI or another spelling of it);
+ * undefined for closed documents and files that are not definitions.
+ */
 export function resolveOpen(documents: OpenDocuments, uri: string): Resolution | undefined {
-  const a = documents.analysisFor(uri);
+  const open = documents.openSpelling(uri);
+  const a = open === undefined ? undefined : documents.analysisFor(open);
   return a ? resolveWithProvenance(a.analysis, uri) : undefined;
 }
 
@@ -77,14 +81,16 @@ export function registerFeatures(
       if (!a) return [];
       const workspaceEdit = capabilities().workspace?.workspaceEdit;
       const resourceOps = workspaceEdit?.resourceOperations ?? [];
+      // A document that is not a file on disk (`git:`) gets edits of its own text only.
+      const files = a.onDisk && !!workspaceEdit?.documentChanges;
       return codeActions(a.analysis, params.textDocument.uri, params.range, params.context, {
         // A rename is a resource operation, and those only travel in `documentChanges`.
-        renameFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('rename'),
+        renameFiles: files && resourceOps.includes('rename'),
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(params.textDocument.uri),
-        pathToUri,
-        readText: documents.readText,
-        createFiles: !!workspaceEdit?.documentChanges && resourceOps.includes('create'),
+        pathToUri: a.onDisk ? pathToUri : undefined,
+        readText: a.onDisk ? documents.readText : undefined,
+        createFiles: files && resourceOps.includes('create'),
         fixAll: () => documents.fixAllEdits(params.textDocument.uri),
       });
     }),

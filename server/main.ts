@@ -3,7 +3,7 @@
  * the transport comes from the command line (`--node-ipc`, `--stdio`, `--socket=N`,
  * `--pipe=NAME`), as vscode-languageclient passes it.
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { createServerConnection } from './connection';
 import { startServer } from './server';
 
-startServer(createConnection(ProposedFeatures.all));
+startServer(createServerConnection());

@@ -20,9 +20,10 @@ import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
+  WatchKind,
   type ClientCapabilities,
   type Connection,
-  type DidChangeWatchedFilesParams,
+  type FileEvent,
   type InitializeResult,
 } from 'vscode-languageserver';
 import { CONFIG_FILE_NAME } from '../shared';
@@ -34,6 +35,7 @@ import { registerFeatures, resolveOpen, warmUp } from './features';
 import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { uriToPath } from './uri';
 import { FolderWatcher } from './watch';
+import { FileEventBatcher } from './file-events';
 import { guardedConnection } from './guard';
 import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
@@ -127,11 +129,12 @@ export function startServer(raw: Connection): void {
     configurationFileChanged();
   });
   documents.text.onDidClose((e) => {
-    documents.closed(e.document.uri);
-    // Closed without saving: the disk's text applies again.
+    // The path of a file no longer open under any spelling.
+    const path = documents.closed(e.document.uri);
+    // Closed without saving: the disk's text applies again (or another spelling's).
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);
-    view.documentClosed(e.document.uri);
+    if (path) view.documentClosed(path);
     watcher?.refresh();
   });
 
@@ -186,7 +189,11 @@ export function startServer(raw: Connection): void {
     if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client
         .register(DidChangeWatchedFilesNotification.type, {
-          watchers: ['**/*.md', '**/*.yaml', '**/*.yml', '**/*.json'].map((globPattern) => ({ globPattern })),
+          watchers: [
+            ...['**/*.md', '**/*.yaml', '**/*.yml', '**/*.json'].map((globPattern) => ({ globPattern })),
+            // Folders: a `.polytoken/` renamed or a `.picasso/` moved in is one event for the folder alone.
+            { globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete },
+          ],
         })
         .catch(() => undefined);
     } else {
@@ -195,7 +202,7 @@ export function startServer(raw: Connection): void {
         openPaths: () => documents.openPaths(),
         folderOf: (p) => configuration.folderOf(p),
         configFor: (p) => configuration.configFor(p),
-        onChanges: (changes) => watchedFilesChanged({ changes }),
+        onChanges: (changes) => fileEvents.add(changes),
         log: (message) => connection.console.log(message),
       });
       watcher.refreshNow();
@@ -228,25 +235,29 @@ export function startServer(raw: Connection): void {
     void index.rebuild();
   });
 
-  /** File changes, from the client's watchers or from the server's own (watch.ts). */
-  function watchedFilesChanged(params: DidChangeWatchedFilesParams): void {
-    const { configChanged, touched } = index.filesChanged(params.changes);
-    view.filesChanged(params.changes);
+  /**
+   * File changes, from the client's watchers or from the server's own (watch.ts), in batches: one
+   * index update and one re-check of the open documents per batch (file-events.ts).
+   */
+  async function filesChanged(changes: FileEvent[], busy: () => boolean): Promise<void> {
+    const { configChanged, touched, files } = await index.filesChanged(changes, busy);
+    view.filesChanged(files);
     if (configChanged) configurationFileChanged();
-    else if (changesOutsideFolders(params)) void index.rebuild();
+    else if (changesOutsideFolders(changes)) void index.rebuild();
     else documents.scheduleNames(touched);
   }
+  const fileEvents = new FileEventBatcher(filesChanged, (message) => connection.console.error(message));
   /**
    * Files outside every workspace folder (the global folder, `subagentDirs` elsewhere) are read by
    * an index rebuild only; the server's watcher reports them. Open documents come from the editor.
    */
-  function changesOutsideFolders(params: DidChangeWatchedFilesParams): boolean {
-    return params.changes.some((c) => {
+  function changesOutsideFolders(changes: FileEvent[]): boolean {
+    return changes.some((c) => {
       const path = uriToPath(c.uri);
       return !!path && !configuration.folderOf(path) && !documents.isOpen(path);
     });
   }
-  connection.onDidChangeWatchedFiles(watchedFilesChanged);
+  connection.onDidChangeWatchedFiles((params) => fileEvents.add(params.changes));
 
   registerFeatures(
     connection,
@@ -261,6 +272,7 @@ export function startServer(raw: Connection): void {
   view.register();
 
   connection.onShutdown(() => {
+    fileEvents.dispose();
     index.shutdown();
     documents.shutdown();
     view.shutdown();

@@ -11,7 +11,9 @@
  * - every folder from an open document's folder up to its workspace folder: that is where a
  *   `.subagents.yaml` applying to the document can appear, change or go.
  * Events are debounced and handed, as `FileEvent`s, to the same handler as the client's
- * `workspace/didChangeWatchedFiles` notifications.
+ * `workspace/didChangeWatchedFiles` notifications: the definition files and configurations, and
+ * any other name in a watched folder, which may be a folder moved in or out (the index rescans
+ * or forgets what is below it).
  */
 import * as fs from 'fs';
 import { posix } from 'path';
@@ -188,8 +190,10 @@ export class FolderWatcher {
       watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
         // No name (some platforms): the configuration is the file worth re-reading.
         const file = name ? String(name) : CONFIG_FILE_NAME;
-        if (!this.standIns.has(dir) && isWatchedFile(file)) this.queue(posix.join(dir, file));
-        else this.refresh(); // a wanted folder may have appeared or gone
+        // Any other name may be a folder's (a `.polytoken/` renamed, a `.picasso/` moved in): the
+        // index rescans or forgets what is below it.
+        if (!this.standIns.has(dir)) this.queue(posix.join(dir, file));
+        if (this.standIns.has(dir) || !isWatchedFile(file)) this.refresh(); // a wanted folder may have appeared or gone
       });
     } catch {
       return false;

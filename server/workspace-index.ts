@@ -4,14 +4,21 @@
  * current by file watching and by the text of open documents, which wins over the disk.
  * Every update says which Polytoken names it touched, so that only the open documents of
  * those names are checked again.
+ *
+ * Rebuilds and batches of watched-file events run one after the other, each in slices of a few
+ * milliseconds that yield to the event loop (nothing walks a tree in one go: adding `/` as a
+ * workspace folder leaves requests answered meanwhile). A batch waits for a running rebuild, so
+ * what it read from disk is never overwritten by the rebuild's older reading.
  */
+import * as fs from 'fs';
 import { posix } from 'path';
 import { FileChangeType, type ClientCapabilities, type Connection, type FileEvent } from 'vscode-languageserver';
 import { kindOf, type Analysis } from '../shared';
 import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared';
 import { definitionNames } from '../shared';
+import { relativeInside } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
-import { walkFiles } from '../shared/node';
+import { inSkippedFolder, walkFolders } from '../shared/node';
 import {
   DefinitionIndex as NameIndex,
   namesFromText,
@@ -34,7 +41,43 @@ export interface DefinitionIndexHost {
   onRebuilt: () => void;
 }
 
+/** What a batch of watched-file events changed. */
+export interface FilesChanged {
+  /** A `.subagents.yaml` came, changed or went: the configuration is to be read again (and the index rebuilt). */
+  configChanged: boolean;
+  /** The Polytoken and Picasso name keys whose definitions changed. */
+  touched: string[];
+  /** The files whose entries were read again or removed. */
+  files: string[];
+}
+
 const host: WorkspaceHost = { ...nodeWorkspaceHost, toUri: pathToUri };
+
+/** Work per turn of the event loop: requests wait at most about this long. */
+const SLICE_MS = 4;
+
+/**
+ * Time slices: `due()` once this one is used up, then `next()` yields to the event loop and starts
+ * another. The connection hands over one message per turn of the event loop, so while messages
+ * keep coming (`busy`), a slice per turn would let one message through per slice: then the pause
+ * lasts a slice too, and the messages already received (a hover behind 10,000 notifications) go
+ * through meanwhile.
+ */
+class Slices {
+  private deadline = performance.now() + SLICE_MS;
+
+  constructor(private readonly busy: () => boolean = () => false) {}
+
+  due(): boolean {
+    return performance.now() >= this.deadline;
+  }
+
+  async next(): Promise<void> {
+    if (this.busy()) await new Promise((resolve) => setTimeout(resolve, SLICE_MS));
+    else await new Promise((resolve) => setImmediate(resolve));
+    this.deadline = performance.now() + SLICE_MS;
+  }
+}
 
 /** A file's entry read from disk; undefined when it cannot be read or parsed: nothing to index, as the runtime skips it. */
 function readEntry(path: string, kind: Dialect): IndexEntry | undefined {
@@ -43,10 +86,29 @@ function readEntry(path: string, kind: Dialect): IndexEntry | undefined {
   return names ? { path, uri: pathToUri(path), kind, names } : undefined;
 }
 
+/** A folder, not followed through a link (as the walker does). */
+function isFolder(path: string): boolean {
+  try {
+    return fs.lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The paths below any of `folders` (a set of paths), found by walking each path's parents. */
+function isBelowAny(path: string, folders: ReadonlySet<string>): boolean {
+  for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
+    if (folders.has(dir)) return true;
+    if (dir === posix.dirname(dir)) return false;
+  }
+}
+
 export class DefinitionIndex {
   readonly names = new NameIndex();
   /** Bumped per rebuild: an older rebuild still running stops. */
   private build = 0;
+  /** Rebuilds and event batches, one after the other. */
+  private work: Promise<unknown> = Promise.resolve();
   private shuttingDown = false;
 
   constructor(private readonly host: DefinitionIndexHost) {}
@@ -68,67 +130,82 @@ export class DefinitionIndex {
     return this.names.set(path, undefined);
   }
 
-  /** Applies watched-file events. A `.subagents.yaml` among them means the configuration changed. */
-  filesChanged(changes: FileEvent[]): { configChanged: boolean; touched: string[] } {
-    let configChanged = false;
-    const touched = new Set<string>();
-    for (const change of changes) {
-      const path = uriToPath(change.uri);
-      if (!path) continue;
-      if (posix.basename(path) === CONFIG_FILE_NAME) {
-        configChanged = true;
-        continue;
+  /**
+   * Applies a batch of watched-file events, after any rebuild under way. An event for a path that
+   * is not a definition may be a folder's: one that went takes every entry below it along, one
+   * that came (moved in, renamed back) is walked for the definitions it holds. `busy`: more
+   * messages came since it last asked (the work then pauses longer between slices).
+   */
+  filesChanged(changes: readonly FileEvent[], busy?: () => boolean): Promise<FilesChanged> {
+    return this.enqueue(async () => {
+      const release = this.names.hold(); // the workspace view hears of each name once per batch
+      try {
+        return await this.applyChanges(changes, new Slices(busy));
+      } finally {
+        release();
       }
-      if (this.host.isOpen(path)) continue; // the editor's text wins
-      const names =
-        change.type === FileChangeType.Deleted
-          ? this.names.set(path, undefined)
-          : this.host.configuration.folderOf(path)
-            ? this.indexFile(path)
-            : [];
-      for (const n of names) touched.add(n);
-    }
-    return { configChanged, touched: [...touched] };
+    });
   }
 
   /**
    * Reads every definition in the workspace folders, the global folder and
-   * `polytoken.subagentDirs`, with work-done progress, yielding every 25 files so requests
-   * are answered meanwhile. Open documents keep their entries.
+   * `polytoken.subagentDirs`, with work-done progress, in slices so requests are answered
+   * meanwhile. Open documents keep their entries.
    */
-  async rebuild(): Promise<void> {
-    const { connection, capabilities, configuration } = this.host;
+  rebuild(): Promise<void> {
     const build = ++this.build;
+    return this.enqueue(() => this.runBuild(build));
+  }
+
+  shutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.work.then(task);
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runBuild(build: number): Promise<void> {
+    if (build !== this.build || this.shuttingDown) return;
+    const { connection, capabilities, configuration } = this.host;
     const progress = capabilities().window?.workDoneProgress
       ? await connection.window.createWorkDoneProgress().catch(() => undefined)
       : undefined;
-    progress?.begin('Subagents: indexing definitions', 0, undefined, false);
+    progress?.begin('Subagents: indexing definitions', undefined, undefined, false);
     try {
-      const files: string[] = [];
-      for (const folder of configuration.folders) for (const f of walkFiles(folder)) files.push(f);
       const found = new Map<string, IndexEntry>();
       // The discovery folders of each folder's and each Polytoken file's configuration.
       const configs = new Set<LoadedConfig>(
         configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))),
       );
       let done = 0;
-      for (const path of files) {
-        if (build !== this.build || this.shuttingDown) return;
-        const config = configuration.configFor(path);
-        const kind = kindOf({ path, config, root: configuration.folderOf(path) });
-        if (kind && kind !== 'config') {
-          const entry = readEntry(path, kind);
-          if (entry) found.set(path, entry);
-          if (kind === 'polytoken') configs.add(config);
-        }
-        if (++done % 25 === 0) {
-          progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
-          await new Promise((r) => setImmediate(r));
+      const slices = new Slices();
+      const pause = async () => {
+        progress?.report(`${done.toLocaleString('en')} files`);
+        await slices.next();
+        return build !== this.build || this.shuttingDown;
+      };
+      for (const folder of configuration.folders) {
+        for (const files of walkFolders(folder)) {
+          for (const path of files) {
+            const config = configuration.configFor(path);
+            const kind = kindOf({ path, config, root: configuration.folderOf(path) });
+            if (kind && kind !== 'config') {
+              const entry = readEntry(path, kind);
+              if (entry) found.set(path, entry);
+              if (kind === 'polytoken') configs.add(config);
+            }
+            done++;
+            if (slices.due() && (await pause())) return;
+          }
+          if (slices.due() && (await pause())) return;
         }
       }
       for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), host, (p) => found.has(p)))
         found.set(e.path, e);
-      if (build !== this.build) return;
+      if (build !== this.build || this.shuttingDown) return;
       this.names.replaceAll(found, this.host.isOpen);
       this.host.onRebuilt();
     } finally {
@@ -136,15 +213,87 @@ export class DefinitionIndex {
     }
   }
 
-  shutdown(): void {
-    this.shuttingDown = true;
+  private async applyChanges(changes: readonly FileEvent[], slices: Slices): Promise<FilesChanged> {
+    const { configuration, isOpen } = this.host;
+    const result = { configChanged: false, touched: new Set<string>(), files: new Set<string>() };
+    const set = (path: string, entry: IndexEntry | undefined) => {
+      for (const n of this.names.set(path, entry)) result.touched.add(n);
+      result.files.add(path);
+    };
+    const goneFolders = new Set<string>();
+    const newFolders: string[] = [];
+    for (const change of changes) {
+      if (slices.due()) await slices.next();
+      if (this.shuttingDown) break;
+      const path = uriToPath(change.uri);
+      if (!path || this.skipped(path)) continue;
+      if (posix.basename(path) === CONFIG_FILE_NAME) {
+        result.configChanged = true;
+        continue;
+      }
+      if (isOpen(path)) continue; // the editor's text wins
+      if (change.type === FileChangeType.Deleted) {
+        if (this.names.get(path)) set(path, undefined);
+        else goneFolders.add(path); // maybe a folder
+        continue;
+      }
+      if (!configuration.folderOf(path)) continue;
+      const kind = this.kindAt(path);
+      if (kind || this.names.get(path)) set(path, kind ? readEntry(path, kind) : undefined);
+      else if (isFolder(path)) newFolders.push(path);
+    }
+    if (goneFolders.size) this.removeBelow(goneFolders, set, result);
+    // A folder that came: what it holds is new. A configuration among it means a rebuild, which reads everything.
+    for (const folder of newFolders) {
+      if (result.configChanged || this.shuttingDown) break;
+      for (const files of walkFolders(folder)) {
+        for (const path of files) {
+          if (slices.due()) await slices.next();
+          if (result.configChanged || this.shuttingDown) break;
+          if (posix.basename(path) === CONFIG_FILE_NAME) result.configChanged = true;
+          else if (!isOpen(path)) {
+            const kind = this.kindAt(path);
+            if (kind) set(path, readEntry(path, kind));
+          }
+        }
+        if (result.configChanged || this.shuttingDown) break;
+        if (slices.due()) await slices.next();
+      }
+    }
+    return { configChanged: result.configChanged, touched: [...result.touched], files: [...result.files] };
+  }
+
+  /** Folders that went: every entry below them goes too, and a configuration below them changes things. */
+  private removeBelow(
+    folders: ReadonlySet<string>,
+    set: (path: string, entry: undefined) => void,
+    result: { configChanged: boolean },
+  ): void {
+    const below: string[] = [];
+    for (const entry of this.names.all())
+      if (!this.host.isOpen(entry.path) && isBelowAny(entry.path, folders)) below.push(entry.path);
+    for (const path of below) set(path, undefined);
+    for (const loaded of this.host.configuration.loadedConfigs())
+      if (loaded.path && isBelowAny(loaded.path, folders)) result.configChanged = true;
+  }
+
+  /** A path in node_modules or .git below its workspace folder: never indexed. */
+  private skipped(path: string): boolean {
+    const folder = this.host.configuration.folderOf(path);
+    const inside = folder === undefined ? undefined : relativeInside(folder, path);
+    return inside !== undefined && inSkippedFolder(inside);
+  }
+
+  /** The dialect of a definition file at this path (undefined for anything else, the configuration included). */
+  private kindAt(path: string): Dialect | undefined {
+    const folder = this.host.configuration.folderOf(path);
+    const kind = kindOf({ path, config: this.host.configuration.configFor(path), root: folder });
+    return kind && kind !== 'config' ? kind : undefined;
   }
 
   /** Re-reads one file from disk. */
   private indexFile(path: string): string[] {
-    const folder = this.host.configuration.folderOf(path);
-    const config = this.host.configuration.configFor(path);
-    const kind = kindOf({ path, config, root: folder });
-    return this.names.set(path, kind && kind !== 'config' ? readEntry(path, kind) : undefined);
+    const kind = this.kindAt(path);
+    return this.names.set(path, kind ? readEntry(path, kind) : undefined);
   }
 }

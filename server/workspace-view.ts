@@ -14,9 +14,8 @@
  * configuration change. Until the first full pass ends, answers say `complete: false`.
  */
 import { posix } from 'path';
-import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
+import type { Connection } from 'vscode-languageserver';
 import { analyze, type Analysis } from '../shared';
-import { CONFIG_FILE_NAME } from '../shared';
 import { resolveWithProvenance } from '../shared';
 import { summarizeFile, type SummaryPlace } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
@@ -154,14 +153,9 @@ export class WorkspaceView {
     this.kick();
   }
 
-  /** Watched files changed on disk (after the index took them in). */
-  filesChanged(changes: readonly FileEvent[]): void {
-    for (const change of changes) {
-      const path = uriToPath(change.uri);
-      if (!path || posix.basename(path) === CONFIG_FILE_NAME || this.host.isOpen(path)) continue;
-      if (change.type === FileChangeType.Deleted) this.remove(path);
-      else this.queue.add(path);
-    }
+  /** Files whose index entries the watcher's events read again or removed: summarized again (or forgotten). */
+  filesChanged(paths: readonly string[]): void {
+    for (const path of paths) if (!this.host.isOpen(path)) this.queue.add(path);
     this.kick();
   }
 
@@ -177,10 +171,8 @@ export class WorkspaceView {
     this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
   }
 
-  /** A document was closed: back to the disk's text (or gone, when it is no definition there). */
-  documentClosed(uri: string): void {
-    const path = uriToPath(uri);
-    if (!path) return;
+  /** A file is no longer open: back to the disk's text (or gone, when it is no definition there). */
+  documentClosed(path: string): void {
     this.live.delete(path);
     this.queue.add(path);
     this.kick();

@@ -11,4 +11,12 @@ export {
 } from './config-loader';
 export { nodeWorkspaceHost } from './host';
 export { isRegularFile, readRegularBytes, readRegularFile, RefusedFileError } from './read';
-export { describeError, undecodableMessage, walkFiles, type UndecodableFile, type WalkProblem } from './walk';
+export {
+  describeError,
+  inSkippedFolder,
+  undecodableMessage,
+  walkFiles,
+  walkFolders,
+  type UndecodableFile,
+  type WalkProblem,
+} from './walk';

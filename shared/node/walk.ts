@@ -38,6 +38,20 @@ export const undecodableMessage = (name: string, what: 'file' | 'folder') =>
  */
 export function walkFiles(root: string, problems: WalkProblem[] = [], undecodable: UndecodableFile[] = []): string[] {
   const files: string[] = [];
+  for (const step of walkFolders(root, problems, undecodable)) for (const file of step) files.push(file);
+  return files.sort();
+}
+
+/**
+ * The same walk, one folder per step: each step lists one folder and yields its files (maybe
+ * none), in no particular order. A caller that must stay responsive (the language server
+ * indexing `/`) can yield to its event loop between steps: nothing walks the tree up front.
+ */
+export function* walkFolders(
+  root: string,
+  problems: WalkProblem[] = [],
+  undecodable: UndecodableFile[] = [],
+): Generator<string[]> {
   const top = posix.normalize(toPosix(root));
   const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
   while (stack.length) {
@@ -49,6 +63,7 @@ export function walkFiles(root: string, problems: WalkProblem[] = [], undecodabl
       problems.push({ path: dir, message: describeError(e) });
       continue;
     }
+    const files: string[] = [];
     let undecoded = false;
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
@@ -62,8 +77,13 @@ export function walkFiles(root: string, problems: WalkProblem[] = [], undecodabl
       else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
     }
     if (undecoded) listByBytes(dir, stack, files, problems, undecodable);
+    yield files;
   }
-  return files.sort();
+}
+
+/** Whether a path lies in a folder every walk skips (node_modules, .git). */
+export function inSkippedFolder(path: string): boolean {
+  return path.split('/').some((segment) => SKIPPED.has(segment));
 }
 
 /**

@@ -121,9 +121,11 @@ export class DefinitionIndex {
     return this.entries.size;
   }
 
-  /** Sets (or, with undefined, removes) a file's entry; returns the name keys whose group changed. */
-  private replacing = false;
+  /** While held, `onNamesChanged` waits, and is then told once of every name touched meanwhile. */
+  private holds = 0;
+  private readonly heldNames = new Set<string>();
 
+  /** Sets (or, with undefined, removes) a file's entry; returns the name keys whose group changed. */
   set(path: string, entry: IndexEntry | undefined): string[] {
     const old = this.entries.get(path);
     if (entry) this.entries.set(path, entry);
@@ -138,25 +140,41 @@ export class DefinitionIndex {
       touched.push(newName);
     }
     for (const name of touched) this.revisions.set(name, (this.revisions.get(name) ?? 0) + 1);
-    if (touched.length && !this.replacing) this.onNamesChanged?.(touched);
+    if (this.holds) for (const name of touched) this.heldNames.add(name);
+    else if (touched.length) this.onNamesChanged?.(touched);
     return touched;
+  }
+
+  /**
+   * Holds `onNamesChanged` until the returned function is called, then tells it once: a batch of
+   * changes that adds k files of one name reports that name once, not k times (its listener
+   * looks at the whole group each time).
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds || !this.heldNames.size) return;
+      const names = [...this.heldNames];
+      this.heldNames.clear();
+      this.onNamesChanged?.(names);
+    };
   }
 
   /** Replaces every entry that `keep` does not protect by `next`; returns the names whose group changed. */
   replaceAll(next: ReadonlyMap<string, IndexEntry>, keep: (path: string) => boolean): string[] {
     const touched = new Set<string>();
-    // One `onNamesChanged` for the whole replacement: per entry, a name shared by k files was reported k times.
-    this.replacing = true;
+    const release = this.hold();
     try {
       for (const path of [...this.entries.keys()])
         if (!keep(path) && !next.has(path)) for (const n of this.set(path, undefined)) touched.add(n);
       for (const [path, entry] of next) if (!keep(path)) for (const n of this.set(path, entry)) touched.add(n);
     } finally {
-      this.replacing = false;
+      release();
     }
-    const names = [...touched];
-    if (names.length) this.onNamesChanged?.(names);
-    return names;
+    return [...touched];
   }
 
   /** Bumped whenever the definitions of a name key change: an analysis of a definition of that name is then stale. */

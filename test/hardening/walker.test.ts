@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkPaths } from '../../cli/batch/check-paths';
 import { StallWatch } from '../../cli/batch/check-parallel';
-import { walkFiles } from '../../shared/node/walk';
+import { walkFiles, walkFolders } from '../../shared/node/walk';
 import { makeTree } from '../support/tree';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
@@ -111,6 +111,33 @@ describe('hardening: the file walker', function () {
     }
     assert.deepStrictEqual(rel(root, files), ['.polytoken/subagents/ok.md']);
     assert.strictEqual(listedFake, 130_000, 'the walk went through the faked listing (else this tests nothing)');
+  });
+
+  it('walkFolders lists one folder per step: nothing walks the tree up front (the server indexing `/`)', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) files[`d${i}/sub/.polytoken/subagents/x.md`] = POLY('x');
+    const root = make(files);
+    const realFs = require('fs') as typeof fs;
+    const original = realFs.readdirSync;
+    let listed = 0;
+    realFs.readdirSync = function (this: unknown, ...args: Parameters<typeof fs.readdirSync>) {
+      listed++;
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof fs.readdirSync;
+    try {
+      const steps = walkFolders(root);
+      assert.deepStrictEqual(steps.next().value, [], 'the root holds folders only');
+      assert.strictEqual(listed, 1, 'the first step listed the root alone');
+      let found: string[] = [];
+      while (!found.length) found = steps.next().value as string[];
+      assert.ok(listed <= 5, `a file after ${listed} listings, not after the whole tree's ${1 + 50 * 4}`);
+      assert.match(found[0], /\/\.polytoken\/subagents\/x\.md$/);
+      for (let step = steps.next(); !step.done; step = steps.next());
+      assert.strictEqual(listed, 1 + 50 * 4, 'the walk went through the counted listing');
+    } finally {
+      realFs.readdirSync = original;
+    }
+    assert.strictEqual(walkFiles(root).length, 50);
   });
 
   it('node_modules and .git are never searched', () => {

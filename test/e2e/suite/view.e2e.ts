@@ -4,6 +4,7 @@
  * opens the name, the "Only problems" filter, and a live update after an unsaved edit.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { DefinitionsNode, DefinitionsView } from '../../../client/definitions-view';
 import { extensionApi, fileUri, replace, revert, show, waitFor } from './helpers';
@@ -161,5 +162,31 @@ describe('the Subagents view', function () {
     } finally {
       sub.dispose();
     }
+  });
+
+  it('follows a definitions folder renamed on disk, for which VS Code reports the folder alone', async () => {
+    const picassoGroups = async () => {
+      await view.whenComplete();
+      const picasso = (await view.getChildren()).find((n) => shown(view, n).label === 'Picasso');
+      return picasso ? (await view.getChildren(picasso)).map((n) => shown(view, n).label) : [];
+    };
+    const folder = fileUri('.picasso').fsPath;
+    const away = `${folder}-away`;
+    assert.deepStrictEqual(await picassoGroups(), ['.picasso/agents', 'apps/cli/agents']);
+    fs.renameSync(folder, away);
+    try {
+      await waitFor(
+        '.picasso/agents to leave the view',
+        async () => (await picassoGroups()).join() === 'apps/cli/agents',
+        30000,
+      );
+    } finally {
+      fs.renameSync(away, folder);
+    }
+    await waitFor(
+      '.picasso/agents to come back',
+      async () => (await picassoGroups()).join() === '.picasso/agents,apps/cli/agents',
+      30000,
+    );
   });
 });
