@@ -23,6 +23,7 @@ import {
 import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
+import { inputRoots, linkRefusal, readRoots } from './roots';
 import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
 
@@ -48,6 +49,9 @@ export function commandCheck(args: string[], io: Io): number {
   const quiet = parsed.flags.has('--quiet');
   const allowUnmatched = parsed.flags.has('--no-error-on-unmatched-pattern');
   const options = configOptions(parsed, io);
+  // A definition that is a link out of the checked folders is not read (cli/roots.ts).
+  const given = parsed.flags.has('--stdin') ? [parsed.values['--stdin-filename'] ?? '.'] : parsed.positionals;
+  options.refuse = linkRefusal(readRoots(given, io.cwd, options.configFile));
   const fix = fixMode(parsed);
   if (fix === 'dry-run') return fixDryRun(parsed, options, io, allowUnmatched);
   const fixesFailed = fix === 'write' && !applyFixes(parsed, options, io, allowUnmatched);
@@ -147,22 +151,7 @@ function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
  * resolves outside them (a link, a folder of `polytoken.subagentDirs` elsewhere) is not written.
  */
 function fixRoots(positionals: string[], cwd: string, configFile?: string): string[] {
-  const roots = new Set<string>();
-  for (const given of [...(positionals.length ? positionals : ['.']), ...(configFile ? [configFile] : [])]) {
-    for (let p = absolutePath(cwd, given); ; p = posix.dirname(p)) {
-      try {
-        const stat = fs.statSync(p, { throwIfNoEntry: false });
-        if (stat) {
-          roots.add(toPosix(fs.realpathSync.native(stat.isDirectory() ? p : posix.dirname(p))));
-          break;
-        }
-      } catch {
-        break; // unreadable: nothing written there
-      }
-      if (posix.dirname(p) === p) break;
-    }
-  }
-  return [...roots];
+  return inputRoots([...(positionals.length ? positionals : ['.']), ...(configFile ? [configFile] : [])], cwd, false);
 }
 
 /** The current folder as given and resolved: a link in it is not followed out of it by `-o` or `--cache`. */

@@ -9,6 +9,7 @@ import type { CheckOptions } from './batch/check-types';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
 import { HELP } from './help';
+import { linkRefusal, readRoots } from './roots';
 
 /** `subagents resolve FILE`: the effective tool set of each definition in the file. */
 export function commandResolve(args: string[], io: Io): number {
@@ -29,7 +30,10 @@ export function commandResolve(args: string[], io: Io): number {
         : 'resolve needs a FILE; run `subagents resolve --help`',
     );
   const file = parsed.positionals[0];
-  const resolution = resolveFile(absolutePath(io.cwd, file), file, configOptions(parsed, io), io);
+  const options = configOptions(parsed, io);
+  // A file (or a sibling read for shadowing) that is a link out of its folder is not read (cli/roots.ts).
+  options.refuse = linkRefusal(readRoots([file], io.cwd, options.configFile));
+  const resolution = resolveFile(absolutePath(io.cwd, file), file, options, io);
   io.out(format === 'json' ? printableJson(resolution) + '\n' : formatResolution(resolution));
   return 0;
 }

@@ -14,6 +14,7 @@ import { loadConfigFile } from '../shared/node';
 import type { Dialect, ResolvedDefinition } from '../shared';
 import { UsageError } from './args';
 import { absolutePath, relativePath, runCheckPaths, type Io } from './common';
+import { linkRefusal, realTarget } from './roots';
 import { listFiles, readBlobs, resolveCommit, topLevel } from './git';
 
 export type Side =
@@ -180,7 +181,14 @@ export function resolveSide(
     );
     const used = inputs.filter((p) => present.has(p)).map((p) => relativeToCwd(p, io));
     if (!used.length) return { definitions: [], present };
-    const run = runCheckPaths(used, { ...options, cwd: laid.root, stopAt: laid.stopAt, keepAnalysis: true }, io);
+    // The working tree's definitions that link out of the repository are not read (cli/roots.ts).
+    const top = side.kind === 'worktree' ? realTarget(laid.stopAt ?? laid.root) : undefined;
+    const refuse = top === undefined ? options.refuse : linkRefusal([top]);
+    const run = runCheckPaths(
+      used,
+      { ...options, refuse, cwd: laid.root, stopAt: laid.stopAt, keepAnalysis: true },
+      io,
+    );
     for (const e of run.ioErrors)
       throw new UsageError(`${sideLabel(side)}: ${relativePath(laid.root, e.path)}: ${e.message}`);
     const definitions: SideDefinition[] = [];

@@ -10,6 +10,7 @@ import picomatch from 'picomatch';
 import { relativeInside, toPosix } from '../../shared';
 import { describeError } from '../../shared/node';
 import { relativePath } from '../common';
+import { linkRefusal, realTarget, rootOf } from '../roots';
 
 /** A tool's input it cannot work with: the client gets `isError: true` and this message. */
 export class ToolError extends Error {}
@@ -38,20 +39,6 @@ export function rootsFromUris(uris: readonly string[], log: (line: string) => vo
     if (!folders.includes(posixPath)) folders.push(posixPath);
   }
   return folders;
-}
-
-/** The root holding `path` (real, posix), or undefined. */
-export function rootOf(folders: readonly string[], path: string): string | undefined {
-  return folders.find((root) => path === root || relativeInside(root, path) !== undefined);
-}
-
-/** Where a path leads once every link is followed, or undefined when it does not exist. */
-function realTarget(path: string): string | undefined {
-  try {
-    return toPosix(fs.realpathSync.native(path));
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -129,19 +116,7 @@ export class Workspace {
   }
 
   /** Why a file found inside the workspace may not be read: it is a link that leads out of every root. */
-  readonly refuse = (path: string): string | undefined => {
-    let link: boolean;
-    try {
-      link = fs.lstatSync(path).isSymbolicLink();
-    } catch {
-      return undefined; // missing: reading it reports that
-    }
-    if (!link) return undefined;
-    const target = realTarget(path);
-    return target === undefined || rootOf(this.roots.folders, target) !== undefined
-      ? undefined
-      : 'is a link to a file outside the workspace; it is not read';
-  };
+  readonly refuse = (path: string): string | undefined => linkRefusal(this.roots.folders, 'the workspace')(path);
 
   describeRoots(): string {
     const list = this.roots.folders.join(', ');
