@@ -179,7 +179,8 @@ function runSerial(
   keepFor: (path: string) => boolean,
   preset?: Preset,
 ): ItemsRun {
-  const runner = new Runner(items, options.onRuleError, options.contents);
+  // Files not analyzed (the folder around an unsaved or resolved file) get no name correction: parse them.
+  const runner = new Runner(items, options.onRuleError, options.contents, !options.analyze);
   const names = new Map<number, string>(preset?.names);
   const readErrors: ReadError[] = [];
   for (const i of namedIndexes(items)) {

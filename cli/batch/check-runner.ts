@@ -61,6 +61,11 @@ export class Runner {
     private readonly onRuleError?: (rule: string, error: unknown) => void,
     /** Texts that replace files on disk (standard input). */
     private readonly contents?: ReadonlyMap<string, string>,
+    /**
+     * Whether phase 1 may read a name off a plain `name:` line. A broken file's parse can name it
+     * otherwise, which phase 2 corrects; files phase 2 does not analyze must be parsed instead.
+     */
+    private readonly quickNames = true,
   ) {}
 
   private read(path: string): string {
@@ -87,7 +92,7 @@ export class Runner {
     }
     // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
     const kind = c.kind === 'picasso' ? 'picasso' : 'polytoken';
-    const quick = quickName(kind, text, c.path)?.name;
+    const quick = this.quickNames ? quickName(kind, text, c.path)?.name : undefined;
     if (quick !== undefined) {
       this.cache.set(index, { text, quickName: quick });
       return { name: quick };

@@ -131,6 +131,20 @@ describe('hardening: properties of analyze and resolve', function () {
             .map((f) => path.relative(root, f.path));
         assert.deepStrictEqual(shadowed(0), ['vendor/broken.md']);
         assert.deepStrictEqual(shadowed(1), ['vendor/broken.md']);
+        // Only vendor/triage.md analyzed (the folder around an unsaved file, the MCP server's check): the
+        // broken file is not analyzed, so nothing would correct its quick name; it is parsed instead.
+        const vendorTriage = path.join(root, 'vendor/triage.md');
+        const subset = checkPaths([root], {
+          cwd: root,
+          noGlobal: true,
+          workers: 0,
+          keepAnalysis: false,
+          analyze: (p) => p === vendorTriage,
+        });
+        assert.deepStrictEqual(
+          subset.files.map((f) => [path.relative(root, f.path), f.diagnostics.map((d) => d.code)]),
+          [['vendor/triage.md', []]],
+        );
       },
       'subagents-quick-',
     );
