@@ -4,20 +4,20 @@
  * (test/public-face.test.ts holds them to it); `client/` imports only `protocol.ts`.
  */
 export type * from './types';
+export { analyze, findingsToDiagnostics, resolveAnalysis } from './engine';
+export { dialectOf, fileStem, folderDialects, kindOf } from './recognition';
+export { severityName } from './severity';
+export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 export {
-  analyze,
-  defaultSeverity,
-  fileStem,
-  findingsToDiagnostics,
-  kindOf,
-  resolveAnalysis,
-  severityName,
-  unreadableReason,
+  DIALECTS,
   DIALECT_MODULES,
-  MAX_FILE_CHARS,
-} from './engine';
-export { DIALECTS } from './basics';
-export { RULES, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
+  dialectModule,
+  dialectModules,
+  registerDialect,
+  type BuiltinDialect,
+} from './dialects';
+export type { DialectModule } from './dialects/module';
+export { RULES, defaultSeverity, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
 export {
   CONFIG_FILE_NAME,
   defaultConfig,
@@ -27,8 +27,9 @@ export {
   type SubagentsConfig,
 } from './config/config';
 export { unsafeGlobReason } from './config/glob-guard';
-export { catalogFor, type Catalog } from './catalog/catalog';
-export { DEFAULT_GLOBS, dialectOf, folderDialects, isInGlobalDir, relativeInside, toPosix } from './files';
+export type { Catalog } from './catalog/catalog';
+export { catalogFor } from './catalog/by-dialect';
+export { isInGlobalDir, relativeInside, toPosix } from './files';
 export { SourceText } from './text/source';
 export type { ParsedFile } from './text/document';
 export { getValue } from './text/tree';

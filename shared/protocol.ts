@@ -90,7 +90,8 @@ export interface WorkspaceDefinition {
   /** The file's URI; a Profy Expert's subagents share it. */
   uri: string;
   name: string;
-  dialect: 'polytoken' | 'profy' | 'picasso';
+  /** The dialect's id. */
+  dialect: string;
   /** Where it belongs under its runtime: the project or folder (workspace-relative), or a Profy Expert's name. */
   group: string;
   status: DefinitionStatus;

@@ -113,16 +113,6 @@ export interface Outcome {
   diagnostics: readonly Diagnostic[];
 }
 
-export interface DialectModule<M = unknown> {
-  dialect: Dialect;
-  parse(source: import('./text/source').SourceText, path: string): ParsedFile;
-  /** The dialect's reading of the file (definitions, tool entries and their meanings): built once per analysis. */
-  model(ctx: RuleContext<undefined>): M;
-  rules: readonly Rule<M>[];
-  /** The definitions in the file and what the runtime grants each. */
-  resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
-}
-
 /** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */
 export interface Analysis {
   kind: FileKind | undefined;

@@ -8,7 +8,7 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
-import { DEFAULT_GLOBS } from '../shared';
+import { dialectModules } from '../shared';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -117,6 +117,9 @@ describe('architecture: one public face', () => {
     const globs = (pkg.activationEvents as string[])
       .filter((e) => e.startsWith('workspaceContains:'))
       .map((e) => e.slice('workspaceContains:'.length));
-    assert.deepStrictEqual([...globs].sort(), [...Object.values(DEFAULT_GLOBS).flat(), '**/.subagents.yaml'].sort());
+    assert.deepStrictEqual(
+      [...globs].sort(),
+      [...dialectModules().flatMap((m) => m.files.defaultGlobs), '**/.subagents.yaml'].sort(),
+    );
   });
 });

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { defaultLoadedConfig, parseConfig } from '../shared/config/config';
-import { dialectOf } from '../shared/files';
+import { dialectOf } from '../shared/recognition';
 import { ConfigResolver, resolveGlobalDir } from '../shared/node/config-loader';
 import { parseJsonFile, parseMarkdownFile, parseYamlFile } from '../shared/text/document';
 import { findFrontmatter } from '../shared/text/frontmatter';

@@ -3,7 +3,8 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
+import { analyze, resolveAnalysis } from '../shared/engine';
+import type { WorkspaceIndex } from '../shared/types';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { withFixture } from './support/fixtures';
 

@@ -1,7 +1,16 @@
 import { nearestName } from '../text/nearest';
 import type { SubagentsConfig } from '../config/config';
 import type { Dialect } from '../basics';
-import { BUILTIN_TOOLS } from './builtins';
+
+/** A tool a runtime provides itself; each dialect module lists its own. */
+export interface BuiltinTool {
+  name: string;
+  description: string;
+  /** Polytoken: may not be listed in `tools_deny`. */
+  undeniable?: boolean;
+  /** Profy: never granted to a subagent. */
+  reserved?: boolean;
+}
 
 export interface CatalogTool {
   name: string;
@@ -25,9 +34,10 @@ export class Catalog {
 
   constructor(
     readonly dialect: Dialect,
+    builtins: readonly BuiltinTool[],
     config: SubagentsConfig,
   ) {
-    for (const t of BUILTIN_TOOLS[dialect]) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
+    for (const t of builtins) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
     for (const t of config.tools[dialect] ?? []) {
       const existing = this.tools.get(t.name);
       this.tools.set(t.name, {
@@ -74,18 +84,4 @@ export class Catalog {
   nearest(name: string, maxDistance = 2, candidates: Iterable<string> = this.tools.keys()): string | undefined {
     return nearestName(name, candidates, maxDistance);
   }
-}
-
-/**
- * Catalogs depend only on the configuration, so they are cached per configuration
- * object: the server builds one per configuration change, not per keystroke.
- */
-const cache = new WeakMap<SubagentsConfig, Map<Dialect, Catalog>>();
-
-export function catalogFor(dialect: Dialect, config: SubagentsConfig): Catalog {
-  let perConfig = cache.get(config);
-  if (!perConfig) cache.set(config, (perConfig = new Map()));
-  let catalog = perConfig.get(dialect);
-  if (!catalog) perConfig.set(dialect, (catalog = new Catalog(dialect, config)));
-  return catalog;
 }

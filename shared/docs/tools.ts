@@ -4,15 +4,17 @@
  * and handed in.
  */
 import type { Catalog, CatalogTool } from '../catalog/catalog';
-import { BUILTIN_TOOLS } from '../catalog/builtins';
+import { dialectModules } from '../dialects';
 import { STATUS_FAMILIES, statusFamily } from '../dialects/polytoken/constants';
 import type { ToolMeaning } from '../dialects/polytoken/tools';
-import { DIALECTS, type Dialect } from '../basics';
+import type { Dialect } from '../basics';
 import { dialectTitle } from './keys';
 
 /** The runtimes whose built-in catalog holds this name. */
 export function runtimesKnowing(name: string): Dialect[] {
-  return DIALECTS.filter((d) => BUILTIN_TOOLS[d].some((t) => t.name === name));
+  return dialectModules()
+    .filter((m) => m.tools.some((t) => t.name === name))
+    .map((m) => m.id);
 }
 
 /** `a`, `b`, … at most `max` names, then how many more. */

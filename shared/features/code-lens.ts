@@ -1,6 +1,6 @@
 /** A code lens above each definition: its status and tool count, opening the resolution. */
 import type { CodeLens, Range } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
+import type { Analysis } from '../types';
 import { featureFile } from './common';
 import { definitionNames } from './symbols';
 import { resolveWithProvenance } from './resolve';

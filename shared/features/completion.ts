@@ -2,7 +2,7 @@
 import { getLocation, parse as parseJsonc, type Location } from 'jsonc-parser';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver-types';
 import type { Analysis, Dialect } from '../types';
-import { PROFY_RESERVED } from '../catalog/builtins';
+import { PROFY_RESERVED } from '../dialects/profy/builtins';
 import { keyDoc, keyDocMarkdown, keysAt, type KeyDoc } from '../docs/keys';
 import { expansionLine, toolMarkdown } from '../docs/tools';
 import { STATUS_FAMILIES, STATUS_FIELDS } from '../dialects/polytoken/constants';

@@ -23,7 +23,7 @@ import {
   severityMarkdown,
 } from '../config/keys';
 import { RULES, ruleMeta } from '../rules/registry';
-import { catalogFor } from '../catalog/catalog';
+import { catalogFor } from '../catalog/by-dialect';
 import { toolMarkdown } from '../docs/tools';
 import { nodeAtOffset, nodeAtPath, pathOf, type AstNode } from '../text/tree';
 import { toItems, type Candidate, type CompletionOptions } from './completion-items';

@@ -3,8 +3,8 @@
  * Polytoken definition's `name` to the file that replaces it.
  */
 import type { Diagnostic, Location, Position } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import { DIALECT_MODULES } from '../engine';
+import type { Analysis } from '../types';
+import { DIALECT_MODULES } from '../dialects';
 import { parseYamlFile } from '../text/document';
 import { SourceText } from '../text/source';
 import { getProperty, getValue, isArray, isObject, isString, pathOf, type AstNode } from '../text/tree';

@@ -7,8 +7,8 @@ import {
   type Range,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import { fileStem } from '../engine';
+import type { Analysis } from '../types';
+import { fileStem } from '../recognition';
 import type { ParsedFile } from '../text/document';
 import { getValue, isArray, isObject, isString, type AstNode } from '../text/tree';
 import type { Dialect } from '../types';
@@ -28,7 +28,7 @@ export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string)
   const root = parsed.root;
   const nameRange = (node: AstNode | undefined) => (node ? source.range(node.start, node.end) : source.firstLine());
   const n = getValue(root, 'name');
-  const name = isString(n) && n.value ? n.value : fileStem(path);
+  const name = isString(n) && n.value ? n.value : fileStem(path, kind);
   // Polytoken and Picasso: one definition per file.
   if (kind !== 'profy') return [{ name, range: nameRange(n), symbolKind: SymbolKind.Class }];
   const out: IndexedName[] = [{ name, range: nameRange(n), symbolKind: SymbolKind.Module }];

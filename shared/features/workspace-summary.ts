@@ -7,7 +7,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import { posix } from 'path';
-import type { Analysis } from '../engine';
+import type { Analysis } from '../types';
 import { relativeInside, toPosix } from '../files';
 import type { ProblemCounts, WorkspaceDefinition } from '../protocol';
 import type { ExpertModel } from '../dialects/profy/model';

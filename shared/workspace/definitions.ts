@@ -11,7 +11,9 @@
 import { SymbolKind, type Range } from 'vscode-languageserver-types';
 import { posix } from 'path';
 import type { LoadedConfig } from '../config/config';
-import { DIALECT_MODULES, fileStem, unreadableReason } from '../engine';
+import { DIALECT_MODULES } from '../dialects';
+import { fileStem } from '../recognition';
+import { unreadableReason } from '../text/limits';
 import { toPosix } from '../files';
 import { definitionNames, workspaceSymbols, type IndexedFile, type IndexedName } from '../features/symbols';
 import { SourceText } from '../text/source';
@@ -60,8 +62,8 @@ export function namesFromText(kind: Dialect, text: string, path: string): Indexe
 }
 
 /** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
-export function registeredName(names: readonly IndexedName[] | undefined, path: string): string {
-  return names?.[0]?.name ?? fileStem(path);
+export function registeredName(names: readonly IndexedName[] | undefined, path: string, kind?: Dialect): string {
+  return names?.[0]?.name ?? fileStem(path, kind);
 }
 
 /** The dialects whose definitions clash by name across files: Polytoken (shadowing) and Picasso (duplicate roles). */

@@ -6,8 +6,11 @@
  */
 import fc from 'fast-check';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { analyze, defaultSeverity, resolveAnalysis, type WorkspaceIndex } from '../../shared/engine';
-import { BUILTIN_TOOLS, PROFY_RESERVED } from '../../shared/catalog/builtins';
+import { analyze, resolveAnalysis } from '../../shared/engine';
+import { defaultSeverity } from '../../shared/rules/registry';
+import type { WorkspaceIndex } from '../../shared/types';
+import { dialectModules } from '../../shared/dialects';
+import { PROFY_RESERVED } from '../../shared/dialects/profy/builtins';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS, TEMPLATE_BLOCK_TAGS } from '../../shared/dialects/polytoken/constants';
 import { ALL_KEYS as PICASSO_KEYS, MEMORY_DENIES, MEMORY_SCOPES } from '../../shared/dialects/picasso/constants';
@@ -21,7 +24,7 @@ export const WS = '/ws';
 
 // ---- Vocabulary ------------------------------------------------------------------
 
-const builtinNames = Object.values(BUILTIN_TOOLS).flatMap((list) => list.map((t) => t.name));
+const builtinNames = dialectModules().flatMap((m) => m.tools.map((t) => t.name));
 export const TOOL_NAMES = [
   ...new Set([
     ...builtinNames,

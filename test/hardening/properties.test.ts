@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { CASES, checkInvariants, checkRanges, loadedConfig, workspaceIndex } from './generators';
 import type { FileKind } from '../../shared/types';
-import { DIALECT_MODULES } from '../../shared/engine';
+import { DIALECT_MODULES } from '../../shared/dialects';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import * as fs from 'fs';
 import * as os from 'os';

@@ -1,4 +1,5 @@
-import type { DialectModule } from '../../types';
+import type { DialectModule } from '../module';
+import { PICASSO_BUILTINS } from './builtins';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
 import { duplicateRole } from './rules/duplicate-role';
@@ -13,8 +14,12 @@ import { unknownKey } from './rules/unknown-key';
 import { resolvePicasso } from './resolve';
 
 /** Picasso (docs/runtimes/picasso.md). */
-export const picasso: DialectModule<PicassoModel> = {
-  dialect: 'picasso',
+export const picasso: DialectModule<PicassoModel, 'picasso'> = {
+  id: 'picasso',
+  title: 'Picasso',
+  files: { defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'] },
+  syntaxRule: 'syntax/yaml',
+  tools: PICASSO_BUILTINS,
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
   parse: (source, path) =>
     path.endsWith('.md') && source.text.trim()

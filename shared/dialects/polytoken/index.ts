@@ -1,5 +1,8 @@
-import type { DialectModule } from '../../types';
+import { posix } from 'path';
+import type { DialectModule } from '../module';
 import { parseMarkdownFile } from '../../text/document';
+import { toPosix } from '../../files';
+import { POLYTOKEN_BUILTINS } from './builtins';
 import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
@@ -26,8 +29,20 @@ import { unknownToolRule } from './rules/unknown-tool';
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
  * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
  */
-export const polytoken: DialectModule<PolytokenModel> = {
-  dialect: 'polytoken',
+export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
+  id: 'polytoken',
+  title: 'Polytoken',
+  files: {
+    defaultGlobs: ['**/.polytoken/subagents/*.md'],
+    // The global folder (read for shadowing, never reported) and `polytoken.subagentDirs`, in discovery order.
+    discoveryFolders: (loaded) => [
+      ...(loaded.globalDir ? [loaded.globalDir] : []),
+      ...loaded.config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
+    ],
+    isDiscoveryFile: (name) => name.endsWith('.md'),
+  },
+  syntaxRule: 'syntax/yaml',
+  tools: POLYTOKEN_BUILTINS,
   parse: (source) => parseMarkdownFile(source),
   model: buildPolytokenModel,
   rules: [

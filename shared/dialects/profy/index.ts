@@ -1,4 +1,5 @@
-import type { DialectModule } from '../../types';
+import type { DialectModule } from '../module';
+import { PROFY_BUILTINS } from './builtins';
 import { parseJsonFile } from '../../text/document';
 import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
@@ -18,8 +19,17 @@ import { unknownToolset } from './rules/unknown-toolset';
 import { whitelistCap } from './rules/whitelist-cap';
 
 /** Profy (docs/runtimes/profy.md). */
-export const profy: DialectModule<ExpertModel> = {
-  dialect: 'profy',
+const EXPERT_SUFFIX = '.expert.json';
+
+export const profy: DialectModule<ExpertModel, 'profy'> = {
+  id: 'profy',
+  title: 'Profy',
+  files: {
+    defaultGlobs: ['**/*.expert.json'],
+    stem: (base) => (base.endsWith(EXPERT_SUFFIX) ? base.slice(0, -EXPERT_SUFFIX.length) : undefined),
+  },
+  syntaxRule: 'syntax/json',
+  tools: PROFY_BUILTINS,
   parse: (source) => parseJsonFile(source),
   model: buildExpertModel,
   rules: [

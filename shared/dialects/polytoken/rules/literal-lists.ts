@@ -1,5 +1,5 @@
 import type { FixPlan, Finding } from '../../../types';
-import { POLYTOKEN_UNDENIABLE } from '../../../catalog/builtins';
+import { POLYTOKEN_UNDENIABLE } from '../builtins';
 import { findingOn } from '../../common';
 import { removeFix } from '../../../fixes/plans';
 import { replaceItemWithManyEdit } from '../../../fixes/edits';
