@@ -19,8 +19,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis } from '../shared';
 import type { LoadedConfig } from '../shared';
-import { definitionNames } from '../shared';
-import { nameKey, registeredName } from '../shared';
+import { nameKeyOf } from '../shared';
 import { fixAll } from '../shared';
 import { minimalEdit } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
@@ -63,7 +62,7 @@ export interface DocumentAnalysis {
 interface CacheEntry extends DocumentAnalysis {
   version: number;
   generation: number;
-  /** A Polytoken or Picasso definition's name key, and the index revision of that key its analysis saw. */
+  /** The name key of a definition whose names clash across files, and the index revision of that key its analysis saw. */
   name?: string;
   nameRevision: number;
 }
@@ -127,9 +126,7 @@ export class OpenDocuments {
     const previous = this.cost.get(uri);
     this.cost.set(uri, previous === undefined ? took : previous * 0.7 + took * 0.3);
     const registered =
-      (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context
-        ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path))
-        : undefined;
+      analysis.kind && analysis.context ? nameKeyOf(analysis.kind, analysis.context.file, path) : undefined;
     const entry: CacheEntry = {
       version: doc.version,
       generation: this.generation,

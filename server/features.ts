@@ -10,7 +10,7 @@ import type { Dialect, Resolution } from '../shared';
 import { completions } from '../shared';
 import { hover } from '../shared';
 import { codeActions } from '../shared';
-import { documentSymbols, foldingRanges } from '../shared';
+import { documentSymbols, foldingRanges, workspaceSymbols } from '../shared';
 import { codeLenses, RESOLVE_COMMAND } from '../shared';
 import { definition } from '../shared';
 import { ruleLinks } from '../shared';
@@ -111,7 +111,9 @@ export function registerFeatures(
     }),
   );
 
-  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.names.symbols(params.query)));
+  connection.onWorkspaceSymbol(
+    safe([] as WorkspaceSymbol[], (params) => workspaceSymbols(index.names.all(), params.query)),
+  );
 
   connection.onDefinition(
     safe(null, (params) => {

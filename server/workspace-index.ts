@@ -1,8 +1,8 @@
 /**
  * The server's side of the workspace index (shared/workspace/definitions.ts): built at
- * start-up from the workspace folders, the global folder and `polytoken.subagentDirs`, kept
+ * start-up from the workspace folders and each dialect's discovery folders, kept
  * current by file watching and by the text of open documents, which wins over the disk.
- * Every update says which Polytoken names it touched, so that only the open documents of
+ * Every update says which name keys it touched, so that only the open documents of
  * those names are checked again.
  */
 import { posix } from 'path';
@@ -14,8 +14,9 @@ import { nodeWorkspaceHost } from '../shared/node';
 import { walkFiles } from '../shared/node';
 import {
   DefinitionIndex as NameIndex,
+  DIALECTS,
+  discoveryFolders,
   namesFromText,
-  polytokenDiscoveryDirs,
   readDiscoveryFolders,
   type IndexEntry,
   type WorkspaceHost,
@@ -51,7 +52,7 @@ export class DefinitionIndex {
 
   constructor(private readonly host: DefinitionIndexHost) {}
 
-  /** Records the names from an open document's analysis; returns the Polytoken names whose definitions changed. */
+  /** Records the names from an open document's analysis; returns the name keys whose definitions changed. */
   updateFromAnalysis(path: string, uri: string, analysis: Analysis): string[] {
     if (!analysis.context || !analysis.kind || analysis.kind === 'config') return this.names.set(path, undefined);
     return this.names.set(path, {
@@ -92,8 +93,8 @@ export class DefinitionIndex {
   }
 
   /**
-   * Reads every definition in the workspace folders, the global folder and
-   * `polytoken.subagentDirs`, with work-done progress, yielding every 25 files so requests
+   * Reads every definition in the workspace folders and the dialects' discovery folders
+   * (Polytoken's global folder and `subagentDirs`), with work-done progress, yielding every 25 files so requests
    * are answered meanwhile. Open documents keep their entries.
    */
   async rebuild(): Promise<void> {
@@ -107,10 +108,9 @@ export class DefinitionIndex {
       const files: string[] = [];
       for (const folder of configuration.folders) for (const f of walkFiles(folder)) files.push(f);
       const found = new Map<string, IndexEntry>();
-      // The discovery folders of each folder's and each Polytoken file's configuration.
-      const configs = new Set<LoadedConfig>(
-        configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))),
-      );
+      // The discovery folders of each folder's configuration, and of each definition's, per dialect.
+      const folderConfigs = configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_')));
+      const configs = new Map<Dialect, Set<LoadedConfig>>(DIALECTS.map((d) => [d, new Set(folderConfigs)]));
       let done = 0;
       for (const path of files) {
         if (build !== this.build || this.shuttingDown) return;
@@ -119,15 +119,16 @@ export class DefinitionIndex {
         if (kind && kind !== 'config') {
           const entry = readEntry(path, kind);
           if (entry) found.set(path, entry);
-          if (kind === 'polytoken') configs.add(config);
+          configs.get(kind)?.add(config);
         }
         if (++done % 25 === 0) {
           progress?.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
           await new Promise((r) => setImmediate(r));
         }
       }
-      for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), host, (p) => found.has(p)))
-        found.set(e.path, e);
+      for (const [kind, used] of configs)
+        for (const e of readDiscoveryFolders(kind, discoveryFolders(kind, used), host, (p) => found.has(p)))
+          found.set(e.path, e);
       if (build !== this.build) return;
       this.names.replaceAll(found, this.host.isOpen);
       this.host.onRebuilt();

@@ -5,7 +5,7 @@
  */
 export type * from './types';
 export { analyze, findingsToDiagnostics, resolveAnalysis } from './engine';
-export { dialectOf, fileStem, folderDialects, kindOf } from './recognition';
+export { dialectOf, discoveryWatches, fileStem, folderDialects, kindOf, recognitionKey } from './recognition';
 export { severityName } from './severity';
 export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 export {
@@ -46,14 +46,7 @@ export { ruleLinks } from './features/directives';
 export { inlayHints } from './features/inlay-hints';
 export { removedToolDiagnostics } from './features/removed-tools';
 export { isRefusal, prepareRename, renameDefinition } from './features/rename';
-export {
-  documentSymbols,
-  foldingRanges,
-  workspaceSymbols,
-  definitionNames,
-  type IndexedFile,
-  type IndexedName,
-} from './features/symbols';
+export { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
 export { summarizeFile, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
 export { renderResolution, renderError, summarize } from './docs/resolution';
@@ -64,14 +57,21 @@ export { fixPlansFor, rulesWithFixes } from './fixes/registry';
 export { minimalEdit } from './fixes/edits';
 
 // The workspace's definition names (the server's and the CLI's index).
+export { DefinitionIndex } from './workspace/definitions';
 export {
-  DefinitionIndex,
+  definitionNames,
+  discoveryFolders,
+  nameIndex,
   nameKey,
+  nameKeyOf,
+  namesClash,
   namesFromText,
-  polytokenDiscoveryDirs,
+  quickName,
   readDiscoveryFolders,
   registeredName,
+  type IndexedFile,
   type IndexEntry,
+  type NameLists,
   type WorkspaceHost,
-} from './workspace/definitions';
-export { QUICK_NAMES, quickName, quickPolytokenName } from './workspace/quick-name';
+} from './workspace/names';
+export { QUICK_NAMES } from './text/quick-name';

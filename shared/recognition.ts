@@ -37,6 +37,25 @@ function defaultMatcher(module: DialectModule): Matcher {
   return m;
 }
 
+/**
+ * A dialect's discovery folders under a configuration, in discovery order: the global folder
+ * when the dialect owns it, then the configuration's own (Polytoken's `subagentDirs`).
+ */
+export function discoveryFoldersOf(module: DialectModule, loaded: LoadedConfig): string[] {
+  const own = module.files.discoveryFolders?.(loaded) ?? [];
+  return module.files.globalFolder && loaded.globalDir ? [loaded.globalDir, ...own] : [...own];
+}
+
+/** Which names of a discovery folder are the dialect's definitions (its `discoveryPattern`). */
+const discoveryMatchers = new WeakMap<DialectModule, Matcher>();
+export function isDiscoveryFile(module: DialectModule, name: string): boolean {
+  const pattern = module.files.discoveryPattern;
+  if (pattern === undefined) return false;
+  let m = discoveryMatchers.get(module);
+  if (!m) discoveryMatchers.set(module, (m = globMatcher([pattern])));
+  return m(name);
+}
+
 /** What a configuration adds per dialect: its `files.<dialect>` globs, its discovery folders. */
 interface DialectMatchers {
   extra: Matcher;
@@ -60,7 +79,7 @@ function dialectMatchers(loaded: LoadedConfig, module: DialectModule): DialectMa
   let m = byModule.get(module);
   if (!m) {
     const globs = loaded.config.files[module.id];
-    const dirs = new Set(module.files.discoveryFolders?.(loaded) ?? []);
+    const dirs = new Set(discoveryFoldersOf(module, loaded));
     byModule.set(module, (m = { extra: globs?.length ? globMatcher(globs) : never, dirs }));
   }
   return m;
@@ -69,7 +88,7 @@ function dialectMatchers(loaded: LoadedConfig, module: DialectModule): DialectMa
 /** The dialect whose discovery folder `dir` is and that takes a file named `name` there. */
 function discoveredIn(dir: string, name: string, loaded: LoadedConfig): Dialect | undefined {
   for (const module of dialectModules())
-    if (module.files.isDiscoveryFile?.(name) && dialectMatchers(loaded, module).dirs.has(dir)) return module.id;
+    if (dialectMatchers(loaded, module).dirs.has(dir) && isDiscoveryFile(module, name)) return module.id;
   return undefined;
 }
 
@@ -123,13 +142,13 @@ export function folderDialects(
     byDefault: defaultMatcher(module),
     ...dialectMatchers(loaded, module),
   }));
-  const discovering = modules.filter((d) => d.module.files.isDiscoveryFile && d.dirs.has(dir));
+  const discovering = modules.filter((d) => d.dirs.has(dir));
   const relDir = (rootDir && below(rootDir)) ?? dir.slice(1);
   const skipped = relDir !== '' && hasSkippedFolder(`${relDir}/`);
   return (name) => {
     const inConfig = inConfigDir === undefined ? undefined : inConfigDir ? `${inConfigDir}/${name}` : name;
     if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
-    for (const d of discovering) if (d.module.files.isDiscoveryFile!(name)) return d.module.id;
+    for (const d of discovering) if (isDiscoveryFile(d.module, name)) return d.module.id;
     if (skipped) return undefined;
     const rel = relDir ? `${relDir}/${name}` : name;
     for (const d of modules) {
@@ -138,4 +157,28 @@ export function folderDialects(
     }
     return undefined;
   };
+}
+
+/** What decides which files of a configuration are definitions: a change of it needs the workspace index rebuilt. */
+export function recognitionKey(loaded: LoadedConfig): string {
+  const { config } = loaded;
+  const perDialect = dialectModules().map((m) => [
+    m.id,
+    m.files.discoveryFolders?.(loaded) ?? [],
+    m.files.globalFolder?.configured(loaded) ?? null,
+  ]);
+  return JSON.stringify([config.files, config.ignore, perDialect]);
+}
+
+/** The folders and file patterns the dialects discover definitions in under these configurations (the global folder included). */
+export function discoveryWatches(configs: Iterable<LoadedConfig>): { dir: string; pattern: string }[] {
+  const out = new Map<string, { dir: string; pattern: string }>();
+  const list = [...configs];
+  for (const module of dialectModules()) {
+    const pattern = module.files.discoveryPattern;
+    if (pattern === undefined) continue;
+    for (const loaded of list)
+      for (const dir of discoveryFoldersOf(module, loaded)) out.set(`${dir}\u0000${pattern}`, { dir, pattern });
+  }
+  return [...out.values()];
 }

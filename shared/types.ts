@@ -4,7 +4,7 @@
  * modules the types below refer to (text/, config/, catalog/) import those leaves directly,
  * so that no import cycle goes through this file.
  */
-import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
+import type { Diagnostic, Range, SymbolKind, TextEdit } from 'vscode-languageserver-types';
 import type { Dialect, FileKind } from './basics';
 import type { Catalog } from './catalog/catalog';
 import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/config';
@@ -18,21 +18,28 @@ export * from './basics';
 export * from './results';
 export type { RuleId } from './rules/registry';
 
-/** A Polytoken definition somewhere in the workspace, as the shadowing rule sees it. */
+/** A definition somewhere in the workspace, as a rule about names in other files sees it. */
 export interface NamedDefinition {
   path: string;
   name: string;
 }
 
-/** What the engine knows of other files: Polytoken definitions, for shadowing. */
+/**
+ * What the engine knows of other files: the definitions of each dialect whose names clash
+ * across files (Polytoken shadowing, Picasso duplicate roles), by name.
+ */
 export interface WorkspaceIndex {
-  polytoken: readonly NamedDefinition[];
-  /** Optional: the same entries grouped by name, in the same order (rules fall back to `polytoken`). */
-  polytokenByName?: { get(name: string): readonly NamedDefinition[] | undefined };
-  /** Picasso roles (for `picasso/duplicate-role`). */
-  picasso?: readonly NamedDefinition[];
-  /** Picasso roles grouped by name (`picasso/duplicate-role`); without it the rule stays silent. */
-  picassoByName?: { get(name: string): readonly NamedDefinition[] | undefined };
+  /** The definitions of `dialect` registered under `name`, in the index's order; undefined: none. */
+  byName(dialect: Dialect, name: string): readonly NamedDefinition[] | undefined;
+}
+
+/** A definition a file declares, by name, and where the name is (symbols, the workspace index). */
+export interface IndexedName {
+  name: string;
+  range: Range;
+  symbolKind: SymbolKind;
+  /** For a definition inside another (a Profy subagent): the name of the one holding it. */
+  container?: string;
 }
 
 export interface DocumentInput {

@@ -12,7 +12,7 @@ import { isAscii } from 'buffer';
 import * as fs from 'fs';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../../shared';
-import type { FileKind, WorkspaceIndex } from '../../shared';
+import { namesClash, type FileKind, type WorkspaceIndex } from '../../shared';
 import { writeAtomically } from './atomic-write';
 import { digest, fileDigest, isStamp, type Stamp } from './file-digest';
 import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types';
@@ -180,9 +180,6 @@ function contextOf(item: Item): string {
   return context;
 }
 
-/** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
-const isNamed = (kind: FileKind) => kind === 'polytoken' || kind === 'picasso';
-
 /** The paths registered under a kind and name, sorted, one a line: what those rules look at. */
 function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => string {
   const groups = new Map<string, string>();
@@ -190,9 +187,7 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
     const key = `${kind} ${name}`;
     let group = groups.get(key);
     if (group === undefined) {
-      const all = kind === 'picasso' ? (workspace.picasso ?? []) : workspace.polytoken;
-      const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
-      const members = byName?.get(name) ?? all.filter((e) => e.name === name);
+      const members = workspace.byName(kind, name) ?? [];
       group =
         members.length === 1
           ? members[0].path
@@ -264,7 +259,7 @@ export class CheckCache {
       if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
       const context = (contexts[i] = contextOf(item));
       if (hash === undefined || !entry || entry[0] !== hash || previous.contexts[entry[1]] !== context) continue;
-      if (isNamed(item.kind)) {
+      if (namesClash(item.kind)) {
         if (entry[3] == null) continue;
         names.set(i, entry[3]);
       }
@@ -345,7 +340,7 @@ export class CheckCache {
       }
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
-      const name = isNamed(item.kind) ? result.names.get(i) : undefined;
+      const name = namesClash(item.kind) ? result.names.get(i) : undefined;
       const stamp = stamps[i];
       next.files[item.path] = stamp
         ? [hash, context, diagnostics, name ?? null, stamp]

@@ -13,8 +13,8 @@ import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type Rea
 import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
 import { CheckCache } from './check-cache';
 
-export { polytokenName } from './check-runner';
-export { QUICK_NAMES, quickPolytokenName } from '../../shared';
+export { nameOf } from './check-runner';
+export { QUICK_NAMES } from '../../shared';
 export { workerMain, type WorkerInput } from './check-parallel';
 export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 

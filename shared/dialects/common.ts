@@ -2,9 +2,10 @@
  * Mechanisms every dialect's rules share: where a finding goes, the unknown-key loop, the
  * unknown-tool verdict's wording. Each dialect keeps its own words and suggestion budgets.
  */
-import type { Range } from 'vscode-languageserver-types';
-import type { AstNode, AstProperty } from '../text/tree';
-import type { Finding, RuleContext, RuleId, SeverityName } from '../types';
+import { SymbolKind, type Range } from 'vscode-languageserver-types';
+import type { ParsedFile } from '../text/document';
+import { getValue, isString, type AstNode, type AstProperty } from '../text/tree';
+import type { Finding, IndexedName, RuleContext, RuleId, SeverityName } from '../types';
 
 /** A finding on that range; `data` and `severity` only when given. */
 export function findingAt(
@@ -100,4 +101,15 @@ export function nearOrHint(
 export function quote(text: string): string {
   const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
   return `\`${short.replace(/`/g, "'").replace(/[\r\n\t]/g, ' ')}\``;
+}
+
+/** Where a definition's name is: its `name` value, else the first line. */
+export function nameRange(file: ParsedFile, node: AstNode | undefined): Range {
+  return node ? file.source.range(node.start, node.end) : file.source.firstLine();
+}
+
+/** A file's top-level `name` when it is a non-empty string, else the file's stem, with where it is. */
+export function topLevelName(file: ParsedFile, stem: string, symbolKind: SymbolKind = SymbolKind.Class): IndexedName {
+  const n = getValue(file.root, 'name');
+  return { name: isString(n) && n.value ? n.value : stem, range: nameRange(file, n), symbolKind };
 }

@@ -9,21 +9,56 @@ import type { BuiltinTool } from '../catalog/catalog';
 import type { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import type { ResolvedDefinition } from '../results';
-import type { Outcome, Rule, RuleContext } from '../types';
+import type { QuickName } from '../text/quick-name';
+import type { IndexedName, Outcome, Rule, RuleContext } from '../types';
 
 /** How the paths of a dialect's files are recognized. */
 export interface DialectFiles {
   /** Globs of its definition files, relative to a workspace folder (or anywhere below it). */
   readonly defaultGlobs: readonly string[];
+  /** Where a project keeps its definitions, relative to the project's folder (`.polytoken/subagents`): watched in each workspace folder. */
+  readonly projectFolder?: string;
+  /** The glob, relative to a discovery folder, of the definition files in it (`*.md`); without it, no discovery folders. */
+  readonly discoveryPattern?: string;
   /**
-   * Folders (absolute, posix) whose files belong to the dialect wherever they are, for this
-   * configuration: Polytoken's global folder (read for names, never reported) and `subagentDirs`.
+   * The configuration's discovery folders (absolute, posix), in discovery order: folders whose
+   * files of `discoveryPattern` belong to the dialect wherever they are (Polytoken's `subagentDirs`).
    */
   discoveryFolders?(loaded: LoadedConfig): readonly string[];
-  /** Which file names of a discovery folder are definitions (default: none). */
-  isDiscoveryFile?(name: string): boolean;
+  /**
+   * The dialect owns the global folder (`LoadedConfig.globalDir`, a discovery folder outside
+   * the projects, read for names and never reported): where the configuration puts it, and
+   * its place under `$XDG_CONFIG_HOME` by default. At most one dialect owns it.
+   */
+  readonly globalFolder?: {
+    configured(loaded: Pick<LoadedConfig, 'config'>): string | undefined;
+    readonly underConfigHome: string;
+  };
   /** The file name without its extension, as the runtime reads it; undefined: up to the last dot. */
   stem?(base: string): string | undefined;
+}
+
+/**
+ * The names a file registers: the one fact the workspace index, the CLI, symbols, shadowing
+ * and the workspace view read.
+ */
+export interface DialectNames {
+  /**
+   * Every definition the file declares, the file's own first: one for a file that holds one
+   * definition (its `name`, else the file's stem), the Expert and then each named subagent for Profy.
+   */
+  of(file: ParsedFile, stem: string): IndexedName[];
+  /**
+   * The file's own name read off the text without a parse (`text` without a BOM), when the
+   * text is plain enough to be sure; undefined: the caller parses. Must agree with `of` on
+   * every file that parses cleanly.
+   */
+  quick?(text: string, path: string): QuickName | undefined;
+  /**
+   * The names clash across files (Polytoken: a later definition shadows; Picasso: duplicate
+   * roles): the workspace index groups the files by name and the CLI names them first.
+   */
+  readonly clash: boolean;
 }
 
 export interface DialectModule<M = any, Id extends string = string> {
@@ -36,6 +71,7 @@ export interface DialectModule<M = any, Id extends string = string> {
   readonly syntaxRule: 'syntax/yaml' | 'syntax/json';
   /** The tools the runtime provides itself: the catalog starts from these. */
   readonly tools: readonly BuiltinTool[];
+  readonly names: DialectNames;
   parse(source: SourceText, path: string): ParsedFile;
   /** The dialect's reading of the file (definitions, tool entries and their meanings): built once per analysis. */
   model(ctx: RuleContext<undefined>): M;

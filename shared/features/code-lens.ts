@@ -2,7 +2,7 @@
 import type { CodeLens, Range } from 'vscode-languageserver-types';
 import type { Analysis } from '../types';
 import { featureFile } from './common';
-import { definitionNames } from './symbols';
+import { definitionNames } from '../workspace/names';
 import { resolveWithProvenance } from './resolve';
 
 export { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND } from '../protocol';

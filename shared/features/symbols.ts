@@ -1,4 +1,4 @@
-/** Document symbols, folding ranges, workspace symbols and the definition names the workspace index holds. */
+/** Document symbols, folding ranges and workspace symbols, from the names the dialect modules give. */
 import {
   FoldingRangeKind,
   SymbolKind,
@@ -7,48 +7,10 @@ import {
   type Range,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-types';
-import type { Analysis } from '../types';
-import { fileStem } from '../recognition';
-import type { ParsedFile } from '../text/document';
+import type { Analysis, IndexedName } from '../types';
 import { getValue, isArray, isObject, isString, type AstNode } from '../text/tree';
-import type { Dialect } from '../types';
+import { definitionNames, type IndexedFile } from '../workspace/names';
 import { featureFile } from './common';
-
-export interface IndexedName {
-  name: string;
-  range: Range;
-  symbolKind: SymbolKind;
-  /** For a Profy subagent: its Expert's name. */
-  container?: string;
-}
-
-/** Every definition a file declares, by name (one for Polytoken and Picasso; the Expert and each subagent for Profy). */
-export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string): IndexedName[] {
-  const source = parsed.source;
-  const root = parsed.root;
-  const nameRange = (node: AstNode | undefined) => (node ? source.range(node.start, node.end) : source.firstLine());
-  const n = getValue(root, 'name');
-  const name = isString(n) && n.value ? n.value : fileStem(path, kind);
-  // Polytoken and Picasso: one definition per file.
-  if (kind !== 'profy') return [{ name, range: nameRange(n), symbolKind: SymbolKind.Class }];
-  const out: IndexedName[] = [{ name, range: nameRange(n), symbolKind: SymbolKind.Module }];
-  const subagents = getValue(root, 'subagents');
-  if (isArray(subagents)) {
-    for (const item of subagents.items) {
-      const sn = getValue(item, 'name');
-      if (isString(sn) && sn.value)
-        out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: name });
-    }
-  }
-  return out;
-}
-
-/** A definition file's names, as the workspace index holds them. */
-export interface IndexedFile {
-  uri: string;
-  kind: Dialect;
-  names: IndexedName[];
-}
 
 const WORKSPACE_SYMBOL_LIMIT = 1000;
 

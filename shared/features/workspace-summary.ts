@@ -11,10 +11,11 @@ import type { Analysis } from '../types';
 import { relativeInside, toPosix } from '../files';
 import type { ProblemCounts, WorkspaceDefinition } from '../protocol';
 import type { ExpertModel } from '../dialects/profy/model';
+import { shownStatus } from '../results';
 import type { Dialect } from '../types';
 import type { SourceText } from '../text/source';
 import type { AstNode } from '../text/tree';
-import { definitionNames } from './symbols';
+import { definitionNames } from '../workspace/names';
 import { resolveWithProvenance } from './resolve';
 
 export interface SummaryPlace {
@@ -68,18 +69,17 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
   const expert = dialect === 'profy' ? definitionNames('profy', ctx.file, path)[0]?.name : undefined;
   const posixPlace: SummaryPlace = { ...place, folder: place.folder && toPosix(place.folder) };
   const group = groupOf(dialect, path, expert, posixPlace);
-  const shadowing =
-    dialect === 'polytoken' ? analysis.findings.find((f) => f.rule === 'polytoken/shadowed') : undefined;
   const subagents = dialect === 'profy' ? (ctx.model as ExpertModel | undefined)?.subagents : undefined;
   return resolution.definitions.map((d, index) => {
     // A rejected definition is not loaded at all; shadowing is only news for one that would load.
-    const shadowed = shadowing !== undefined && d.status === 'loads';
+    const status = shownStatus(d);
+    const shadowed = status === 'shadowed';
     const out: WorkspaceDefinition = {
       uri,
       name: d.name,
       dialect,
       group,
-      status: shadowed ? 'shadowed' : d.status,
+      status,
       tools: d.tools.length,
       problems: problemsOf(index),
       range:
@@ -88,11 +88,13 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
           : (d.range ?? FIRST_LINE),
       index,
     };
-    const reasons = shadowed ? ['polytoken/shadowed'] : (d.reasons ?? []);
+    // The rule that said so: the finding naming the definition that replaces this one.
+    const by = d.shadowedBy;
+    const shadowing = shadowed ? analysis.findings.find((f) => f.data?.by === by)?.rule : undefined;
+    const reasons = shadowed ? (shadowing ? [shadowing] : []) : (d.reasons ?? []);
     if (reasons.length) out.reasons = [...new Set(reasons)];
     if (d.silenced?.length) out.silenced = d.silenced;
-    const by = shadowing?.data?.by;
-    if (shadowed && typeof by === 'string') out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
+    if (shadowed && by !== undefined) out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
     return out;
   });
 }

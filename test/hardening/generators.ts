@@ -9,6 +9,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types
 import { analyze, resolveAnalysis } from '../../shared/engine';
 import { defaultSeverity } from '../../shared/rules/registry';
 import type { WorkspaceIndex } from '../../shared/types';
+import { nameIndex } from '../../shared/workspace/names';
 import { dialectModules } from '../../shared/dialects';
 import { PROFY_RESERVED } from '../../shared/dialects/profy/builtins';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../../shared/config/config';
@@ -604,9 +605,11 @@ export const workspaceIndex: fc.Arbitrary<WorkspaceIndex | undefined> = fc.optio
       }),
       { maxLength: 6 },
     )
-    .map((entries) => ({
-      polytoken: entries.map((e, i) => ({ path: `${e.dir}/${e.name || 'f' + i}.md`, name: e.name })),
-    })),
+    .map((entries) =>
+      nameIndex({
+        polytoken: entries.map((e, i) => ({ path: `${e.dir}/${e.name || 'f' + i}.md`, name: e.name })),
+      }),
+    ),
   { freq: 3 },
 ) as fc.Arbitrary<WorkspaceIndex | undefined>;
 

@@ -8,9 +8,7 @@ import { kindOf } from '../../shared/recognition';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { SourceText } from '../../shared/text/source';
 import { walkFiles } from '../../shared/node/walk';
-import { definitionNames } from '../../shared/features/symbols';
-import { namesFromText } from '../../shared/workspace/definitions';
-import { quickName } from '../../shared/workspace/quick-name';
+import { definitionNames, namesFromText, quickName } from '../../shared/workspace/names';
 import type { Dialect } from '../../shared/types';
 import { REPO } from './harness';
 

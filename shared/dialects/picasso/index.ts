@@ -1,5 +1,6 @@
 import type { DialectModule } from '../module';
 import { PICASSO_BUILTINS } from './builtins';
+import { picassoNames } from './names';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
 import { duplicateRole } from './rules/duplicate-role';
@@ -20,6 +21,7 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   files: { defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'] },
   syntaxRule: 'syntax/yaml',
   tools: PICASSO_BUILTINS,
+  names: picassoNames,
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
   parse: (source, path) =>
     path.endsWith('.md') && source.text.trim()

@@ -3,6 +3,7 @@ import type { DialectModule } from '../module';
 import { parseMarkdownFile } from '../../text/document';
 import { toPosix } from '../../files';
 import { POLYTOKEN_BUILTINS } from './builtins';
+import { polytokenNames } from './names';
 import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
@@ -34,15 +35,16 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
   title: 'Polytoken',
   files: {
     defaultGlobs: ['**/.polytoken/subagents/*.md'],
-    // The global folder (read for shadowing, never reported) and `polytoken.subagentDirs`, in discovery order.
-    discoveryFolders: (loaded) => [
-      ...(loaded.globalDir ? [loaded.globalDir] : []),
-      ...loaded.config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
-    ],
-    isDiscoveryFile: (name) => name.endsWith('.md'),
+    projectFolder: '.polytoken/subagents',
+    discoveryPattern: '*.md',
+    discoveryFolders: (loaded) =>
+      loaded.config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
+    // Read for shadowing, never reported (docs/runtimes/polytoken.md, which files are definitions).
+    globalFolder: { configured: ({ config }) => config.polytoken.globalDir, underConfigHome: 'polytoken/subagents' },
   },
   syntaxRule: 'syntax/yaml',
   tools: POLYTOKEN_BUILTINS,
+  names: polytokenNames,
   parse: (source) => parseMarkdownFile(source),
   model: buildPolytokenModel,
   rules: [

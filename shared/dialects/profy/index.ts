@@ -1,5 +1,6 @@
 import type { DialectModule } from '../module';
 import { PROFY_BUILTINS } from './builtins';
+import { profyNames } from './names';
 import { parseJsonFile } from '../../text/document';
 import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
@@ -30,6 +31,7 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
   },
   syntaxRule: 'syntax/json',
   tools: PROFY_BUILTINS,
+  names: profyNames,
   parse: (source) => parseJsonFile(source),
   model: buildExpertModel,
   rules: [

@@ -48,11 +48,8 @@ export const shadowedRule: PolytokenRule = {
     const model = readable(ctx);
     if (!ctx.workspace || !model) return [];
     const name = model.registeredName;
-    // Only same-name entries matter: when the caller grouped the index by name (checkPaths,
-    // large workspaces), only those are looked at, which keeps a workspace check linear.
-    const entries = ctx.workspace.polytokenByName
-      ? (ctx.workspace.polytokenByName.get(name) ?? [])
-      : ctx.workspace.polytoken;
+    // Only same-name entries matter, and the index hands those alone: a workspace check stays linear.
+    const entries = ctx.workspace.byName('polytoken', name) ?? [];
     if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
