@@ -168,6 +168,7 @@ export function resolveAnalysis(analysis: Analysis, file: string): Resolution | 
   const definitions = module.resolve(analysis.context!, {
     findings: analysis.findings,
     diagnostics: analysis.diagnostics,
+    defaultSeverity,
   });
   return { file, dialect: module.id, definitions };
 }

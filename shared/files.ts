@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { posix } from 'path';
-import type { LoadedConfig } from './config/config';
+import type { LoadedConfig } from './config/types';
 
 export const toPosix = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
 

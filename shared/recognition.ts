@@ -4,8 +4,7 @@
  */
 import { posix } from 'path';
 import type { Dialect, FileKind } from './basics';
-import { CONFIG_FILE_NAME } from './config/config';
-import type { LoadedConfig } from './config/config';
+import { CONFIG_FILE_NAME, type LoadedConfig } from './config/types';
 import { dialectModule, dialectModules } from './dialects';
 import type { DialectModule } from './dialects/module';
 import { globMatcher, isNormal, relativeInside, toPosix, type Matcher } from './files';

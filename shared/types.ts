@@ -5,18 +5,19 @@
  * so that no import cycle goes through this file.
  */
 import type { Diagnostic, Range, SymbolKind, TextEdit } from 'vscode-languageserver-types';
-import type { Dialect, FileKind } from './basics';
+import type { Dialect, FileKind, SeverityName } from './basics';
 import type { Catalog } from './catalog/catalog';
-import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/config';
+import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/types';
 import type { Finding, ResolvedDefinition } from './results';
-import type { RuleId } from './rules/registry';
 import type { ParsedFile } from './text/document';
 import type { SuppressionDirective } from './text/suppress';
 import type { AstNode } from './text/tree';
 
 export * from './basics';
 export * from './results';
-export type { RuleId } from './rules/registry';
+
+/** A rule id (`<group>/<name>`). Each dialect types its own (`PolytokenRuleId`…); the engine takes any registered one. */
+export type RuleId = string;
 
 /** A definition somewhere in the workspace, as a rule about names in other files sees it. */
 export interface NamedDefinition {
@@ -106,18 +107,20 @@ export interface FixRequest<M = unknown> extends FixTarget {
 export type FixProvider<M = unknown> = (request: FixRequest<M>) => FixPlan[];
 
 /** A check of one rule or a small group of rules, with the fixes of each, registered beside it. */
-export interface Rule<M = unknown> {
+export interface Rule<M = unknown, Id extends string = RuleId> {
   /** The rule ids this check reports. */
-  ids: readonly RuleId[];
-  check(ctx: RuleContext<M>): Finding[];
+  ids: readonly Id[];
+  check(ctx: RuleContext<M>): Finding<Id>[];
   /** Quick fixes by rule id (every id with a fix has one here). */
-  fixes?: Partial<Record<RuleId, FixProvider<M>>>;
+  fixes?: Partial<Record<Id, FixProvider<M>>>;
 }
 
 /** What the resolver is told besides the model: the findings (default severities) and what is shown. */
 export interface Outcome {
   findings: readonly Finding[];
   diagnostics: readonly Diagnostic[];
+  /** A finding's severity before any display setting (its own, else its rule's default): the runtime's verdict reads it. */
+  defaultSeverity(finding: Finding): SeverityName;
 }
 
 /** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */

@@ -1,6 +1,6 @@
 /** The catalog of each dialect: its module's built-in tools and the configuration's. */
 import type { Dialect } from '../basics';
-import type { SubagentsConfig } from '../config/config';
+import type { SubagentsConfig } from '../config/types';
 import { dialectModule } from '../dialects';
 import type { DialectModule } from '../dialects/module';
 import { Catalog } from './catalog';

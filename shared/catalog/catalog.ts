@@ -1,5 +1,5 @@
 import { nearestName } from '../text/nearest';
-import type { SubagentsConfig } from '../config/config';
+import type { SubagentsConfig } from '../config/types';
 import type { Dialect } from '../basics';
 
 /** A tool a runtime provides itself; each dialect module lists its own. */

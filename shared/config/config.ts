@@ -1,6 +1,7 @@
 import type { Dialect, SeveritySetting } from '../basics';
 import type { Finding } from '../results';
 import { parseYamlFile, type ParsedFile } from '../text/document';
+import type { ConfigDocument, LoadedConfig, SubagentsConfig, ToolEntry } from './types';
 import { SourceText } from '../text/source';
 import { MAX_FILE_CHARS, sizeOverLimit } from '../text/limits';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
@@ -10,36 +11,13 @@ import { RULES, ruleMeta } from '../rules/registry';
 import { globFindings, keptGlobs } from './glob-guard';
 import { configSchema, configKeysAt, SEVERITY_SETTINGS } from './keys';
 
-export interface ToolEntry {
-  name: string;
-  description?: string;
-  tags: string[];
-}
-
-export interface SubagentsConfig {
-  files: Partial<Record<Dialect, string[]>>;
-  ignore: string[];
-  tools: Partial<Record<Dialect, ToolEntry[]>>;
-  mcp: Record<string, string[]>;
-  polytoken: { facetTools: string[]; subagentDirs: string[]; globalDir?: string };
-  profy: { mainTools?: string[]; builtinSubagents: string[] };
-  rules: Record<string, SeveritySetting>;
-}
-
-/** The configuration in force for a file, and where it came from. */
-export interface LoadedConfig {
-  config: SubagentsConfig;
-  /** The `.subagents.yaml` it was read from; undefined for the defaults. */
-  path?: string;
-  /** The folder relative paths and globs in it resolve against (posix). */
-  dir: string;
-  /** `config/invalid` findings, reported on the configuration file. */
-  findings: Finding[];
-  /** The Polytoken global folder in force (absolute, posix); undefined when turned off. */
-  globalDir?: string;
-}
-
-export const CONFIG_FILE_NAME = '.subagents.yaml';
+export {
+  CONFIG_FILE_NAME,
+  type ConfigDocument,
+  type LoadedConfig,
+  type SubagentsConfig,
+  type ToolEntry,
+} from './types';
 
 export function defaultConfig(): SubagentsConfig {
   return {
@@ -68,13 +46,6 @@ const FALLBACK = 'so the whole configuration is ignored and the defaults are use
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
   return parseConfigDocument(text, path, dir).loaded;
-}
-
-/** The configuration file as the editor features read it: its parsed text and the settings it gives. */
-export interface ConfigDocument {
-  file: ParsedFile;
-  /** What the file configures (the defaults while it is invalid). */
-  config: SubagentsConfig;
 }
 
 /** `parseConfig`, keeping the parsed text (undefined when the file is too large or binary to parse). */

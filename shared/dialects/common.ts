@@ -5,16 +5,16 @@
 import { SymbolKind, type Range } from 'vscode-languageserver-types';
 import type { ParsedFile } from '../text/document';
 import { getValue, isString, type AstNode, type AstProperty } from '../text/tree';
-import type { Finding, IndexedName, RuleContext, RuleId, SeverityName } from '../types';
+import type { Finding, IndexedName, RuleContext, SeverityName } from '../types';
 
 /** A finding on that range; `data` and `severity` only when given. */
-export function findingAt(
-  rule: RuleId,
+export function findingAt<Id extends string>(
+  rule: Id,
   range: Range,
   message: string,
   data?: Record<string, unknown>,
   severity?: SeverityName,
-): Finding {
+): Finding<Id> {
   return { rule, range, message, ...(severity ? { severity } : {}), ...(data ? { data } : {}) };
 }
 
@@ -34,24 +34,24 @@ export function nodeRange(ctx: Pick<RuleContext, 'file'>, node: AstNode): Range 
 }
 
 /** A finding about a node (see nodeRange). */
-export function findingOn(
+export function findingOn<Id extends string>(
   ctx: Pick<RuleContext, 'file'>,
-  rule: RuleId,
+  rule: Id,
   node: AstNode,
   message: string,
   data?: Record<string, unknown>,
   severity?: SeverityName,
-): Finding {
+): Finding<Id> {
   return findingAt(rule, nodeRange(ctx, node), message, data, severity);
 }
 
 /** A file-level finding, on the first line. */
-export function findingOnFirstLine(
+export function findingOnFirstLine<Id extends string>(
   ctx: Pick<RuleContext, 'file'>,
-  rule: RuleId,
+  rule: Id,
   message: string,
   data?: Record<string, unknown>,
-): Finding {
+): Finding<Id> {
   return findingAt(rule, ctx.file.source.firstLine(), message, data);
 }
 
@@ -59,12 +59,12 @@ export function findingOnFirstLine(
  * The `<dialect>/unknown-key` mechanism: one finding per property of `node` whose key is not
  * in `known`, built by `report` with the key `suggest` offers (if any). Properties in order.
  */
-export function unknownKeyFindings(
+export function unknownKeyFindings<F extends Finding>(
   node: AstNode | undefined,
   known: readonly string[],
   suggest: (key: string) => string | undefined,
-  report: (property: AstProperty, suggestion: string | undefined) => Finding,
-): Finding[] {
+  report: (property: AstProperty, suggestion: string | undefined) => F,
+): F[] {
   return (node?.properties ?? []).filter((p) => !known.includes(p.key)).map((p) => report(p, suggest(p.key)));
 }
 
@@ -86,12 +86,12 @@ export function keyRenameData(
  * when the catalog holds a near name, which the message names and `data.replacement` holds;
  * else a hint. `make` builds the finding; `data` is added to both.
  */
-export function nearOrHint(
-  make: (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => Finding,
+export function nearOrHint<F extends Finding>(
+  make: (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => F,
   replacement: string | undefined,
   message: { near: (replacement: string) => string; otherwise: string },
   data?: Record<string, unknown>,
-): Finding {
+): F {
   return replacement
     ? make(message.near(replacement), { ...data, replacement }, 'warning')
     : make(message.otherwise, data, 'hint');

@@ -25,11 +25,15 @@ export const DIALECT_MODULES: Readonly<Record<Dialect, DialectModule>> = Object.
   modules.map((m) => [m.id, m]),
 );
 
-/** Bumped by every registration and disposal: caches that depend on the list of modules compare it. */
-let version = 0;
+/** Told after every registration and disposal (the rule list and the configuration schema follow the modules). */
+const listeners: (() => void)[] = [];
 
-export function registryVersion(): number {
-  return version;
+export function onDialectsChanged(listener: () => void): void {
+  listeners.push(listener);
+}
+
+function changed(): void {
+  for (const listener of listeners) listener();
 }
 
 export function dialectModules(): readonly DialectModule[] {
@@ -49,6 +53,15 @@ function refusal(module: DialectModule): string | undefined {
     return `\`${module.id}\` is not a dialect id (lower-case letters, digits, dashes)`;
   if (RESERVED_IDS.has(module.id)) return `\`${module.id}\` is reserved`;
   if (dialectModule(module.id)) return `a dialect \`${module.id}\` is already registered`;
+  const ids = new Set<string>();
+  for (const meta of module.ruleMeta) {
+    if (!meta.id.startsWith(`${module.id}/`) || meta.group !== module.id)
+      return `its rule \`${meta.id}\` is not in its group \`${module.id}/\``;
+    if (ids.has(meta.id)) return `its rule \`${meta.id}\` is listed twice`;
+    ids.add(meta.id);
+  }
+  for (const rule of module.rules)
+    for (const id of rule.ids) if (!ids.has(id)) return `its rule \`${id}\` has no metadata in \`ruleMeta\``;
   return undefined;
 }
 
@@ -63,7 +76,7 @@ export function registerDialect(module: DialectModule): { dispose(): void } {
   modules.push(module);
   (DIALECTS as Dialect[]).push(module.id);
   (DIALECT_MODULES as Record<Dialect, DialectModule>)[module.id] = module;
-  version++;
+  changed();
   let disposed = false;
   return {
     dispose() {
@@ -74,7 +87,7 @@ export function registerDialect(module: DialectModule): { dispose(): void } {
       const id = (DIALECTS as Dialect[]).indexOf(module.id);
       if (id >= 0) (DIALECTS as Dialect[]).splice(id, 1);
       delete (DIALECT_MODULES as Record<Dialect, DialectModule>)[module.id];
-      version++;
+      changed();
     },
   };
 }

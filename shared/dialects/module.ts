@@ -4,11 +4,12 @@
  * (`shared/dialects/index.ts`) lists them. Features, the workspace index, the node helpers and
  * the CLI ask the module; none of them names a dialect.
  */
-import type { LoadedConfig } from '../config/config';
+import type { LoadedConfig } from '../config/types';
 import type { BuiltinTool } from '../catalog/catalog';
 import type { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import type { ResolvedDefinition } from '../results';
+import type { RuleMeta } from '../rules/ids';
 import type { QuickName } from '../text/quick-name';
 import type { IndexedName, Outcome, Rule, RuleContext } from '../types';
 
@@ -77,6 +78,8 @@ export interface DialectModule<M = any, Id extends string = string> {
   model(ctx: RuleContext<undefined>): M;
   /** The checks, each with its quick fixes beside it (read at every analysis: tests may swap them). */
   rules: readonly Rule<M>[];
+  /** The metadata of its rules (id `<id>/<name>`, default severity, summary), in the order its docs describe them. */
+  readonly ruleMeta: readonly RuleMeta[];
   /** The definitions in the file and what the runtime grants each. */
   resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
 }

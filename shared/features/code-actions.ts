@@ -17,7 +17,7 @@ import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
 import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
 import { posix } from 'path';
 import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
-import { CONFIG_FILE_NAME } from '../config/config';
+import { CONFIG_FILE_NAME } from '../config/types';
 import { isString } from '../text/tree';
 import { featureFile, type FeatureFile } from './common';
 

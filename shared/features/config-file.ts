@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
 import type { Analysis } from '../types';
-import type { ConfigDocument } from '../config/config';
+import type { ConfigDocument } from '../config/types';
 import {
   configKeyMarkdown,
   configKeysAt,

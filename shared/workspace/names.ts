@@ -6,7 +6,7 @@
 import { SymbolKind, type Range } from 'vscode-languageserver-types';
 import { posix } from 'path';
 import type { Dialect } from '../basics';
-import type { LoadedConfig } from '../config/config';
+import type { LoadedConfig } from '../config/types';
 import { dialectModule } from '../dialects';
 import { discoveryFoldersOf, fileStem, isDiscoveryFile } from '../recognition';
 import type { ParsedFile } from '../text/document';

@@ -1,4 +1,5 @@
 import type { DialectModule } from '../module';
+import { PICASSO_RULES } from './rule-meta';
 import { PICASSO_BUILTINS } from './builtins';
 import { picassoNames } from './names';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
@@ -28,6 +29,7 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
       ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true })
       : parseYamlFile(source),
   model: buildPicassoModel,
+  ruleMeta: PICASSO_RULES,
   rules: [
     invalidValue,
     missingKeys,

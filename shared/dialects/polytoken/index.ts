@@ -1,5 +1,6 @@
 import { posix } from 'path';
 import type { DialectModule } from '../module';
+import { POLYTOKEN_RULES } from './rule-meta';
 import { parseMarkdownFile } from '../../text/document';
 import { toPosix } from '../../files';
 import { POLYTOKEN_BUILTINS } from './builtins';
@@ -47,6 +48,7 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
   names: polytokenNames,
   parse: (source) => parseMarkdownFile(source),
   model: buildPolytokenModel,
+  ruleMeta: POLYTOKEN_RULES,
   rules: [
     nameRule,
     invalidValueRule,

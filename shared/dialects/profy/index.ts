@@ -1,4 +1,5 @@
 import type { DialectModule } from '../module';
+import { PROFY_RULES } from './rule-meta';
 import { PROFY_BUILTINS } from './builtins';
 import { profyNames } from './names';
 import { parseJsonFile } from '../../text/document';
@@ -34,6 +35,7 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
   names: profyNames,
   parse: (source) => parseJsonFile(source),
   model: buildExpertModel,
+  ruleMeta: PROFY_RULES,
   rules: [
     notAnObject,
     missingField,
