@@ -81,12 +81,12 @@ describe('config: parsing the full example', () => {
     assert.deepStrictEqual(c.tools.picasso, [{ name: 'run_tests', tags: [] }]);
     assert.deepStrictEqual(c.tools.profy, [{ name: 'web_search', tags: [] }]);
     assert.deepStrictEqual(c.mcp, { github: ['create_issue', 'list_issues'] });
-    assert.deepStrictEqual(c.polytoken, {
+    assert.deepStrictEqual(c.sections.polytoken, {
       facetTools: ['file_read', 'shell'],
       subagentDirs: ['vendor/agents'],
       globalDir: '~/.config/polytoken/subagents',
     });
-    assert.deepStrictEqual(c.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
+    assert.deepStrictEqual(c.sections.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
     assert.deepStrictEqual(c.rules, { 'polytoken/unknown-tool': 'off' });
   });
 

@@ -8,8 +8,13 @@ import { ConfigResolver, resolveGlobalDir } from '../shared/node/config-loader';
 import { parseJsonFile, parseMarkdownFile, parseYamlFile } from '../shared/text/document';
 import { findFrontmatter } from '../shared/text/frontmatter';
 import { SourceText } from '../shared/text/source';
-import { findSuppressions, isSuppressed } from '../shared/text/suppress';
+import { findSuppressions, type Suppressions } from '../shared/text/suppress';
+import { DirectiveUse } from '../shared/rules/directives';
+
 import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
+
+/** Whether the file's directives silence a rule on a line, as the engine applies them. */
+const isSuppressed = (s: Suppressions, rule: string, line: number) => new DirectiveUse(s).silences(rule, line);
 
 function rangeText(source: SourceText, start: number, end: number): string {
   return source.text.slice(start, end);

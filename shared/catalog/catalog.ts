@@ -27,6 +27,29 @@ export { nearestName } from '../text/nearest';
 
 export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
+/**
+ * `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. A configured
+ * server name (which may itself hold `__`) is preferred, the longest first. Only `mcp__<server>`
+ * exactly is a server: `mcp__<server>__` names a tool with an empty name, which no catalog has.
+ */
+export function parseMcpName(
+  name: string,
+  knownServers: Iterable<string> = [],
+): { server: string; tool?: string } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice('mcp__'.length);
+  if (!rest) return undefined;
+  let best: string | undefined;
+  for (const s of knownServers) {
+    if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
+  }
+  if (best !== undefined) return rest === best ? { server: best } : { server: best, tool: rest.slice(best.length + 2) };
+  const sep = rest.indexOf('__');
+  if (sep < 0) return { server: rest };
+  if (sep === 0) return undefined;
+  return { server: rest.slice(0, sep), tool: rest.slice(sep + 2) };
+}
+
 /** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool catalog). */
 export class Catalog {
   readonly tools = new Map<string, CatalogTool>();

@@ -9,7 +9,9 @@ import { describeProblem, validateNode, type SchemaProblem } from '../schema/val
 import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import { globFindings, keptGlobs } from './glob-guard';
-import { configSchema, configKeysAt, SEVERITY_SETTINGS } from './keys';
+import { configKeysAt, SEVERITY_SETTINGS } from './keys';
+import { configSchema, ruleIdPattern } from './schema';
+import { dialectModules } from '../dialects';
 
 export {
   CONFIG_FILE_NAME,
@@ -20,15 +22,14 @@ export {
 } from './types';
 
 export function defaultConfig(): SubagentsConfig {
-  return {
-    files: {},
-    ignore: [],
-    tools: {},
-    mcp: {},
-    polytoken: { facetTools: [], subagentDirs: [] },
-    profy: { builtinSubagents: [] },
-    rules: {},
-  };
+  return { files: {}, ignore: [], tools: {}, mcp: {}, rules: {}, sections: readSections({}) };
+}
+
+/** Each dialect's section as its module reads it (its defaults when the file holds none). */
+function readSections(raw: Record<string, unknown>): SubagentsConfig['sections'] {
+  const sections: SubagentsConfig['sections'] = {};
+  for (const m of dialectModules()) if (m.section) sections[m.id] = m.section.read(raw[m.id]);
+  return sections;
 }
 
 /** The defaults, for a folder without configuration. */
@@ -88,11 +89,13 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
       {
         rule: 'config/invalid',
         range: source.firstLine(),
-        message: `The configuration is ${what}, but it must be a mapping of settings (\`files\`, \`ignore\`, \`tools\`, \`mcp\`, \`polytoken\`, \`profy\`, \`rules\`), ${FALLBACK}.`,
+        message: `The configuration is ${what}, but it must be a mapping of settings (${configKeysAt([])
+          .map((k) => `\`${k}\``)
+          .join(', ')}), ${FALLBACK}.`,
       },
     ]);
   }
-  const problems = relevantProblems(validateNode(configSchema, root));
+  const problems = relevantProblems(validateNode(configSchema(), root));
   const warnings = unknownRuleIds(parsed.source, root);
   if (problems.length) {
     const errors: Finding[] = problems.map((p) => {
@@ -123,15 +126,12 @@ function unreadableConfig(text: string): string | undefined {
   return undefined;
 }
 
-/** What a rule id looks like: the schema's own pattern for `rules:` keys. */
-const RULE_ID = new RegExp(configSchema.properties.rules.propertyNames.pattern);
-
 /** Well-formed rule ids that no rule has: only a warning, since the setting just has no effect. */
 function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
   const rules = getValue(root, 'rules');
   const findings: Finding[] = [];
   for (const p of rules?.kind === 'object' ? (rules.properties ?? []) : []) {
-    if (ruleMeta(p.key) || !RULE_ID.test(p.key)) continue;
+    if (ruleMeta(p.key) || !ruleIdPattern().test(p.key)) continue;
     const suggestion = nearestName(
       p.key,
       RULES.map((r) => r.id),
@@ -258,12 +258,7 @@ function fromPlain(raw: Record<string, any>): SubagentsConfig {
     );
   }
   config.mcp = raw.mcp ?? {};
-  config.polytoken = {
-    facetTools: raw.polytoken?.facetTools ?? [],
-    subagentDirs: raw.polytoken?.subagentDirs ?? [],
-    globalDir: raw.polytoken?.globalDir,
-  };
-  config.profy = { mainTools: raw.profy?.mainTools, builtinSubagents: raw.profy?.builtinSubagents ?? [] };
   config.rules = raw.rules ?? {};
+  config.sections = readSections(raw);
   return config;
 }

@@ -15,13 +15,21 @@ export interface ToolEntry {
 }
 
 export interface SubagentsConfig {
+  /** Extra globs of each dialect's files (`files.<dialect>`). */
   files: Partial<Record<Dialect, string[]>>;
   ignore: string[];
+  /** Tools each dialect's runtime knows besides its built-in ones (`tools.<dialect>`). */
   tools: Partial<Record<Dialect, ToolEntry[]>>;
   mcp: Record<string, string[]>;
-  polytoken: { facetTools: string[]; subagentDirs: string[]; globalDir?: string };
-  profy: { mainTools?: string[]; builtinSubagents: string[] };
   rules: Record<string, SeveritySetting>;
+  /** Each dialect's own section (`polytoken:`, `profy:`), as its module read it: a dialect reads its own through `sectionOf`. */
+  sections: Partial<Record<Dialect, unknown>>;
+}
+
+/** A dialect's section of the configuration; its defaults (`read(undefined)`) when the configuration holds none. */
+export function sectionOf<S>(config: SubagentsConfig, dialect: Dialect, read: (raw: unknown) => S): S {
+  const section = config.sections[dialect];
+  return section === undefined ? read(undefined) : (section as S);
 }
 
 /** The configuration in force for a file, and where it came from. */

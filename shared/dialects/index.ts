@@ -15,6 +15,9 @@ const BUILTIN = [polytoken, profy, picasso] as const;
 /** The id of a built-in dialect. */
 export type BuiltinDialect = (typeof BUILTIN)[number]['id'];
 
+/** How many dialects are built in: registered ones come after them. */
+export const BUILTIN_DIALECT_COUNT = BUILTIN.length;
+
 const modules: DialectModule[] = [...BUILTIN];
 
 /** Every dialect id, built-in first, then registered ones in order of registration. */

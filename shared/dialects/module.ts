@@ -62,11 +62,35 @@ export interface DialectNames {
   readonly clash: boolean;
 }
 
+/** A dialect's own section of `.subagents.yaml` (`polytoken:`, `profy:`), read as its settings `S`. */
+export interface DialectSection<S = unknown> {
+  /**
+   * The section's JSON Schema (draft-07), composed into the configuration schema by
+   * shared/config/schema.ts; it may refer to the configuration schema's own definitions
+   * (`#/definitions/names`, `globs`, `tools`, `severity`).
+   */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** The settings from the section's plain value (valid against `schema`); `read(undefined)` gives the defaults. */
+  read(raw: unknown): S;
+  /** Its keys that list tool names of the dialect's catalog (`facetTools`): completion and hover in `.subagents.yaml` offer them. */
+  readonly toolLists?: readonly string[];
+}
+
 export interface DialectModule<M = any, Id extends string = string> {
   /** The rule-id prefix, the `.subagents.yaml` section and `files.<id>` / `tools.<id>` key, the docs folder. */
   readonly id: Id;
   /** The runtime's name as text shows it ("Polytoken"). */
   readonly title: string;
+  readonly labels: {
+    /** What one definition is called ("Polytoken subagent", "Picasso role", "Profy Expert"): symbols, the view. */
+    readonly definition: string;
+    /** What its files are ("Picasso role files"): the configuration schema's `files.<id>`. */
+    readonly files: string;
+  };
+  /** Where it is listed for people, lower first: the workspace view's runtimes, the configuration schema's `files` and `tools`. */
+  readonly displayOrder: number;
+  /** Its `.subagents.yaml` section, when it has settings of its own. */
+  readonly section?: DialectSection;
   readonly files: DialectFiles;
   /** The syntax rule of its format (`syntax/yaml` or `syntax/json`): a file too large or binary to parse is reported under it. */
   readonly syntaxRule: 'syntax/yaml' | 'syntax/json';

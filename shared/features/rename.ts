@@ -19,6 +19,7 @@ import { NAME_PATTERN } from '../dialects/picasso/constants';
 import { renameRolePlan } from '../dialects/picasso/rules/name';
 import { RESERVED_NAMES } from '../dialects/profy/constants';
 import { badNameChars, type SubagentModel } from '../dialects/profy/model';
+import { profySettings } from '../dialects/profy/settings';
 import { replacesInDiscovery } from '../dialects/polytoken/rules/shadowed';
 import { featureFile, offsetAt, type FeatureFile } from './common';
 import { workspaceEdit, type CodeActionOptions } from './code-actions';
@@ -241,7 +242,7 @@ function profyPlan(file: Extract<FeatureFile, { dialect: 'profy' }>, target: Tar
     };
   if (RESERVED_NAMES.has(newName))
     return { error: `\`${newName}\` is a reserved name: Profy would drop the subagent.` };
-  const builtins = file.ctx.config.profy.builtinSubagents ?? [];
+  const builtins = profySettings(file.ctx.config).builtinSubagents ?? [];
   if (builtins.includes(newName))
     return {
       error: `\`${newName}\` is a builtin subagent of the platform (\`profy.builtinSubagents\`): Profy would drop this one as a duplicate.`,

@@ -12,6 +12,7 @@ import type { WorkspaceIndex } from '../../shared/types';
 import { nameIndex } from '../../shared/workspace/names';
 import { dialectModules } from '../../shared/dialects';
 import { PROFY_RESERVED } from '../../shared/dialects/profy/builtins';
+import { profySettings } from '../../shared/dialects/profy/settings';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS, TEMPLATE_BLOCK_TAGS } from '../../shared/dialects/polytoken/constants';
 import { ALL_KEYS as PICASSO_KEYS, MEMORY_DENIES, MEMORY_SCOPES } from '../../shared/dialects/picasso/constants';
@@ -741,7 +742,7 @@ function checkResolution(c: Case, loaded: LoadedConfig, o: Outcome, root: AstNod
     const main = isArray(expertTools)
       ? stringItems(expertTools).map((e) => e.value)
       : expertTools === undefined
-        ? loaded.config.profy.mainTools
+        ? profySettings(loaded.config).mainTools
         : undefined;
     if (main)
       for (const d of r.definitions)

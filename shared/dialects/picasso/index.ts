@@ -19,6 +19,8 @@ import { resolvePicasso } from './resolve';
 export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   id: 'picasso',
   title: 'Picasso',
+  labels: { definition: 'Picasso role', files: 'Picasso role files' },
+  displayOrder: 1,
   files: { defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'] },
   syntaxRule: 'syntax/yaml',
   tools: PICASSO_BUILTINS,

@@ -5,6 +5,7 @@ import { parseMarkdownFile } from '../../text/document';
 import { toPosix } from '../../files';
 import { POLYTOKEN_BUILTINS } from './builtins';
 import { polytokenNames } from './names';
+import { polytokenSection, polytokenSettings } from './settings';
 import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
@@ -34,14 +35,20 @@ import { unknownToolRule } from './rules/unknown-tool';
 export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
   id: 'polytoken',
   title: 'Polytoken',
+  labels: { definition: 'Polytoken subagent', files: 'Polytoken definition files (Markdown with a frontmatter)' },
+  displayOrder: 0,
+  section: polytokenSection,
   files: {
     defaultGlobs: ['**/.polytoken/subagents/*.md'],
     projectFolder: '.polytoken/subagents',
     discoveryPattern: '*.md',
     discoveryFolders: (loaded) =>
-      loaded.config.polytoken.subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
+      polytokenSettings(loaded.config).subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
     // Read for shadowing, never reported (docs/runtimes/polytoken.md, which files are definitions).
-    globalFolder: { configured: ({ config }) => config.polytoken.globalDir, underConfigHome: 'polytoken/subagents' },
+    globalFolder: {
+      configured: ({ config }) => polytokenSettings(config).globalDir,
+      underConfigHome: 'polytoken/subagents',
+    },
   },
   syntaxRule: 'syntax/yaml',
   tools: POLYTOKEN_BUILTINS,

@@ -2,6 +2,7 @@ import type { DialectModule } from '../module';
 import { PROFY_RULES } from './rule-meta';
 import { PROFY_BUILTINS } from './builtins';
 import { profyNames } from './names';
+import { profySection } from './settings';
 import { parseJsonFile } from '../../text/document';
 import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
@@ -26,6 +27,9 @@ const EXPERT_SUFFIX = '.expert.json';
 export const profy: DialectModule<ExpertModel, 'profy'> = {
   id: 'profy',
   title: 'Profy',
+  labels: { definition: 'Profy Expert', files: 'Profy Expert files' },
+  displayOrder: 2,
+  section: profySection,
   files: {
     defaultGlobs: ['**/*.expert.json'],
     stem: (base) => (base.endsWith(EXPERT_SUFFIX) ? base.slice(0, -EXPERT_SUFFIX.length) : undefined),
