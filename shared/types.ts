@@ -8,7 +8,7 @@ import type { Diagnostic, Range, SymbolKind, TextEdit } from 'vscode-languageser
 import type { Dialect, FileKind, SeverityName } from './basics';
 import type { Catalog } from './catalog/catalog';
 import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/types';
-import type { Finding, ResolvedDefinition } from './results';
+import type { Finding } from './results';
 import type { ParsedFile } from './text/document';
 import type { SuppressionDirective } from './text/suppress';
 import type { AstNode } from './text/tree';

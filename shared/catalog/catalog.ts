@@ -10,6 +10,8 @@ export interface BuiltinTool {
   undeniable?: boolean;
   /** Profy: never granted to a subagent. */
   reserved?: boolean;
+  /** What hover adds about it, in the runtime's words (`exit_tool`: never list it). */
+  notes?: readonly string[];
 }
 
 export interface CatalogTool {
@@ -21,6 +23,7 @@ export interface CatalogTool {
   server?: string;
   undeniable?: boolean;
   reserved?: boolean;
+  notes?: readonly string[];
 }
 
 export { nearestName } from '../text/nearest';

@@ -4,14 +4,20 @@
  * (`shared/dialects/index.ts`) lists them. Features, the workspace index, the node helpers and
  * the CLI ask the module; none of them names a dialect.
  */
+import type { CompletionItem, Hover } from 'vscode-languageserver-types';
+import type { Dialect } from '../basics';
 import type { LoadedConfig } from '../config/types';
+import type { KeyDoc } from '../docs/key-doc';
+import type { Candidate, CompletionOptions } from '../features/kit/completion-items';
+import type { YamlCursor } from '../features/kit/yaml-context';
+import type { AstNode } from '../text/tree';
 import type { BuiltinTool } from '../catalog/catalog';
 import type { SourceText } from '../text/source';
 import type { ParsedFile } from '../text/document';
 import type { ResolvedDefinition } from '../results';
 import type { RuleMeta } from '../rules/ids';
 import type { QuickName } from '../text/quick-name';
-import type { IndexedName, Outcome, Rule, RuleContext } from '../types';
+import type { FixPlan, IndexedName, Outcome, Rule, RuleContext } from '../types';
 
 /** How the paths of a dialect's files are recognized. */
 export interface DialectFiles {
@@ -76,6 +82,99 @@ export interface DialectSection<S = unknown> {
   readonly toolLists?: readonly string[];
 }
 
+/** The analysed definition file an editor feature works on, with its dialect's module and model. */
+export interface FeatureFile<M = any> {
+  dialect: Dialect;
+  module: DialectModule<M>;
+  ctx: RuleContext<M>;
+  model: M;
+  text: string;
+  root?: AstNode;
+  /** Hover text of a tool name of this dialect: the catalog's facts and which runtimes have it built in; `near`, the nearest name the catalog knows. */
+  describeTool(name: string, near?: string): string;
+}
+
+/** A dialect's key documentation: hover, completion and docs/keys/<id>.md read it. */
+export interface DialectKeys {
+  /** By path pattern: `name`, `polytoken.tools`, `subagents.[].name` (`[]` for any list index). */
+  readonly table: Readonly<Record<string, KeyDoc>>;
+  /** The documentation of a key the table cannot list (Polytoken: JSON Schema keywords inside `exit_tool_schema`), asked when the table has none. */
+  docAt?(path: readonly (string | number)[]): KeyDoc | undefined;
+  /** The keys a mapping at this path may hold, when the table does not say (Polytoken: inside `exit_tool_schema`). */
+  under?(parentPath: readonly (string | number)[]): KeyDoc[] | undefined;
+}
+
+/** A definition the workspace index knows, as a rename sees it. */
+export interface KnownDefinition {
+  path: string;
+  kind: Dialect;
+  names: readonly { name: string }[];
+}
+
+export interface RenameOptions {
+  /** The client can rename files in a WorkspaceEdit. */
+  renameFiles?: boolean;
+  /** Whether a file exists (a rename must not overwrite one). */
+  exists(path: string): boolean;
+  /** Every definition of the workspace (and of the discovery folders). */
+  definitions: Iterable<KnownDefinition>;
+  /** The workspace folder of the file: names that must be unique in a project are looked for in it. */
+  scope?: string;
+}
+
+/** Why a rename is refused, for the editor to show. */
+export interface Refusal {
+  error: string;
+}
+
+/** What F2 renames: the node the cursor is on and the definition's current name (`entry`: the dialect's own handle on it). */
+export interface RenameTarget {
+  node: AstNode;
+  name: string;
+  entry?: unknown;
+}
+
+/** A rename as the dialect plans it: the edits (and file rename), and what to tell the author. */
+export type RenamePlan = { plan: FixPlan; notes: string[] } | Refusal;
+
+/** What an inlay hint hook reports: after `node`, a label and (made on demand) the tooltip's paragraphs. */
+export type AddHint = (node: AstNode, label: () => string, tooltip: () => string[]) => void;
+
+/**
+ * A dialect's editor features. The shared features (features/*) place the cursor, build the
+ * generic answers from `keys` and `toolLists`, and call these hooks for what only the dialect knows.
+ */
+export interface DialectEditor<M = any> {
+  readonly keys: DialectKeys;
+  /** The lists whose entries are tool names, as path patterns (`polytoken.tools`, `subagents.[].tools`). */
+  readonly toolLists: readonly string[];
+  /** The rule reporting a tool the catalog does not know: its diagnostics also offer declaring the tool in `.subagents.yaml`. */
+  readonly unknownToolRule?: string;
+  /** A list whose items are definitions of their own (Profy's `subagents`): document symbols name each (`label` without a name). */
+  readonly nestedDefinitions?: { readonly key: string; readonly label: string };
+  /** Completion, whole: for a format the shared YAML completion does not read (Profy's JSON). */
+  complete?(file: FeatureFile<M>, offset: number, options: CompletionOptions): CompletionItem[];
+  /** Completion candidates at a YAML cursor (default: key docs, their values, and catalog names in tool lists). */
+  yamlCandidates?(file: FeatureFile<M>, cursor: YamlCursor): Candidate[];
+  /** Completion outside the YAML region (a Markdown body, a file without frontmatter). */
+  completeOutsideYaml?(file: FeatureFile<M>, offset: number, options: CompletionOptions): CompletionItem[] | undefined;
+  /** Hover outside the YAML region. */
+  hoverOutsideYaml?(file: FeatureFile<M>, offset: number): Hover | undefined;
+  /** Hover text of a list entry (`node` undefined for text that does not parse); default: a tool name in a tool list. */
+  entryHover?(file: FeatureFile<M>, listPath: (string | number)[], value: string, node?: AstNode): string | undefined;
+  /** Hover text of a string value, given the key's own documentation (Picasso: what a memory scope refuses). */
+  scalarHover?(file: FeatureFile<M>, path: (string | number)[], value: string, keyDoc: string): string;
+  /** Inlay hints: after each entry that stands for several tools, how many it grants now. */
+  inlayHints?(file: FeatureFile<M>, add: AddHint): void;
+  /** The literal tool entries the definition grants and then takes away again (shown faded), and what removes each. */
+  removedTools?(file: FeatureFile<M>): { node: AstNode; tool: string; by: string }[];
+  /** Rename (F2): the name under the cursor, and the plan for a new name. */
+  readonly rename?: {
+    target(file: FeatureFile<M>, offset: number): RenameTarget | Refusal;
+    plan(file: FeatureFile<M>, target: RenameTarget, newName: string, options: RenameOptions): RenamePlan;
+  };
+}
+
 export interface DialectModule<M = any, Id extends string = string> {
   /** The rule-id prefix, the `.subagents.yaml` section and `files.<id>` / `tools.<id>` key, the docs folder. */
   readonly id: Id;
@@ -106,4 +205,12 @@ export interface DialectModule<M = any, Id extends string = string> {
   readonly ruleMeta: readonly RuleMeta[];
   /** The definitions in the file and what the runtime grants each. */
   resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
+  /** A file holds one definition, or several (Profy: the Expert's subagents, each resolved and shown on its own). */
+  readonly definitionsPerFile: 'one' | 'many';
+  readonly editor: DialectEditor<M>;
+  /**
+   * The text of a new definition file named `name`, as an LSP snippet (`${1:…}` placeholders):
+   * completion in an empty file, the server's warm-up, a future "New Subagent…".
+   */
+  skeleton(name: string): string;
 }

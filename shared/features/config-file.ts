@@ -27,8 +27,8 @@ import { catalogFor } from '../catalog/by-dialect';
 import { dialectModule } from '../dialects';
 import { toolMarkdown } from '../docs/tools';
 import { nodeAtOffset, nodeAtPath, pathOf, type AstNode } from '../text/tree';
-import { toItems, type Candidate, type CompletionOptions } from './completion-items';
-import { yamlCursorAt, yamlWordAt, type YamlCursor } from './yaml-context';
+import { toItems, type Candidate, type CompletionOptions } from './kit/completion-items';
+import { yamlCursorAt, yamlWordAt, type YamlCursor } from './kit/yaml-context';
 
 /** The dialect whose catalog a list of tool names in its own section draws on (`polytoken.facetTools`). */
 function toolListDialect(path: readonly (string | number)[]): Dialect | undefined {

@@ -55,12 +55,13 @@ function preview(node: AstNode): string | undefined {
   return undefined;
 }
 
-/** The definition and its keys; for Profy, the Expert and each subagent. */
+/** The definition and its keys; a list of nested definitions (a Profy Expert's subagents) as one symbol each. */
 export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[] {
   const file = featureFile(analysis);
   if (!file || !isObject(file.root)) return [];
   const source = file.ctx.file.source;
   const range = (n: AstNode) => source.range(n.start, n.end);
+  const nested = file.module.editor.nestedDefinitions;
   const keySymbols = (obj: AstNode, depth: number): DocumentSymbol[] =>
     (obj.properties ?? []).map((p) => {
       const full = source.range(p.keyNode.start, Math.max(p.keyNode.end, p.value.end));
@@ -73,14 +74,14 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
       const detail = preview(p.value);
       if (detail) sym.detail = detail;
       if (depth < 3 && isObject(p.value)) sym.children = keySymbols(p.value, depth + 1);
-      if (depth < 3 && isArray(p.value) && file.dialect === 'profy' && p.key === 'subagents' && depth === 0) {
+      if (depth === 0 && nested && isArray(p.value) && p.key === nested.key) {
         sym.children = p.value.items.map((item, i) => {
           const nameNode = getValue(item, 'name');
-          const name = isString(nameNode) && nameNode.value ? nameNode.value : `subagent ${i + 1}`;
+          const name = isString(nameNode) && nameNode.value ? nameNode.value : `${nested.label} ${i + 1}`;
           const s: DocumentSymbol = {
             name,
             kind: SymbolKind.Class,
-            detail: 'subagent',
+            detail: nested.label,
             range: range(item),
             selectionRange: nameNode ? range(nameNode) : range(item),
           };
@@ -97,12 +98,7 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
   return [
     {
       name: top.name,
-      detail:
-        file.dialect === 'profy'
-          ? 'Profy Expert'
-          : file.dialect === 'polytoken'
-            ? 'Polytoken subagent'
-            : 'Picasso role',
+      detail: file.module.labels.definition,
       kind: top.symbolKind,
       range: whole,
       selectionRange: containsRange(whole, top.range) ? top.range : whole,

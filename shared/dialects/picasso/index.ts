@@ -2,6 +2,7 @@ import type { DialectModule } from '../module';
 import { PICASSO_RULES } from './rule-meta';
 import { PICASSO_BUILTINS } from './builtins';
 import { picassoNames } from './names';
+import { picassoEditor } from './editor';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
 import { duplicateRole } from './rules/duplicate-role';
@@ -46,4 +47,9 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
     duplicateRole,
   ],
   resolve: resolvePicasso,
+  definitionsPerFile: 'one',
+  editor: picassoEditor,
+  // A role file: the required keys, with the name, its invocation and the steps to fill in.
+  skeleton: (name) =>
+    `name: \${1:${name}}\ninvocation: "@\${1:${name}}"\nmodel: \${2:model}\ntools: [\${3:read_file, grep, glob}]\nmax_steps: \${4:30}\nmax_depth: \${5:0}\ndescription: \${6:what the role does}\n`,
 };

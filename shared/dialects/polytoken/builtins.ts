@@ -1,7 +1,7 @@
 /** The tools Polytoken provides itself (docs/runtimes/polytoken.md, the tool catalog). */
 import type { BuiltinTool } from '../../catalog/catalog';
 
-export const POLYTOKEN_BUILTINS: readonly BuiltinTool[] = [
+const LISTED: readonly BuiltinTool[] = [
   { name: 'file_read', description: 'Reads a file from the workspace.' },
   { name: 'glob', description: 'Finds files whose paths match a glob pattern.' },
   { name: 'grep', description: 'Searches file contents for a pattern.' },
@@ -10,6 +10,7 @@ export const POLYTOKEN_BUILTINS: readonly BuiltinTool[] = [
     description:
       'Finishes the subagent run; its payload is the result handed back to the parent. Registered for every subagent: never list it.',
     undeniable: true,
+    notes: ['Registered for every subagent: never list it in `tools`.'],
   },
   {
     name: 'progress_update',
@@ -31,9 +32,17 @@ export const POLYTOKEN_BUILTINS: readonly BuiltinTool[] = [
   {
     name: 'switch_facet',
     description: 'Switches the main session\u2019s facet. Never available to a subagent: its facet is fixed at launch.',
+    notes: ['Never granted to a subagent: listing it in `tools` or `undeferred_tools` rejects the definition.'],
   },
   { name: 'message_subagent', description: 'Sends a message to a running subagent\u2019s inbox.' },
 ];
+
+/** Said on hover of every tool `tools_deny` may not name. */
+const UNDENIABLE_NOTE = 'May not be listed in `tools_deny`: Polytoken rejects a definition that denies it.';
+
+export const POLYTOKEN_BUILTINS: readonly BuiltinTool[] = LISTED.map((t) =>
+  t.undeniable ? { ...t, notes: [UNDENIABLE_NOTE, ...(t.notes ?? [])] } : t,
+);
 
 /** The built-in tools `tools_deny` may not name. */
 export const POLYTOKEN_UNDENIABLE = new Set(POLYTOKEN_BUILTINS.filter((t) => t.undeniable).map((t) => t.name));

@@ -6,6 +6,8 @@ import { toPosix } from '../../files';
 import { POLYTOKEN_BUILTINS } from './builtins';
 import { polytokenNames } from './names';
 import { polytokenSection, polytokenSettings } from './settings';
+import { polytokenEditor } from './editor';
+import { polytokenSkeleton } from './editor/completion';
 import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
@@ -73,4 +75,7 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
     shadowedRule,
   ],
   resolve: resolvePolytoken,
+  definitionsPerFile: 'one',
+  editor: polytokenEditor,
+  skeleton: polytokenSkeleton,
 };

@@ -19,6 +19,7 @@ export const PROFY_BUILTINS: readonly BuiltinTool[] = [
     name,
     description: `Reserved: ${why}. Never granted to a subagent.`,
     reserved: true,
+    notes: ['Reserved: Profy never grants it to a subagent, also not through a glob.'],
   })),
 ];
 

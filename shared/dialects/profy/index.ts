@@ -3,6 +3,8 @@ import { PROFY_RULES } from './rule-meta';
 import { PROFY_BUILTINS } from './builtins';
 import { profyNames } from './names';
 import { profySection } from './settings';
+import { profyEditor } from './editor';
+import { profySkeleton } from './editor/completion';
 import { parseJsonFile } from '../../text/document';
 import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
@@ -60,4 +62,7 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
     unknownToolset,
   ],
   resolve: resolveProfy,
+  definitionsPerFile: 'many',
+  editor: profyEditor,
+  skeleton: profySkeleton,
 };

@@ -8,7 +8,7 @@ import {
   type CompletionItem,
   type Range,
 } from 'vscode-languageserver-types';
-import type { SourceText } from '../text/source';
+import type { SourceText } from '../../text/source';
 import type { YamlCursor } from './yaml-context';
 
 export interface CompletionOptions {
