@@ -18,7 +18,7 @@ import { FileChangeType, type Connection, type FileEvent } from 'vscode-language
 import { analyze, type Analysis } from '../shared';
 import { CONFIG_FILE_NAME } from '../shared';
 import { resolveWithProvenance } from '../shared';
-import { summarizeFile, type SummaryPlace } from '../shared';
+import { summarizeFile, workspaceRuntimes, type SummaryPlace } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
 import {
   WORKSPACE_CHANGED_NOTIFICATION,
@@ -117,7 +117,7 @@ export class WorkspaceView {
     } else {
       for (const s of this.summaries.values()) for (const d of s.definitions) definitions.push(d);
     }
-    return { definitions, complete: this.pass === 'done' };
+    return { definitions, runtimes: workspaceRuntimes(), complete: this.pass === 'done' };
   }
 
   /** The resolution of a closed definition file, from the disk's text (the view expands definitions that are not open). */

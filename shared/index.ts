@@ -47,8 +47,9 @@ export { inlayHints } from './features/inlay-hints';
 export { removedToolDiagnostics } from './features/removed-tools';
 export { isRefusal, prepareRename, renameDefinition } from './features/rename';
 export { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
-export { summarizeFile, type SummaryPlace } from './features/workspace-summary';
+export { summarizeFile, workspaceRuntimes, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
+export { skeletonText, warmUpSamples } from './features/skeleton';
 export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).

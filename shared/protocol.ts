@@ -92,7 +92,7 @@ export interface WorkspaceDefinition {
   name: string;
   /** The dialect's id. */
   dialect: string;
-  /** Where it belongs under its runtime: the project or folder (workspace-relative), or a Profy Expert's name. */
+  /** Where it belongs under its runtime (see `WorkspaceRuntime.groupKind`): the project or folder (workspace-relative), or a Profy Expert's name. */
   group: string;
   status: DefinitionStatus;
   /** How many tools the runtime grants it. */
@@ -111,8 +111,24 @@ export interface WorkspaceDefinition {
   shadowedBy?: string;
 }
 
+/** A runtime as the view shows it, so that a client needs no list of dialects of its own. */
+export interface WorkspaceRuntime {
+  /** The dialect id (`WorkspaceDefinition.dialect`). */
+  id: string;
+  /** Its name as people read it ("Polytoken"). */
+  title: string;
+  /** A product icon (codicon) name for it. */
+  icon: string;
+  /** What its list holds and how it is grouped ("Picasso roles, by folder"). */
+  tooltip: string;
+  /** What its groups are (`WorkspaceDefinition.group`): a project (or discovery folder), a folder, or the file's own definition (a Profy Expert). */
+  groupKind: 'project' | 'folder' | 'definition';
+}
+
 export interface WorkspaceResult {
   definitions: WorkspaceDefinition[];
+  /** Every registered runtime, in the order to show them. */
+  runtimes: WorkspaceRuntime[];
   /** False while the first indexing still runs (the view shows what there is, and is told when more comes). */
   complete: boolean;
 }

@@ -208,9 +208,25 @@ export interface DialectModule<M = any, Id extends string = string> {
   /** A file holds one definition, or several (Profy: the Expert's subagents, each resolved and shown on its own). */
   readonly definitionsPerFile: 'one' | 'many';
   readonly editor: DialectEditor<M>;
+  /** How the workspace view lists its definitions: the icon, a tooltip, and how they are grouped. */
+  readonly view: {
+    readonly icon: string;
+    readonly tooltip: string;
+    /**
+     * `project`: by the project holding `files.projectFolder` (else the file's folder);
+     * `folder`: by the file's folder; `definition`: by the file's own definition (a Profy Expert).
+     */
+    readonly groupKind: 'project' | 'folder' | 'definition';
+  };
   /**
    * The text of a new definition file named `name`, as an LSP snippet (`${1:…}` placeholders):
    * completion in an empty file, the server's warm-up, a future "New Subagent…".
    */
   skeleton(name: string): string;
+  /**
+   * A small definition that goes through the dialect's costlier checks (JIT, schema compiling):
+   * the server analyses it once at start-up so that the first keystroke does not pay for them.
+   * Default: the skeleton.
+   */
+  readonly warmUpSample?: string;
 }

@@ -77,5 +77,12 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
   resolve: resolvePolytoken,
   definitionsPerFile: 'one',
   editor: polytokenEditor,
+  view: {
+    icon: 'markdown',
+    tooltip: 'Polytoken subagents, by project (or discovery folder)',
+    groupKind: 'project',
+  },
   skeleton: polytokenSkeleton,
+  warmUpSample:
+    '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n',
 };

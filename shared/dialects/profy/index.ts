@@ -64,5 +64,8 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
   resolve: resolveProfy,
   definitionsPerFile: 'many',
   editor: profyEditor,
+  view: { icon: 'json', tooltip: 'Profy subagents, by Expert', groupKind: 'definition' },
   skeleton: profySkeleton,
+  warmUpSample:
+    '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}',
 };
