@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { BUILTIN_DIALECT_COUNT, dialectModules } from '../shared/dialects';
+import { RULES } from '../shared/rules/registry';
 import { importedFile, importsOf, ROOT, sourceFiles, target } from './support/sources';
 
 /** The imports of `files` that reach into `shared/` anywhere but the allowed modules. */
@@ -75,6 +76,14 @@ describe('architecture: one public face', () => {
       [...globs].sort(),
       [...dialectModules().flatMap((m) => m.files.defaultGlobs), '**/.subagents.yaml'].sort(),
     );
+  });
+
+  it("the editor setting subagents.rules takes the rule groups of the registry's modules", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const pattern: string = pkg.contributes.configuration.properties['subagents.rules'].propertyNames.pattern;
+    const groups = /^\^\(([^)]*)\)\//.exec(pattern)?.[1].split('|');
+    const expected = [...new Set(RULES.map((r) => r.group))];
+    assert.deepStrictEqual(groups, expected);
   });
 });
 
