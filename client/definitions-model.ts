@@ -3,16 +3,16 @@
  * wording is tested without an editor): the description line, the status sentence, whether the
  * "Only problems" filter keeps it, and the rows under an expanded definition.
  */
-import type { WorkspaceDefinition } from '../shared/protocol';
+import type { WorkspaceDefinition, WorkspaceRuntime } from '../shared/protocol';
 import type { ResolvedDefinition } from '../shared/protocol';
 
+/** A runtime's id (`WorkspaceDefinition.dialect`). */
 export type Runtime = WorkspaceDefinition['dialect'];
 
-export const RUNTIMES: Record<Runtime, { label: string; icon: string; tooltip: string }> = {
-  polytoken: { label: 'Polytoken', icon: 'markdown', tooltip: 'Polytoken subagents, by project (or discovery folder)' },
-  picasso: { label: 'Picasso', icon: 'symbol-class', tooltip: 'Picasso roles, by folder' },
-  profy: { label: 'Profy', icon: 'json', tooltip: 'Profy subagents, by Expert' },
-};
+/** What the view shows of a runtime the server has not described (an older server): its id. */
+export function runtimeInfo(runtimes: ReadonlyMap<string, WorkspaceRuntime>, id: Runtime): WorkspaceRuntime {
+  return runtimes.get(id) ?? { id, title: id, icon: 'symbol-misc', tooltip: id, groupKind: 'folder' };
+}
 
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 

@@ -3,7 +3,7 @@
  * (VS Code finds tree elements by identity), grouped by runtime and group, and which nodes an
  * answer changed, so that the view refreshes only those.
  */
-import type { WorkspaceDefinition } from '../shared/protocol';
+import type { WorkspaceDefinition, WorkspaceRuntime } from '../shared/protocol';
 import { hasProblems, type Runtime, type ToolRow } from './definitions-model';
 
 export type DefinitionsNode = RuntimeNode | GroupNode | DefinitionNode | DetailNode;
@@ -40,8 +40,6 @@ const byName = (a: DefinitionNode, b: DefinitionNode) =>
   a.uri.localeCompare(b.uri) ||
   a.definition.index - b.definition.index;
 
-const RUNTIMES_ORDER: Runtime[] = ['polytoken', 'picasso', 'profy'];
-
 /** What an answer changed: the nodes that show something new, or `structure` when a runtime or group came or went. */
 export interface StoreChange {
   refresh: Set<DefinitionsNode>;
@@ -57,6 +55,9 @@ export class DefinitionsStore {
   /** Each group's definitions, and the same sorted (made when asked, dropped when the group changes). */
   private readonly members = new Map<string, Set<DefinitionNode>>();
   private readonly sorted = new Map<string, DefinitionNode[]>();
+  /** The runtimes as the server describes them (title, icons), in the order it shows them. */
+  readonly runtimeInfo = new Map<Runtime, WorkspaceRuntime>();
+  private runtimeOrder: Runtime[] = [];
 
   get size(): number {
     return this.definitions.size;
@@ -66,9 +67,22 @@ export class DefinitionsStore {
     return this.definitions.values();
   }
 
-  /** The runtimes that have definitions, in a fixed order. */
+  /** Takes in the server's description of the runtimes (from `subagents/workspace`). */
+  setRuntimes(runtimes: readonly WorkspaceRuntime[]): void {
+    this.runtimeInfo.clear();
+    for (const r of runtimes) this.runtimeInfo.set(r.id, r);
+    this.runtimeOrder = runtimes.map((r) => r.id);
+  }
+
+  /** The runtimes that have definitions, in the server's order (runtimes it did not describe last, by id). */
   runtimeNodes(): RuntimeNode[] {
-    return RUNTIMES_ORDER.map((r) => this.runtimes.get(r)).filter((n): n is RuntimeNode => !!n);
+    const rank = (id: Runtime) => {
+      const at = this.runtimeOrder.indexOf(id);
+      return at < 0 ? this.runtimeOrder.length : at;
+    };
+    return [...this.runtimes.values()].sort(
+      (a, b) => rank(a.runtime) - rank(b.runtime) || a.runtime.localeCompare(b.runtime),
+    );
   }
 
   groupsOf(runtime: RuntimeNode): GroupNode[] {

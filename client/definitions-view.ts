@@ -1,6 +1,7 @@
 /**
  * The Subagents view (Explorer): every definition of the workspace by runtime, then by group
- * (Polytoken project or folder, Picasso folder, Profy Expert), with the runtime's verdict.
+ * (a project, a folder, or an Expert: the server says which), with the runtime's verdict. The
+ * runtimes, their names and icons come from the server's answer.
  * The first three levels come from one `subagents/workspace` answer; a definition's tools are
  * resolved (`subagents/resolve`) only when it is expanded. The server's
  * `subagents/workspaceChanged` updates the view: only the files it names are asked for again,
@@ -20,7 +21,15 @@ import {
   type WorkspaceResult,
 } from '../shared/protocol';
 import type { ResolvedDefinition } from '../shared/protocol';
-import { definitionDescription, hasProblems, RUNTIMES, statusLine, toolRows, type ToolRow } from './definitions-model';
+import {
+  definitionDescription,
+  hasProblems,
+  runtimeInfo,
+  statusLine,
+  toolRows,
+  type Runtime,
+  type ToolRow,
+} from './definitions-model';
 import {
   DefinitionsStore,
   type DefinitionNode,
@@ -126,11 +135,12 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     switch (node.kind) {
       case 'runtime': {
         const defs = this.visibleIn(node);
-        const item = new vscode.TreeItem(RUNTIMES[node.runtime].label, vscode.TreeItemCollapsibleState.Expanded);
+        const runtime = this.runtime(node.runtime);
+        const item = new vscode.TreeItem(runtime.title, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
         item.description = countLine(defs);
-        item.iconPath = new vscode.ThemeIcon(RUNTIMES[node.runtime].icon);
-        item.tooltip = RUNTIMES[node.runtime].tooltip;
+        item.iconPath = new vscode.ThemeIcon(runtime.icon);
+        item.tooltip = runtime.tooltip;
         return item;
       }
       case 'group': {
@@ -138,7 +148,9 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
         const item = new vscode.TreeItem(node.group, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.id;
         item.description = countLine(defs);
-        item.iconPath = new vscode.ThemeIcon(node.runtime === 'profy' ? 'account' : 'folder');
+        item.iconPath = new vscode.ThemeIcon(
+          this.runtime(node.runtime).groupKind === 'definition' ? 'account' : 'folder',
+        );
         return item;
       }
       case 'definition': {
@@ -247,6 +259,7 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     this.loaded = true;
     this.complete = result.complete;
     void vscode.commands.executeCommand('setContext', LOADING_KEY, !result.complete && !result.definitions.length);
+    if (result.runtimes) this.store.setRuntimes(result.runtimes);
     const { refresh, structure } = this.store.apply(wanted, result.definitions);
     this.updateMessage();
     if (firstLoad || wanted === 'all' || structure) this.changed.fire(undefined);
@@ -276,9 +289,13 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     this.treeView.message = parts.length ? parts.join(' ') : undefined;
   }
 
+  private runtime(id: Runtime) {
+    return runtimeInfo(this.store.runtimeInfo, id);
+  }
+
   private tooltip(d: DefinitionNode['definition']): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**${escape(d.name || '(unnamed)')}** (${RUNTIMES[d.dialect].label})\n\n`);
+    md.appendMarkdown(`**${escape(d.name || '(unnamed)')}** (${this.runtime(d.dialect).title})\n\n`);
     md.appendMarkdown(`${statusLine(d)}\n\n`);
     if (d.reasons?.length) md.appendMarkdown(`Because of: ${d.reasons.map((r) => `\`${r}\``).join(', ')}\n\n`);
     if (d.silenced?.length)

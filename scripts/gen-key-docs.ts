@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { keyReferenceMarkdown } from '../shared/docs/keys';
-import { DIALECTS } from '../shared/types';
+import { DIALECTS } from '../shared/dialects';
 
 const root = path.resolve(__dirname, '../..');
 fs.mkdirSync(path.join(root, 'docs/keys'), { recursive: true });

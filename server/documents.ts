@@ -26,8 +26,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analysis, type DocumentInput } from '../shared';
 import type { LoadedConfig } from '../shared';
-import { definitionNames } from '../shared';
-import { nameKey, registeredName } from '../shared';
+import { nameKeyOf } from '../shared';
 import { fixAll } from '../shared';
 import { minimalEdit } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
@@ -72,7 +71,7 @@ export interface DocumentAnalysis {
 interface CacheEntry extends DocumentAnalysis {
   version: number;
   generation: number;
-  /** A Polytoken or Picasso definition's name key, and the index revision of that key its analysis saw. */
+  /** The name key of a definition whose names clash across files, and the index revision of that key its analysis saw. */
   name?: string;
   nameRevision: number;
 }
@@ -151,9 +150,7 @@ export class OpenDocuments {
     const { path, onDisk } = subject.identity;
     // Only files on disk read the index, so only their names tie them to other files.
     const registered =
-      onDisk && (analysis.kind === 'polytoken' || analysis.kind === 'picasso') && analysis.context
-        ? nameKey(analysis.kind, registeredName(definitionNames(analysis.kind, analysis.context.file, path), path))
-        : undefined;
+      onDisk && analysis.kind && analysis.context ? nameKeyOf(analysis.kind, analysis.context.file, path) : undefined;
     const entry: CacheEntry = {
       version: doc.version,
       generation: this.generation,

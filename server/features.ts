@@ -6,15 +6,15 @@
 import { posix } from 'path';
 import type { ClientCapabilities, Connection, WorkspaceSymbol } from 'vscode-languageserver';
 import { analyze } from '../shared';
-import type { Dialect, Resolution } from '../shared';
+import type { Resolution } from '../shared';
 import { completions } from '../shared';
 import { hover } from '../shared';
 import { codeActions } from '../shared';
-import { documentSymbols, foldingRanges } from '../shared';
+import { documentSymbols, foldingRanges, workspaceSymbols } from '../shared';
 import { codeLenses, RESOLVE_COMMAND } from '../shared';
 import { definition } from '../shared';
 import { ruleLinks } from '../shared';
-import { resolveWithProvenance } from '../shared';
+import { resolveWithProvenance, warmUpSamples } from '../shared';
 import type { Configuration } from './configuration';
 import type { OpenDocuments } from './documents';
 import type { DefinitionIndex } from './workspace-index';
@@ -117,7 +117,9 @@ export function registerFeatures(
     }),
   );
 
-  connection.onWorkspaceSymbol(safe([] as WorkspaceSymbol[], (params) => index.names.symbols(params.query)));
+  connection.onWorkspaceSymbol(
+    safe([] as WorkspaceSymbol[], (params) => workspaceSymbols(index.names.all(), params.query)),
+  );
 
   connection.onDefinition(
     safe(null, (params) => {
@@ -167,24 +169,7 @@ export function registerFeatures(
 /** Runs each dialect once on a small sample so the first real keystroke does not pay for JIT and schema compilation. */
 export function warmUp(configuration: Configuration): void {
   const dir = configuration.folders[0] ?? '/';
-  const samples: [Dialect, string, string][] = [
-    [
-      'polytoken',
-      'warm.md',
-      '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n',
-    ],
-    [
-      'picasso',
-      'warm.yaml',
-      'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n',
-    ],
-    [
-      'profy',
-      'warm.expert.json',
-      '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}',
-    ],
-  ];
-  for (const [kind, name, text] of samples) {
+  for (const { dialect: kind, fileName: name, text } of warmUpSamples()) {
     try {
       const path = posix.join(dir, name);
       const analysis = analyze({

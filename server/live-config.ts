@@ -3,11 +3,11 @@
  * - an open `.subagents.yaml` applies as typed: the configuration loader reads the editor's text
  *   (`Configuration.openText`), and after a pause in typing the open definitions are checked
  *   again (the index is rebuilt only when what decides which files are definitions changed);
- * - the definition files beyond the default globs (`files:`, `polytoken.subagentDirs` in the
- *   workspace) are sent to the client (`subagents/documentPatterns`), which hands the server only
- *   the files it selects;
- * - Polytoken discovery folders outside the workspace (the global folder) are watched through
- *   the client, with a relative pattern on the folder.
+ * - the definition files beyond the default globs (`files:`, the dialects' discovery folders in
+ *   the workspace, such as `polytoken.subagentDirs`) are sent to the client
+ *   (`subagents/documentPatterns`), which hands the server only the files it selects;
+ * - discovery folders outside the workspace (the global folder) are watched through the client,
+ *   with a relative pattern on the folder.
  */
 import { posix } from 'path';
 import {
@@ -17,9 +17,8 @@ import {
   type Disposable,
 } from 'vscode-languageserver';
 import { parseConfig, type LoadedConfig } from '../shared';
-import { DIALECTS } from '../shared';
-import { relativeInside, toPosix } from '../shared';
-import { polytokenDiscoveryDirs } from '../shared';
+import { DIALECTS, dialectModules, discoveryWatches, recognitionKey } from '../shared';
+import { relativeInside } from '../shared';
 import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared';
 import type { Configuration } from './configuration';
 import { pathToUri } from './uri';
@@ -46,13 +45,7 @@ export interface LiveConfigHost {
 /** What decides which files are definitions: a change here needs an index rebuild. */
 function discoveryKey(text: string | undefined, path: string): string {
   if (text === undefined) return '';
-  const { config } = parseConfig(text, path, posix.dirname(path));
-  return JSON.stringify([
-    config.files,
-    config.ignore,
-    config.polytoken.subagentDirs,
-    config.polytoken.globalDir ?? null,
-  ]);
+  return recognitionKey(parseConfig(text, path, posix.dirname(path)));
 }
 
 /** The file's text on disk, read as every file is (regular files only, within the size limit). */
@@ -66,9 +59,11 @@ export function documentPatterns(configs: Iterable<LoadedConfig>, folders: reado
   for (const loaded of configs) {
     if (!loaded.path) continue;
     for (const d of DIALECTS) for (const glob of loaded.config.files[d] ?? []) add(loaded.dir, glob);
-    for (const dir of loaded.config.polytoken.subagentDirs) {
-      const abs = posix.resolve(loaded.dir, toPosix(dir));
-      if (folders.some((f) => f === abs || relativeInside(f, abs) !== undefined)) add(abs, '*.md');
+    for (const module of dialectModules()) {
+      const pattern = module.files.discoveryPattern;
+      if (pattern === undefined) continue;
+      for (const abs of module.files.discoveryFolders?.(loaded) ?? [])
+        if (folders.some((f) => f === abs || relativeInside(f, abs) !== undefined)) add(abs, pattern);
     }
   }
   return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
@@ -134,7 +129,7 @@ export class LiveConfiguration {
   }
 
   /**
-   * The Polytoken discovery folders outside every workspace folder, watched through the client:
+   * The discovery folders outside every workspace folder, watched through the client:
    * the `**` watchers the server registers only reach inside the workspace. (Clients that cannot
    * register watchers get the server's own, which watches these folders too: watch.ts.)
    */
@@ -142,9 +137,9 @@ export class LiveConfiguration {
     const watching = this.host.capabilities().workspace?.didChangeWatchedFiles;
     if (!watching?.dynamicRegistration) return;
     const { configuration } = this.host;
-    const dirs = polytokenDiscoveryDirs(configuration.loadedConfigs())
-      .filter((d) => !configuration.folderOf(d))
-      .sort();
+    const dirs = discoveryWatches(configuration.loadedConfigs())
+      .filter((w) => !configuration.folderOf(w.dir))
+      .sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
     const key = JSON.stringify(dirs);
     if (key === this.watchedOutside) return;
     this.watchedOutside = key;
@@ -152,8 +147,8 @@ export class LiveConfiguration {
     this.outsideRegistration = undefined;
     if (!dirs.length) return;
     // A relative pattern reaches outside the workspace; a client without them gets the absolute glob.
-    const watchers = dirs.map((dir) => ({
-      globPattern: watching.relativePatternSupport ? { baseUri: pathToUri(dir), pattern: '*.md' } : `${dir}/*.md`,
+    const watchers = dirs.map(({ dir, pattern }) => ({
+      globPattern: watching.relativePatternSupport ? { baseUri: pathToUri(dir), pattern } : `${dir}/${pattern}`,
     }));
     this.outsideRegistration = this.host.connection.client
       .register(DidChangeWatchedFilesNotification.type, { watchers })

@@ -1,18 +1,7 @@
 /**
  * The language server: moves messages between LSP and the engine. Rule logic lives in the
  * engine (shared/), editor-feature logic in shared/features/. This file wires the LSP
- * lifecycle to the server's modules:
- *
- * - configuration.ts   workspace folders, settings, each file's `.subagents.yaml`
- * - workspace-index.ts every definition's names (start-up index, file watching)
- * - documents.ts       per-document analysis cache and diagnostics publishing
- * - features.ts        editor requests (completion, hover, code actions, ...)
- * - commands.ts        `workspace/executeCommand` (the code lens's resolve for non-VS Code clients)
- * - watch.ts           file watching on the server, for clients that cannot register watchers
- * - guard.ts           malformed notifications are logged and dropped at the boundary
- * - hints-and-rename.ts inlay hints and renaming a definition
- * - live-config.ts     unsaved `.subagents.yaml` edits, extra document patterns, watching the global folder
- * - workspace-view.ts  `subagents/workspace`: every definition's verdict, cached per file, and its change notification
+ * lifecycle to the server's modules, which docs/architecture.md lists.
  */
 import { posix } from 'path';
 import {

@@ -1,13 +1,14 @@
 /**
  * Server-side file watching, for clients that cannot register `workspace/didChangeWatchedFiles`
  * (Neovim up to 0.9 and many small clients). Without it a `.subagents.yaml` edited outside
- * the editor, or a definition added to a Polytoken discovery folder, would go unnoticed until
+ * the editor, or a definition added to a discovery folder (Polytoken's), would go unnoticed until
  * the server restarts.
  *
  * Only folders where a change matters are watched, each with one non-recursive `fs.watch`
  * (no polling, no walk of the tree), at most `MAX_WATCHED_FOLDERS`:
- * - each workspace folder, its `.polytoken/subagents/`, and the folder of every configuration in
- *   use, with that configuration's Polytoken discovery folders (global folder, `subagentDirs`);
+ * - each workspace folder, the project folders of the dialects there (`.polytoken/subagents/`),
+ *   and the folder of every configuration in use, with that configuration's discovery folders
+ *   (Polytoken's global folder and `subagentDirs`);
  * - every folder from an open document's folder up to its workspace folder: that is where a
  *   `.subagents.yaml` applying to the document can appear, change or go.
  * Events are debounced and handed, as `FileEvent`s, to the same handler as the client's
@@ -18,8 +19,7 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
-import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared';
-import { toPosix } from '../shared';
+import { CONFIG_FILE_NAME, DIALECTS, dialectModules, discoveryFolders, type LoadedConfig } from '../shared';
 import { pathToUri } from './uri';
 
 export const MAX_WATCHED_FOLDERS = 64;
@@ -38,11 +38,10 @@ export interface WatchHost {
   log(message: string): void;
 }
 
-/** The configuration's folder and its Polytoken discovery folders. */
+/** The configuration's folder and its discovery folders. */
 function configFolders(loaded: LoadedConfig): string[] {
   const out = loaded.path ? [posix.dirname(loaded.path)] : [];
-  if (loaded.globalDir) out.push(loaded.globalDir);
-  for (const d of loaded.config.polytoken.subagentDirs) out.push(posix.resolve(loaded.dir, toPosix(d)));
+  for (const d of DIALECTS) for (const dir of discoveryFolders(d, [loaded])) out.push(dir);
   return out;
 }
 
@@ -52,7 +51,7 @@ export function foldersToWatch(host: Pick<WatchHost, 'folders' | 'openPaths' | '
   const open = [...host.openPaths()];
   for (const folder of host.folders()) {
     out.add(folder);
-    out.add(posix.join(folder, '.polytoken', 'subagents'));
+    for (const m of dialectModules()) if (m.files.projectFolder) out.add(posix.join(folder, m.files.projectFolder));
     for (const f of configFolders(host.configFor(posix.join(folder, '_')))) out.add(f);
   }
   for (const path of open) for (const f of configFolders(host.configFor(path))) out.add(f);

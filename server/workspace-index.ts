@@ -1,8 +1,8 @@
 /**
  * The server's side of the workspace index (shared/workspace/definitions.ts): built at
- * start-up from the workspace folders, the global folder and `polytoken.subagentDirs`, kept
+ * start-up from the workspace folders and each dialect's discovery folders, kept
  * current by file watching and by the text of open documents, which wins over the disk.
- * Every update says which Polytoken names it touched, so that only the open documents of
+ * Every update says which name keys it touched, so that only the open documents of
  * those names are checked again.
  *
  * Rebuilds and batches of watched-file events run one after the other, each in slices of a few
@@ -21,8 +21,9 @@ import { nodeWorkspaceHost } from '../shared/node';
 import { inSkippedFolder, walkFolders } from '../shared/node';
 import {
   DefinitionIndex as NameIndex,
+  DIALECTS,
+  discoveryFolders,
   namesFromText,
-  polytokenDiscoveryDirs,
   readDiscoveryFolders,
   type IndexEntry,
   type WorkspaceHost,
@@ -113,7 +114,7 @@ export class DefinitionIndex {
 
   constructor(private readonly host: DefinitionIndexHost) {}
 
-  /** Records the names from an open document's analysis; returns the Polytoken names whose definitions changed. */
+  /** Records the names from an open document's analysis; returns the name keys whose definitions changed. */
   updateFromAnalysis(path: string, uri: string, analysis: Analysis): string[] {
     if (!analysis.context || !analysis.kind || analysis.kind === 'config') return this.names.set(path, undefined);
     return this.names.set(path, {
@@ -148,9 +149,9 @@ export class DefinitionIndex {
   }
 
   /**
-   * Reads every definition in the workspace folders, the global folder and
-   * `polytoken.subagentDirs`, with work-done progress, in slices so requests are answered
-   * meanwhile. Open documents keep their entries.
+   * Reads every definition in the workspace folders and the dialects' discovery folders
+   * (Polytoken's global folder and `subagentDirs`), with work-done progress, in slices so
+   * requests are answered meanwhile. Open documents keep their entries.
    */
   rebuild(): Promise<void> {
     const build = ++this.build;
@@ -176,10 +177,9 @@ export class DefinitionIndex {
     progress?.begin('Subagents: indexing definitions', undefined, undefined, false);
     try {
       const found = new Map<string, IndexEntry>();
-      // The discovery folders of each folder's and each Polytoken file's configuration.
-      const configs = new Set<LoadedConfig>(
-        configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))),
-      );
+      // The discovery folders of each folder's configuration, and of each definition's, per dialect.
+      const folderConfigs = configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_')));
+      const configs = new Map<Dialect, Set<LoadedConfig>>(DIALECTS.map((d) => [d, new Set(folderConfigs)]));
       let done = 0;
       const slices = new Slices();
       const pause = async () => {
@@ -195,7 +195,7 @@ export class DefinitionIndex {
             if (kind && kind !== 'config') {
               const entry = readEntry(path, kind);
               if (entry) found.set(path, entry);
-              if (kind === 'polytoken') configs.add(config);
+              configs.get(kind)?.add(config);
             }
             done++;
             if (slices.due() && (await pause())) return;
@@ -203,8 +203,9 @@ export class DefinitionIndex {
           if (slices.due() && (await pause())) return;
         }
       }
-      for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), host, (p) => found.has(p)))
-        found.set(e.path, e);
+      for (const [kind, used] of configs)
+        for (const e of readDiscoveryFolders(kind, discoveryFolders(kind, used), host, (p) => found.has(p)))
+          found.set(e.path, e);
       if (build !== this.build || this.shuttingDown) return;
       this.names.replaceAll(found, this.host.isOpen);
       this.host.onRebuilt();

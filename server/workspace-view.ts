@@ -17,7 +17,7 @@ import { posix } from 'path';
 import type { Connection } from 'vscode-languageserver';
 import { analyze, type Analysis } from '../shared';
 import { resolveWithProvenance } from '../shared';
-import { summarizeFile, type SummaryPlace } from '../shared';
+import { summarizeFile, workspaceRuntimes, type SummaryPlace } from '../shared';
 import { nodeWorkspaceHost } from '../shared/node';
 import {
   WORKSPACE_CHANGED_NOTIFICATION,
@@ -116,7 +116,7 @@ export class WorkspaceView {
     } else {
       for (const s of this.summaries.values()) for (const d of s.definitions) definitions.push(d);
     }
-    return { definitions, complete: this.pass === 'done' };
+    return { definitions, runtimes: workspaceRuntimes(), complete: this.pass === 'done' };
   }
 
   /** The resolution of a closed definition file, from the disk's text (the view expands definitions that are not open). */

@@ -4,68 +4,22 @@
  * suppression comments). `resolveAnalysis` gives the resolution, whose status reads the
  * findings with their default severities: the runtime reads no display setting.
  */
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
-import { posix } from 'path';
-import { catalogFor } from './catalog/catalog';
+import { DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
+import { catalogFor } from './catalog/by-dialect';
 import { defaultConfig, parseConfigDocument, type SubagentsConfig } from './config/config';
-import { dialectOf, toPosix } from './files';
+import { dialectModule } from './dialects';
+import type { DialectModule } from './dialects/module';
+import { toPosix } from './files';
+import { fileStem, kindOf } from './recognition';
 import { defaultSeverity, ruleDocsUrl, ruleMeta } from './rules/registry';
-
-export { defaultSeverity } from './rules/registry';
+import { SEVERITY } from './severity';
 import { SourceText } from './text/source';
 import { findSuppressions } from './text/suppress';
 import { withSuggestionBudget } from './text/nearest';
 import { DirectiveUse } from './rules/directives';
 import { unreadableReason } from './text/limits';
 import { capPerRule } from './diagnostics-cap';
-import type {
-  Analysis,
-  Dialect,
-  DialectModule,
-  DocumentInput,
-  FileKind,
-  Finding,
-  Resolution,
-  RuleContext,
-  SeverityName,
-} from './types';
-import { polytoken } from './dialects/polytoken';
-import { profy } from './dialects/profy';
-import { picasso } from './dialects/picasso';
-
-export type { Analysis, DocumentInput, Rule, RuleContext, DialectModule, WorkspaceIndex } from './types';
-
-export const DIALECT_MODULES: Record<Dialect, DialectModule<any>> = { polytoken, profy, picasso };
-
-const SEVERITY: Record<SeverityName, DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
-};
-
-export function severityName(s: DiagnosticSeverity | undefined): SeverityName {
-  return s === DiagnosticSeverity.Warning
-    ? 'warning'
-    : s === DiagnosticSeverity.Information
-      ? 'information'
-      : s === DiagnosticSeverity.Hint
-        ? 'hint'
-        : 'error';
-}
-
-export function fileStem(path: string): string {
-  const base = posix.basename(toPosix(path));
-  if (base.endsWith('.expert.json')) return base.slice(0, -'.expert.json'.length);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(0, dot) : base;
-}
-
-export function kindOf(input: Pick<DocumentInput, 'path' | 'config' | 'root' | 'kind'>): FileKind | undefined {
-  if (input.kind) return input.kind;
-  if (posix.basename(toPosix(input.path)) === '.subagents.yaml') return 'config';
-  return dialectOf(input.path, input.config, input.root);
-}
+import type { Analysis, DocumentInput, Finding, Resolution, RuleContext } from './types';
 
 /** Parses a file, runs its dialect's rules in isolation and applies overrides and suppressions. */
 export function analyze(input: DocumentInput): Analysis {
@@ -87,22 +41,20 @@ export function analyze(input: DocumentInput): Analysis {
       configDocument: document,
     };
   }
+  // A kind no registered dialect has (one disposed of since): not a definition any more.
+  const module = dialectModule(kind);
+  if (!module) return { kind: undefined, diagnostics: [], findings: [] };
   const unreadable = unreadableReason(input.text);
   if (unreadable) {
-    const finding: Finding = {
-      rule: kind === 'profy' ? 'syntax/json' : 'syntax/yaml',
-      range: source.firstLine(),
-      message: unreadable,
-    };
+    const finding: Finding = { rule: module.syntaxRule, range: source.firstLine(), message: unreadable };
     return { kind, findings: [finding], diagnostics: finalize([finding], input.config.config, () => false) };
   }
-  const module = DIALECT_MODULES[kind];
   const path = toPosix(input.path);
   const file = input.parsed ?? module.parse(source, path);
   const context: RuleContext<unknown> = {
     file,
     path,
-    fileStem: fileStem(path),
+    fileStem: fileStem(path, kind),
     config: input.config.config,
     loaded: input.config,
     catalog: catalogFor(kind, input.config.config),
@@ -122,7 +74,7 @@ const SUGGESTION_COMPARISONS = 2_000_000;
 
 /** Builds the model, then runs every rule isolated; false when the model cannot be built (no rule can run then). */
 function runRules(
-  module: DialectModule<any>,
+  module: DialectModule,
   context: RuleContext<unknown>,
   findings: Finding[],
   onRuleError: DocumentInput['onRuleError'],
@@ -178,8 +130,6 @@ export function findingsToDiagnostics(findings: Finding[]): Diagnostic[] {
   return finalize(findings, defaultConfig(), () => false);
 }
 
-export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
-
 /** Findings as the author chose to see them: `rules:` overrides, then suppression comments. */
 function finalize(
   findings: readonly Finding[],
@@ -213,11 +163,12 @@ function finalize(
 
 /** The resolution of a definition file; undefined for files that are not definitions. */
 export function resolveAnalysis(analysis: Analysis, file: string): Resolution | undefined {
-  if (!analysis.context || !analysis.kind || analysis.kind === 'config') return undefined;
-  const module = DIALECT_MODULES[analysis.kind];
-  const definitions = module.resolve(analysis.context, {
+  const module = analysis.context && analysis.kind ? dialectModule(analysis.kind) : undefined;
+  if (!module) return undefined;
+  const definitions = module.resolve(analysis.context!, {
     findings: analysis.findings,
     diagnostics: analysis.diagnostics,
+    defaultSeverity,
   });
-  return { file, dialect: module.dialect, definitions };
+  return { file, dialect: module.id, definitions };
 }

@@ -4,22 +4,21 @@
  * (test/public-face.test.ts holds them to it); `client/` imports only `protocol.ts`.
  */
 export type * from './types';
+export { analyze, findingsToDiagnostics, resolveAnalysis } from './engine';
+export { dialectOf, discoveryWatches, fileStem, folderDialects, kindOf, recognitionKey } from './recognition';
+export { severityName } from './severity';
+export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 export {
-  analyze,
-  defaultSeverity,
-  fileStem,
-  findingsToDiagnostics,
-  kindOf,
-  resolveAnalysis,
-  severityName,
-  unreadableReason,
+  DIALECTS,
   DIALECT_MODULES,
-  MAX_FILE_CHARS,
-} from './engine';
-export { DIALECTS } from './basics';
-export { dialectTitle } from './docs/keys';
-export { subagentSkeleton, type Skeleton } from './dialects/skeletons';
-export { RULES, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
+  dialectModule,
+  dialectModules,
+  dialectTitle,
+  registerDialect,
+  type BuiltinDialect,
+} from './dialects';
+export type { DialectModule } from './dialects/module';
+export { RULES, defaultSeverity, ruleDocsUrl, ruleMeta, isRuleId, type RuleMeta } from './rules/registry';
 export {
   CONFIG_FILE_NAME,
   defaultConfig,
@@ -30,8 +29,9 @@ export {
 } from './config/config';
 export { unsafeGlobReason } from './config/glob-guard';
 export { SEVERITY_SETTINGS } from './config/keys';
-export { catalogFor, type Catalog } from './catalog/catalog';
-export { DEFAULT_GLOBS, dialectOf, folderDialects, isInGlobalDir, relativeInside, toPosix } from './files';
+export type { Catalog } from './catalog/catalog';
+export { catalogFor } from './catalog/by-dialect';
+export { isInGlobalDir, relativeInside, toPosix } from './files';
 export { SourceText } from './text/source';
 export type { ParsedFile } from './text/document';
 export { getValue } from './text/tree';
@@ -49,16 +49,10 @@ export { ruleLinks } from './features/directives';
 export { inlayHints } from './features/inlay-hints';
 export { removedToolDiagnostics } from './features/removed-tools';
 export { isRefusal, prepareRename, renameDefinition } from './features/rename';
-export {
-  documentSymbols,
-  foldingRanges,
-  workspaceSymbols,
-  definitionNames,
-  type IndexedFile,
-  type IndexedName,
-} from './features/symbols';
-export { summarizeFile, type SummaryPlace } from './features/workspace-summary';
+export { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
+export { summarizeFile, workspaceRuntimes, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
+export { skeletonText, subagentSkeleton, warmUpSamples, type Skeleton } from './features/skeleton';
 export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).
@@ -67,14 +61,21 @@ export { fixPlansFor, rulesWithFixes } from './fixes/registry';
 export { minimalEdit } from './fixes/edits';
 
 // The workspace's definition names (the server's and the CLI's index).
+export { DefinitionIndex } from './workspace/definitions';
 export {
-  DefinitionIndex,
+  definitionNames,
+  discoveryFolders,
+  nameIndex,
   nameKey,
+  nameKeyOf,
+  namesClash,
   namesFromText,
-  polytokenDiscoveryDirs,
+  quickName,
   readDiscoveryFolders,
   registeredName,
+  type IndexedFile,
   type IndexEntry,
+  type NameLists,
   type WorkspaceHost,
-} from './workspace/definitions';
-export { QUICK_NAMES, quickName, quickPolytokenName } from './workspace/quick-name';
+} from './workspace/names';
+export { QUICK_NAMES } from './text/quick-name';

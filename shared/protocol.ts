@@ -90,8 +90,9 @@ export interface WorkspaceDefinition {
   /** The file's URI; a Profy Expert's subagents share it. */
   uri: string;
   name: string;
-  dialect: 'polytoken' | 'profy' | 'picasso';
-  /** Where it belongs under its runtime: the project or folder (workspace-relative), or a Profy Expert's name. */
+  /** The dialect's id. */
+  dialect: string;
+  /** Where it belongs under its runtime (see `WorkspaceRuntime.groupKind`): the project or folder (workspace-relative), or a Profy Expert's name. */
   group: string;
   status: DefinitionStatus;
   /** How many tools the runtime grants it. */
@@ -110,8 +111,24 @@ export interface WorkspaceDefinition {
   shadowedBy?: string;
 }
 
+/** A runtime as the view shows it, so that a client needs no list of dialects of its own. */
+export interface WorkspaceRuntime {
+  /** The dialect id (`WorkspaceDefinition.dialect`). */
+  id: string;
+  /** Its name as people read it ("Polytoken"). */
+  title: string;
+  /** A product icon (codicon) name for it. */
+  icon: string;
+  /** What its list holds and how it is grouped ("Picasso roles, by folder"). */
+  tooltip: string;
+  /** What its groups are (`WorkspaceDefinition.group`): a project (or discovery folder), a folder, or the file's own definition (a Profy Expert). */
+  groupKind: 'project' | 'folder' | 'definition';
+}
+
 export interface WorkspaceResult {
   definitions: WorkspaceDefinition[];
+  /** Every registered runtime, in the order to show them. */
+  runtimes: WorkspaceRuntime[];
   /** False while the first indexing still runs (the view shows what there is, and is told when more comes). */
   complete: boolean;
 }

@@ -1,11 +1,10 @@
 /** What the engine reports: findings before display settings, and resolutions. */
 import type { DiagnosticTag, Range } from 'vscode-languageserver-types';
 import type { Dialect, SeverityName } from './basics';
-import type { RuleId } from './rules/registry';
 
-/** What a rule reports before severity overrides and suppression are applied. */
-export interface Finding {
-  rule: RuleId;
+/** What a rule reports before severity overrides and suppression are applied; each dialect narrows `Id` to its own rule ids. */
+export interface Finding<Id extends string = string> {
+  rule: Id;
   range: Range;
   message: string;
   /** For rules whose severity depends on the case (e.g. unknown-tool). */

@@ -4,35 +4,43 @@
  * modules the types below refer to (text/, config/, catalog/) import those leaves directly,
  * so that no import cycle goes through this file.
  */
-import type { Diagnostic, TextEdit } from 'vscode-languageserver-types';
-import type { Dialect, FileKind } from './basics';
+import type { Diagnostic, Range, SymbolKind, TextEdit } from 'vscode-languageserver-types';
+import type { Dialect, FileKind, SeverityName } from './basics';
 import type { Catalog } from './catalog/catalog';
-import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/config';
-import type { Finding, ResolvedDefinition } from './results';
-import type { RuleId } from './rules/registry';
+import type { ConfigDocument, LoadedConfig, SubagentsConfig } from './config/types';
+import type { Finding } from './results';
 import type { ParsedFile } from './text/document';
 import type { SuppressionDirective } from './text/suppress';
 import type { AstNode } from './text/tree';
 
 export * from './basics';
 export * from './results';
-export type { RuleId } from './rules/registry';
 
-/** A Polytoken definition somewhere in the workspace, as the shadowing rule sees it. */
+/** A rule id (`<group>/<name>`). Each dialect types its own (`PolytokenRuleId`…); the engine takes any registered one. */
+export type RuleId = string;
+
+/** A definition somewhere in the workspace, as a rule about names in other files sees it. */
 export interface NamedDefinition {
   path: string;
   name: string;
 }
 
-/** What the engine knows of other files: Polytoken definitions, for shadowing. */
+/**
+ * What the engine knows of other files: the definitions of each dialect whose names clash
+ * across files (Polytoken shadowing, Picasso duplicate roles), by name.
+ */
 export interface WorkspaceIndex {
-  polytoken: readonly NamedDefinition[];
-  /** Optional: the same entries grouped by name, in the same order (rules fall back to `polytoken`). */
-  polytokenByName?: { get(name: string): readonly NamedDefinition[] | undefined };
-  /** Picasso roles (for `picasso/duplicate-role`). */
-  picasso?: readonly NamedDefinition[];
-  /** Picasso roles grouped by name (`picasso/duplicate-role`); without it the rule stays silent. */
-  picassoByName?: { get(name: string): readonly NamedDefinition[] | undefined };
+  /** The definitions of `dialect` registered under `name`, in the index's order; undefined: none. */
+  byName(dialect: Dialect, name: string): readonly NamedDefinition[] | undefined;
+}
+
+/** A definition a file declares, by name, and where the name is (symbols, the workspace index). */
+export interface IndexedName {
+  name: string;
+  range: Range;
+  symbolKind: SymbolKind;
+  /** For a definition inside another (a Profy subagent): the name of the one holding it. */
+  container?: string;
 }
 
 export interface DocumentInput {
@@ -99,28 +107,20 @@ export interface FixRequest<M = unknown> extends FixTarget {
 export type FixProvider<M = unknown> = (request: FixRequest<M>) => FixPlan[];
 
 /** A check of one rule or a small group of rules, with the fixes of each, registered beside it. */
-export interface Rule<M = unknown> {
+export interface Rule<M = unknown, Id extends string = RuleId> {
   /** The rule ids this check reports. */
-  ids: readonly RuleId[];
-  check(ctx: RuleContext<M>): Finding[];
+  ids: readonly Id[];
+  check(ctx: RuleContext<M>): Finding<Id>[];
   /** Quick fixes by rule id (every id with a fix has one here). */
-  fixes?: Partial<Record<RuleId, FixProvider<M>>>;
+  fixes?: Partial<Record<Id, FixProvider<M>>>;
 }
 
 /** What the resolver is told besides the model: the findings (default severities) and what is shown. */
 export interface Outcome {
   findings: readonly Finding[];
   diagnostics: readonly Diagnostic[];
-}
-
-export interface DialectModule<M = unknown> {
-  dialect: Dialect;
-  parse(source: import('./text/source').SourceText, path: string): ParsedFile;
-  /** The dialect's reading of the file (definitions, tool entries and their meanings): built once per analysis. */
-  model(ctx: RuleContext<undefined>): M;
-  rules: readonly Rule<M>[];
-  /** The definitions in the file and what the runtime grants each. */
-  resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
+  /** A finding's severity before any display setting (its own, else its rule's default): the runtime's verdict reads it. */
+  defaultSeverity(finding: Finding): SeverityName;
 }
 
 /** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */

@@ -8,54 +8,9 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
-import { DEFAULT_GLOBS } from '../shared';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-/** Every `.ts` file below a folder of the repository, relative to the root with `/`. */
-export function sourceFiles(folder: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  walk(folder);
-  return out.sort();
-}
-
-/** The module specifiers a source text imports (static, re-exported, dynamic, required). */
-export function importsOf(text: string, fileName = 'file.ts'): string[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
-      if (ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
-        (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
-      node.arguments.length === 1 &&
-      ts.isStringLiteralLike(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      const e = node.moduleReference.expression;
-      if (ts.isStringLiteral(e)) found.push(e.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** The repository-relative module (without extension) a relative specifier of `file` names. */
-function target(file: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.(js|ts)$/, '');
-}
+import { BUILTIN_DIALECT_COUNT, dialectModules } from '../shared/dialects';
+import { RULES } from '../shared/rules/registry';
+import { importedFile, importsOf, ROOT, sourceFiles, target } from './support/sources';
 
 /** The imports of `files` that reach into `shared/` anywhere but the allowed modules. */
 function importsPast(
@@ -117,6 +72,206 @@ describe('architecture: one public face', () => {
     const globs = (pkg.activationEvents as string[])
       .filter((e) => e.startsWith('workspaceContains:'))
       .map((e) => e.slice('workspaceContains:'.length));
-    assert.deepStrictEqual([...globs].sort(), [...Object.values(DEFAULT_GLOBS).flat(), '**/.subagents.yaml'].sort());
+    assert.deepStrictEqual(
+      [...globs].sort(),
+      [...dialectModules().flatMap((m) => m.files.defaultGlobs), '**/.subagents.yaml'].sort(),
+    );
+  });
+
+  it("the editor setting subagents.rules takes the rule groups of the registry's modules", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const pattern: string = pkg.contributes.configuration.properties['subagents.rules'].propertyNames.pattern;
+    const groups = /^\^\(([^)]*)\)\//.exec(pattern)?.[1].split('|');
+    const expected = [...new Set(RULES.map((r) => r.group))];
+    assert.deepStrictEqual(groups, expected);
+  });
+});
+
+/**
+ * The engine's layers, lowest first. A module imports from its own layer or below, never from
+ * above (type-only imports count, as in test/cycles.test.ts): what rules use is below the
+ * dialects, what orchestrates them above. Every module of shared/ is in exactly one layer.
+ */
+const LAYERS: { name: string; why: string; files: RegExp[] }[] = [
+  {
+    name: 'basics',
+    why: 'text and trees, results, the protocol, the rule-id vocabulary, schema validation',
+    files: [
+      /^shared\/(basics|results|protocol|severity|diagnostics-cap)\.ts$/,
+      /^shared\/text\//,
+      /^shared\/rules\/ids\.ts$/,
+      /^shared\/schema\//,
+    ],
+  },
+  {
+    name: 'vocabularies',
+    why: 'the configuration shapes, the catalog, key-doc shapes, path helpers',
+    files: [
+      /^shared\/config\/types\.ts$/,
+      /^shared\/catalog\/catalog\.ts$/,
+      /^shared\/docs\/key-doc\.ts$/,
+      /^shared\/files\.ts$/,
+    ],
+  },
+  {
+    name: 'kits',
+    why: 'what the dialects use: the module interface, rule and fix building blocks, editor kits',
+    files: [
+      /^shared\/types\.ts$/,
+      /^shared\/dialects\/(module|common|verdict)\.ts$/,
+      /^shared\/fixes\/(plans|edits)\.ts$/,
+      /^shared\/features\/kit\//,
+    ],
+  },
+  { name: 'dialects', why: 'one folder per runtime', files: [/^shared\/dialects\/[^/]+\//] },
+  { name: 'registry', why: 'the list of dialect modules', files: [/^shared\/dialects\/index\.ts$/] },
+  {
+    name: 'engine',
+    why: 'analyze, recognition, the rule and fix registries, Fix all, the configuration reader, the name index',
+    files: [
+      /^shared\/(engine|recognition)\.ts$/,
+      /^shared\/rules\//,
+      /^shared\/config\//,
+      /^shared\/catalog\//,
+      /^shared\/fixes\//,
+      /^shared\/workspace\//,
+    ],
+  },
+  {
+    name: 'features',
+    why: 'the editor features and their Markdown',
+    files: [/^shared\/features\//, /^shared\/docs\//],
+  },
+  { name: 'faces', why: 'the public faces, and Node-only helpers', files: [/^shared\/index\.ts$/, /^shared\/node\//] },
+];
+
+const layerOf = (file: string) => LAYERS.findIndex((l) => l.files.some((re) => re.test(file)));
+
+/** Each import that goes to a higher layer, or into a dialect's folder from outside it (only the registry lists them). */
+function layerViolations(files: string[], read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8')): string[] {
+  const bad: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file);
+    if (from < 0) {
+      bad.push(`${file} is in no layer`);
+      continue;
+    }
+    for (const spec of importsOf(read(file), file)) {
+      const to = importedFile(file, spec);
+      if (to === undefined || !to.startsWith('shared/')) continue;
+      if (layerOf(to) > from) bad.push(`${file} (${LAYERS[from]?.name}) imports ${to} (${LAYERS[layerOf(to)].name})`);
+      const folder = /^shared\/dialects\/[^/]+\//.exec(to)?.[0];
+      if (folder && !file.startsWith(folder) && file !== 'shared/dialects/index.ts')
+        bad.push(`${file} reaches into ${folder}`);
+    }
+  }
+  return bad;
+}
+
+describe('architecture: layers', () => {
+  it('no module of shared/ imports one from a higher layer, and only the registry reaches into a dialect', () => {
+    const files = sourceFiles('shared');
+    assert.ok(files.length > 100, `found ${files.length} files`);
+    assert.deepStrictEqual(layerViolations(files), []);
+  });
+
+  it('the check can fail: an upward import (type-only too), a module in no layer, a reach into a dialect', () => {
+    const sources: Record<string, string> = {
+      'shared/results.ts': "import type { RuleId } from './rules/registry';",
+      'shared/workspace/x.ts':
+        "import { hover } from '../features/hover';\nimport { y } from '../dialects/polytoken/tools';",
+      'shared/elsewhere.ts': "import { a } from './basics';",
+      'shared/dialects/index.ts': "import { polytoken } from './polytoken';",
+    };
+    assert.deepStrictEqual(
+      layerViolations(Object.keys(sources), (f) => sources[f]),
+      [
+        'shared/results.ts (basics) imports shared/rules/registry.ts (engine)',
+        'shared/workspace/x.ts (engine) imports shared/features/hover.ts (features)',
+        'shared/workspace/x.ts reaches into shared/dialects/polytoken/',
+        'shared/elsewhere.ts is in no layer',
+      ],
+    );
+  });
+});
+
+/**
+ * Files outside the dialect folders that may name a dialect, each with its reason. Everything
+ * else reaches a runtime through its module (`DialectModule`), so a new one touches none of them.
+ */
+const MAY_NAME_A_DIALECT: Record<string, string> = {
+  'shared/schema/validators.generated.ts':
+    'generated by scripts/gen-validators.mjs from schemas/: its validators are named after the schema files and check the configuration keys the modules compose',
+  'server/configuration.ts':
+    'reads the editor setting subagents.polytoken.globalDir (a package.json contribution) into the global folder option',
+  'client/extension.ts': 'hands that setting to the server in its initialization options',
+};
+
+/**
+ * Where a source text names a dialect: a string literal (or template without substitutions)
+ * equal to a built-in dialect id, or a property name equal to one (`config.polytoken`,
+ * `{ profy: … }`); comments and other text do not count.
+ */
+function dialectNames(text: string, ids: readonly string[], fileName = 'file.ts'): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const at = (node: ts.Node, what: string) =>
+    found.push(`${fileName}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+  const visit = (node: ts.Node) => {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && ids.includes(node.text))
+      at(node, `'${node.text}'`);
+    const name =
+      ts.isPropertyAccessExpression(node) || ts.isPropertyAssignment(node) || ts.isPropertySignature(node)
+        ? node.name
+        : ts.isShorthandPropertyAssignment(node)
+          ? node.name
+          : undefined;
+    if (name && ts.isIdentifier(name) && ids.includes(name.text)) at(name, `.${name.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('architecture: no dialect names outside the dialect folders', () => {
+  const ids = dialectModules()
+    .slice(0, BUILTIN_DIALECT_COUNT)
+    .map((m) => m.id);
+  const files = ['shared', 'server', 'cli', 'client']
+    .flatMap(sourceFiles)
+    .filter((f) => !/^shared\/dialects\/[^/]+\//.test(f));
+
+  it(`no product file names one (${Object.keys(MAY_NAME_A_DIALECT).length} files allowed, each for a reason)`, () => {
+    assert.ok(Object.keys(MAY_NAME_A_DIALECT).length <= 3);
+    assert.ok(files.length > 100, `found ${files.length} files`);
+    const named: string[] = [];
+    for (const file of files) {
+      if (Object.prototype.hasOwnProperty.call(MAY_NAME_A_DIALECT, file)) continue;
+      for (const hit of dialectNames(fs.readFileSync(path.join(ROOT, file), 'utf8'), ids, file)) named.push(hit);
+    }
+    assert.deepStrictEqual(named, []);
+  });
+
+  it('each allowed file does name one (else it leaves the list)', () => {
+    for (const file of Object.keys(MAY_NAME_A_DIALECT))
+      assert.ok(dialectNames(fs.readFileSync(path.join(ROOT, file), 'utf8'), ids, file).length > 0, file);
+  });
+
+  it('the check can fail: literals, comparisons and property names count; comments and other text do not', () => {
+    const text = [
+      "if (kind === 'polytoken') run();",
+      'switch (d) { case `profy`: break; }',
+      'const x = config.picasso;',
+      'const y = { polytoken: 1 };',
+      "// 'polytoken' in a comment",
+      "const z = 'polytoken/shadowed';",
+      'const w = `A ${"Profy"} Expert`;',
+    ].join('\n');
+    assert.deepStrictEqual(dialectNames(text, ['polytoken', 'profy', 'picasso']), [
+      "file.ts:1 'polytoken'",
+      "file.ts:2 'profy'",
+      'file.ts:3 .picasso',
+      'file.ts:4 .polytoken',
+    ]);
   });
 });

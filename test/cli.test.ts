@@ -10,7 +10,7 @@ import * as path from 'path';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { RULES } from '../shared/rules/registry';
-import { DIALECT_MODULES } from '../shared/engine';
+import { DIALECT_MODULES } from '../shared/dialects';
 import { assertUsageError, lspSession, VALID_PICASSO } from './support/cli';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -4,7 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { defaultConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, MAX_FILE_CHARS } from '../shared/engine';
+import { analyze } from '../shared/engine';
+import { MAX_FILE_CHARS } from '../shared/text/limits';
 import { toolDeclaration } from '../shared/config/add-tool';
 import { checkPaths } from '../cli/batch/check-paths';
 import { loadConfigFile } from '../shared/node/config-loader';
@@ -80,12 +81,12 @@ describe('config: parsing the full example', () => {
     assert.deepStrictEqual(c.tools.picasso, [{ name: 'run_tests', tags: [] }]);
     assert.deepStrictEqual(c.tools.profy, [{ name: 'web_search', tags: [] }]);
     assert.deepStrictEqual(c.mcp, { github: ['create_issue', 'list_issues'] });
-    assert.deepStrictEqual(c.polytoken, {
+    assert.deepStrictEqual(c.sections.polytoken, {
       facetTools: ['file_read', 'shell'],
       subagentDirs: ['vendor/agents'],
       globalDir: '~/.config/polytoken/subagents',
     });
-    assert.deepStrictEqual(c.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
+    assert.deepStrictEqual(c.sections.profy, { mainTools: ['read', 'grep'], builtinSubagents: ['general'] });
     assert.deepStrictEqual(c.rules, { 'polytoken/unknown-tool': 'off' });
   });
 

@@ -3,13 +3,18 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { defaultLoadedConfig, parseConfig } from '../shared/config/config';
-import { dialectOf } from '../shared/files';
+import { dialectOf } from '../shared/recognition';
 import { ConfigResolver, resolveGlobalDir } from '../shared/node/config-loader';
 import { parseJsonFile, parseMarkdownFile, parseYamlFile } from '../shared/text/document';
 import { findFrontmatter } from '../shared/text/frontmatter';
 import { SourceText } from '../shared/text/source';
-import { findSuppressions, isSuppressed } from '../shared/text/suppress';
+import { findSuppressions, type Suppressions } from '../shared/text/suppress';
+import { DirectiveUse } from '../shared/rules/directives';
+
 import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
+
+/** Whether the file's directives silence a rule on a line, as the engine applies them. */
+const isSuppressed = (s: Suppressions, rule: string, line: number) => new DirectiveUse(s).silences(rule, line);
 
 function rangeText(source: SourceText, start: number, end: number): string {
   return source.text.slice(start, end);

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
-import { summarizeFile } from '../shared/features/workspace-summary';
+import { summarizeFile, workspaceRuntimes } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { definitionDescription, hasProblems, statusLine, toolRows } from '../client/definitions-model';
 import { DefinitionsStore } from '../client/definitions-store';
@@ -161,6 +161,29 @@ describe('the Subagents view: its data store', () => {
     const [polytoken, profy] = store.runtimeNodes();
     assert.deepStrictEqual(names(store.membersOf(store.groupsOf(polytoken)[0])), ['a', 'b']);
     assert.deepStrictEqual(names(store.membersOf(store.groupsOf(profy)[0])), ['poster', 'task']);
+  });
+
+  it("lists the runtimes in the server's order, as the engine's modules describe them", () => {
+    assert.deepStrictEqual(
+      workspaceRuntimes().map((r) => [r.id, r.title, r.groupKind]),
+      [
+        ['polytoken', 'Polytoken', 'project'],
+        ['picasso', 'Picasso', 'folder'],
+        ['profy', 'Profy', 'definition'],
+      ],
+    );
+    const store = new DefinitionsStore();
+    store.setRuntimes(workspaceRuntimes());
+    store.apply('all', [
+      ...initial,
+      def('file:///ws/apps/cli/agents/r.yaml', 'r', { dialect: 'picasso', group: 'apps' }),
+    ]);
+    // Not by id (picasso would come first): the server's display order.
+    assert.deepStrictEqual(
+      store.runtimeNodes().map((r) => r.runtime),
+      ['polytoken', 'picasso', 'profy'],
+    );
+    assert.strictEqual(store.runtimeInfo.get('picasso')?.tooltip, 'Picasso roles, by folder');
   });
 
   it('says which nodes a changed file touches: the definition alone, or its group and runtime when counts change', () => {

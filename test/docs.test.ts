@@ -4,7 +4,7 @@ import * as path from 'path';
 import { keyReferenceMarkdown } from '../shared/docs/keys';
 import { rulesWithFixes } from '../shared/fixes/registry';
 import { RULES, ruleDocsUrl } from '../shared/rules/registry';
-import { DIALECTS } from '../shared/types';
+import { DIALECTS } from '../shared/dialects';
 import { fixPlansInFolder } from './support/fix-plans';
 
 const root = path.resolve(__dirname, '../..');

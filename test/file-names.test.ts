@@ -4,8 +4,9 @@
  */
 import * as assert from 'assert';
 import { defaultLoadedConfig } from '../shared/config/config';
-import { analyze, fileStem } from '../shared/engine';
-import { dialectOf, toPosixOn } from '../shared/files';
+import { analyze } from '../shared/engine';
+import { dialectOf, fileStem } from '../shared/recognition';
+import { toPosixOn } from '../shared/files';
 import { printable, printableBytes, printableJson } from '../shared/text/printable';
 import { escapeData, escapeProperty } from '../cli/github';
 import { relativeUri } from '../cli/sarif';

@@ -7,7 +7,8 @@ import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { parseConfig, type LoadedConfig } from '../shared/config/config';
-import { dialectOf, folderDialects, globMatcher } from '../shared/files';
+import { globMatcher } from '../shared/files';
+import { dialectOf, folderDialects } from '../shared/recognition';
 
 const SEGMENTS = [
   'ws',

@@ -3,7 +3,9 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
+import { analyze, resolveAnalysis } from '../shared/engine';
+import type { WorkspaceIndex } from '../shared/types';
+import { nameIndex } from '../shared/workspace/names';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { withFixture } from './support/fixtures';
 
@@ -429,10 +431,7 @@ describe('picasso: the rule pages', () => {
       for (const heading of ['## What it checks', '## Why', '## Bad', '## Good', '## How to fix', '## How to silence'])
         assert.ok(page.includes(heading), heading);
       // A role elsewhere in the project, as the page describes it: `.picasso/agents/reviewer.md`.
-      const workspace = {
-        polytoken: [],
-        picassoByName: new Map([['reviewer', [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }]]]),
-      };
+      const workspace = nameIndex({ picasso: [{ path: '/ws/.picasso/agents/reviewer.md', name: 'reviewer' }] });
       const bad = example(page, 'Bad');
       assert.ok(
         check(bad.text, bad.file, bad.config, workspace).diagnostics.some((d) => d.code === rule.id),

@@ -5,7 +5,9 @@ import fc from 'fast-check';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import { applyFixes } from '../shared/fixes/apply';
 import { fixPlansFor } from '../shared/fixes/registry';
-import { analyze, resolveAnalysis, type WorkspaceIndex } from '../shared/engine';
+import { analyze, resolveAnalysis } from '../shared/engine';
+import type { WorkspaceIndex } from '../shared/types';
+import { nameIndex } from '../shared/workspace/names';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import type { ResolvedDefinition } from '../shared/types';
 import { RULES } from '../shared/rules/registry';
@@ -245,7 +247,7 @@ describe('polytoken: rule details', () => {
   it('shadowed: a later subagentDirs entry or the project replaces an earlier one', () => {
     const cfg = config('polytoken:\n  subagentDirs: [vendor, team]\n');
     cfg.globalDir = '/home/u/.config/polytoken/subagents';
-    const workspace: WorkspaceIndex = {
+    const workspace = nameIndex({
       polytoken: [
         { path: '/home/u/.config/polytoken/subagents/triage.md', name: 'triage' },
         { path: `${ROOT}/vendor/triage.md`, name: 'triage' },
@@ -253,7 +255,7 @@ describe('polytoken: rule details', () => {
         { path: FILE, name: 'triage' },
         { path: `${ROOT}/apps/a/.polytoken/subagents/triage.md`, name: 'triage' },
       ],
-    };
+    });
     const text = '---\nname: triage\n---\n';
     const vendor = diagnostics(text, { config: cfg, workspace, path: `${ROOT}/vendor/triage.md` });
     assert.deepStrictEqual(spans(vendor, 'polytoken/shadowed'), [[1, 6, 1, 12]]);
@@ -269,12 +271,9 @@ describe('polytoken: rule details', () => {
       diagnostics(text, { config: cfg, workspace, path: '/home/u/.config/polytoken/subagents/triage.md' }),
       [],
     );
-    // A later subagentDirs entry replaces an earlier one; the index may come grouped by name.
+    // A later subagentDirs entry replaces an earlier one.
     const team = { path: `${ROOT}/team/triage.md`, name: 'triage' };
-    const grouped: WorkspaceIndex = {
-      polytoken: [],
-      polytokenByName: new Map([['triage', [workspace.polytoken[1], team]]]),
-    };
+    const grouped = nameIndex({ polytoken: [workspace.lists.polytoken[1], team] });
     const byTeam = diagnostics(text, { config: cfg, workspace: grouped, path: `${ROOT}/vendor/triage.md` });
     assert.deepStrictEqual(
       byTeam.map((d) => (d.data as Record<string, unknown>).by),

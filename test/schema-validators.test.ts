@@ -9,6 +9,7 @@ import * as path from 'path';
 import Ajv from 'ajv';
 import fc from 'fast-check';
 import { VALIDATORS_BY_ID } from '../shared/schema/validators.generated';
+import { shippedConfigSchemaText } from '../shared/config/schema';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SCHEMAS = ['polytoken', 'picasso', 'profy', 'subagents-config'].map(
@@ -23,6 +24,29 @@ interface Validator {
   (data: unknown): boolean;
   errors?: unknown[] | null;
 }
+
+describe('the configuration schema', () => {
+  it('is the composition of its generic part and the built-in dialect modules (node out/scripts/gen-config-schema.js)', () => {
+    const file = fs.readFileSync(path.join(ROOT, 'schemas', 'subagents-config.schema.json'), 'utf8');
+    assert.strictEqual(file, shippedConfigSchemaText());
+    // Every dialect's files, tools and rule-id prefix, and the sections of those that have one.
+    const schema = JSON.parse(file);
+    assert.deepStrictEqual(Object.keys(schema.properties.files.properties), ['polytoken', 'picasso', 'profy']);
+    assert.deepStrictEqual(Object.keys(schema.properties), [
+      'files',
+      'ignore',
+      'tools',
+      'mcp',
+      'polytoken',
+      'profy',
+      'rules',
+    ]);
+    assert.match(
+      schema.properties.rules.propertyNames.pattern,
+      /^\^\(polytoken\|profy\|picasso\|syntax\|config\|directive\)/,
+    );
+  });
+});
 
 describe('precompiled schema validators', () => {
   it('are up to date with schemas/ (node scripts/gen-validators.mjs --check)', () => {

@@ -2,7 +2,11 @@ import * as assert from 'assert';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { SourceText } from '../shared/text/source';
-import { findSuppressions, isSuppressed } from '../shared/text/suppress';
+import { findSuppressions, type Suppressions } from '../shared/text/suppress';
+import { DirectiveUse } from '../shared/rules/directives';
+
+/** Whether the file's directives silence a rule on a line, as the engine applies them. */
+const isSuppressed = (s: Suppressions, rule: string, line: number) => new DirectiveUse(s).silences(rule, line);
 
 const WS = '/ws';
 const config = defaultLoadedConfig(WS);

@@ -8,9 +8,6 @@
  * wrote in another format or build, silently.
  */
 import { createHmac, timingSafeEqual } from 'crypto';
-import { DIALECTS } from '../../shared';
-import type { LoadedConfig } from '../../shared';
-import { SEVERITY_SETTINGS } from '../../shared';
 import { sizeOverLimit } from '../../shared';
 import type { CacheOptions } from './check-types';
 import { isStamp, type Stamp } from './file-digest';
@@ -19,7 +16,7 @@ import { landingOf, type WritePlace } from './safe-write';
 import { describeError } from '../../shared/node';
 
 /** Bumped when the layout of the file changes. */
-export const FORMAT = 8;
+export const FORMAT = 9;
 
 /** About 230,000 definitions' worth: a larger file is neither read nor written. */
 export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
@@ -48,8 +45,8 @@ export type Entry = [
   stamp?: Stamp,
 ];
 
-/** A configuration file: sha256 of its text and what parseConfig made of it. */
-export type ConfigEntry = [hash: string, parsed: LoadedConfig];
+/** A configuration file: sha256 of its text (it is parsed again every run). */
+export type ConfigEntry = [hash: string];
 
 export interface CacheFile {
   format: number;
@@ -143,45 +140,10 @@ const arrayOf =
   (v) =>
     Array.isArray(v) && v.every(check);
 const recordOf =
-  (check: Check, keys?: readonly string[]): Check =>
+  (check: Check): Check =>
   (v) =>
-    isObject(v) && Object.keys(v).every((k) => (!keys || keys.includes(k)) && check(v[k]));
-const shape =
-  (required: Record<string, Check>, optional: Record<string, Check> = {}): Check =>
-  (v) =>
-    isObject(v) &&
-    Object.keys(v).every((k) =>
-      Object.hasOwn(required, k) ? required[k](v[k]) : Object.hasOwn(optional, k) && optional[k](v[k]),
-    ) &&
-    Object.keys(required).every((k) => Object.hasOwn(v, k));
-const oneOf =
-  (values: readonly unknown[]): Check =>
-  (v) =>
-    values.includes(v);
-
+    isObject(v) && Object.keys(v).every((k) => check(v[k]));
 const strings = arrayOf(isString);
-const position = shape({ line: isCount, character: isCount });
-const isLoadedConfig = shape(
-  {
-    config: shape({
-      files: recordOf(strings, DIALECTS),
-      ignore: strings,
-      tools: recordOf(arrayOf(shape({ name: isString, tags: strings }, { description: isString })), DIALECTS),
-      mcp: recordOf(strings),
-      polytoken: shape({ facetTools: strings, subagentDirs: strings }, { globalDir: isString }),
-      profy: shape({ builtinSubagents: strings }, { mainTools: strings }),
-      rules: recordOf(oneOf(SEVERITY_SETTINGS)),
-    }),
-    dir: isString,
-    findings: arrayOf(
-      shape(
-        { rule: isString, range: shape({ start: position, end: position }), message: isString },
-        { severity: oneOf(SEVERITY_SETTINGS.filter((s) => s !== 'off')), tags: arrayOf(isCount), data: isObject },
-      ),
-    ),
-  },
-  { path: isString, globalDir: isString },
-);
 
 const isStoredDiagnostic: Check = (d) =>
   Array.isArray(d) &&
@@ -212,7 +174,7 @@ function wrongPart(cache: CacheFile): string | undefined {
   if (Object.keys(cache).length !== 6) return 'layout';
   if (!strings(cache.contexts)) return 'list of contexts';
   if (!recordOf(isString)(cache.groups)) return 'list of same-name groups';
-  if (!recordOf((c) => Array.isArray(c) && c.length === 2 && isString(c[0]) && isLoadedConfig(c[1]))(cache.configs))
+  if (!recordOf((c) => Array.isArray(c) && c.length === 1 && isString(c[0]))(cache.configs))
     return 'list of configurations';
   if (!recordOf(entryOf(cache.contexts.length))(cache.files)) return 'list of files';
   return undefined;

@@ -11,7 +11,7 @@
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseConfig, type LoadedConfig } from '../../shared';
-import type { FileKind, WorkspaceIndex } from '../../shared';
+import { namesClash, type FileKind, type WorkspaceIndex } from '../../shared';
 import {
   cachePlace,
   emptyCache,
@@ -80,9 +80,6 @@ function contextOf(item: Item): string {
   return context;
 }
 
-/** Files whose report depends on other files of the same name: Polytoken shadowing, Picasso duplicate roles. */
-const isNamed = (kind: FileKind) => kind === 'polytoken' || kind === 'picasso';
-
 /** The paths registered under a kind and name, sorted, one a line: what those rules look at. */
 function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => string {
   const groups = new Map<string, string>();
@@ -90,9 +87,7 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
     const key = `${kind} ${name}`;
     let group = groups.get(key);
     if (group === undefined) {
-      const all = kind === 'picasso' ? (workspace.picasso ?? []) : workspace.polytoken;
-      const byName = kind === 'picasso' ? workspace.picassoByName : workspace.polytokenByName;
-      const members = byName?.get(name) ?? all.filter((e) => e.name === name);
+      const members = workspace.byName(kind, name) ?? [];
       group =
         members.length === 1
           ? members[0].path
@@ -127,18 +122,17 @@ export class CheckCache {
     this.next = emptyCache(options.checker);
   }
 
-  /** parseConfig, answered from the cache when the text is the same. */
+  /**
+   * parseConfig, counting the configurations whose text changed since the last run. Parsed every
+   * run: a configuration is a few lines, and what parseConfig makes of it (each dialect's own
+   * section) is not something the cache file could vouch for.
+   */
   readonly parseConfig = (text: string, path: string, dir: string): LoadedConfig => {
     const hash = digest(text);
     const entry = own(this.previous.configs, path);
-    let parsed: LoadedConfig;
-    if (entry && entry[0] === hash) parsed = entry[1];
-    else {
-      parsed = parseConfig(text, path, dir);
-      this.configsParsed++;
-    }
-    this.next.configs[path] = [hash, parsed];
-    return structuredClone(parsed); // the caller completes it (globalDir)
+    if (!entry || entry[0] !== hash) this.configsParsed++;
+    this.next.configs[path] = [hash];
+    return parseConfig(text, path, dir);
   };
 
   /**
@@ -169,7 +163,7 @@ export class CheckCache {
       if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
       const context = (contexts[i] = contextOf(item));
       if (hash === undefined || !entry || entry[0] !== hash || previous.contexts[entry[1]] !== context) continue;
-      if (isNamed(item.kind)) {
+      if (namesClash(item.kind)) {
         if (entry[3] == null) continue;
         names.set(i, entry[3]);
       }
@@ -262,7 +256,7 @@ export class CheckCache {
       }
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));
-      const name = isNamed(item.kind) ? result.names.get(i) : undefined;
+      const name = namesClash(item.kind) ? result.names.get(i) : undefined;
       const stamp = stamps[i];
       next.files[item.path] = stamp
         ? [hash, context, diagnostics, name ?? null, stamp]

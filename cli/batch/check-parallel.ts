@@ -1,18 +1,10 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../../shared';
-import type { WorkspaceIndex } from '../../shared';
+import { nameIndex, type NameLists } from '../../shared';
 import type { FileKind } from '../../shared';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
-import {
-  applyCorrections,
-  buildIndex,
-  namedIndexes,
-  Runner,
-  withByName,
-  type Item,
-  type ReadError,
-} from './check-runner';
+import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -244,8 +236,7 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers)
-      if (w.active) w.port.postMessage({ polytoken: workspace.polytoken, picasso: workspace.picasso });
+    for (const w of workers) if (w.active) w.port.postMessage(workspace.lists);
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 
@@ -334,7 +325,7 @@ export function workerMain(data: WorkerInput): void {
     Atomics.store(ctl, STATE + data.slot, 1);
     const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
     if (!received) return;
-    const workspace = withByName(received.message as WorkspaceIndex);
+    const workspace = nameIndex(received.message as NameLists);
 
     const analyzeAll = (indexes: number[]) => {
       const reports: [number, Diagnostic[]][] = [];

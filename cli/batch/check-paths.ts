@@ -14,8 +14,8 @@ import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs'
 import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
 
-export { polytokenName } from './check-runner';
-export { QUICK_NAMES, quickPolytokenName } from '../../shared';
+export { nameOf } from './check-runner';
+export { QUICK_NAMES } from '../../shared';
 export { workerMain, type WorkerInput } from './check-parallel';
 export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 

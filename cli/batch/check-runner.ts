@@ -1,10 +1,11 @@
 /**
- * What every thread of `checkPaths` does, serial or in workers: read and name Polytoken
- * files for the shadowing index (phase 1), then analyze files reusing those reads (phase 2).
+ * What every thread of `checkPaths` does, serial or in workers: read and name the files whose
+ * names clash across files, for the name index (phase 1), then analyze files reusing those
+ * reads (phase 2).
  */
 import {
   analyze,
-  DIALECT_MODULES,
+  dialectModule,
   fileStem,
   findingsToDiagnostics,
   unreadableReason,
@@ -14,21 +15,19 @@ import {
 import type { LoadedConfig } from '../../shared';
 import { SourceText } from '../../shared';
 import type { ParsedFile } from '../../shared';
-import { getValue } from '../../shared';
-import type { FileKind, Finding, NamedDefinition } from '../../shared';
+import type { Dialect, FileKind, Finding } from '../../shared';
 import type { CheckOptions, FileReport } from './check-types';
 import { unreadableConfigFinding } from '../../shared/node';
-import { quickName } from '../../shared';
-import { polytokenDiscoveryDirs, readDiscoveryFolders, registeredName } from '../../shared';
+import { definitionNames, nameIndex, namesClash, quickName, type NameLists } from '../../shared';
+import { discoveryFolders, readDiscoveryFolders, registeredName } from '../../shared';
 import { nodeWorkspaceHost } from '../../shared/node';
 import { tooLargeReason } from '../../shared';
 import { readRegularFile, RefusedFileError } from '../../shared/node';
 import { describeError } from '../../shared/node';
 
-/** The name a Polytoken definition or a Picasso role registers under: its `name`, else its file name. */
-export function polytokenName(parsed: ParsedFile | undefined, path: string): string {
-  const name = getValue(parsed?.root, 'name');
-  return name?.kind === 'string' && name.value ? String(name.value) : fileStem(path);
+/** The name a file registers under, from its parse (undefined: it could not be read, so its stem). */
+export function nameOf(kind: Dialect, parsed: ParsedFile | undefined, path: string): string {
+  return registeredName(kind, parsed && definitionNames(kind, parsed, path), path);
 }
 
 export interface Item {
@@ -45,8 +44,8 @@ export interface ReadError {
 }
 
 /**
- * The work every thread does, in two phases: (1) read and parse the Polytoken files,
- * for the shadowing index, keeping the parse; (2) analyze files, reusing that parse.
+ * The work every thread does, in two phases: (1) read and name the files whose names clash
+ * (Polytoken shadowing, Picasso duplicate roles), keeping the parse; (2) analyze files, reusing it.
  */
 export class Runner {
   private readonly cache = new Map<
@@ -72,7 +71,7 @@ export class Runner {
     return this.contents?.get(path) ?? readRegularFile(path);
   }
 
-  /** Phase 1: the name a Polytoken file or a Picasso role registers under, or why it could not be read. */
+  /** Phase 1: the name a file whose names clash registers under, or why it could not be read. */
   indexEntry(index: number): { name: string } | { error: string } {
     const c = this.items[index];
     let text: string;
@@ -81,25 +80,25 @@ export class Runner {
     } catch (e) {
       if (e instanceof RefusedFileError && e.tooLarge) {
         this.cache.set(index, { tooLarge: e.tooLarge });
-        return { name: polytokenName(undefined, c.path) };
+        return { name: nameOf(c.kind, undefined, c.path) };
       }
       this.cache.set(index, undefined);
       return { error: describeError(e) };
     }
-    if (unreadableReason(text)) {
+    const module = dialectModule(c.kind);
+    if (unreadableReason(text) || !module) {
       this.cache.set(index, { text });
-      return { name: polytokenName(undefined, c.path) };
+      return { name: nameOf(c.kind, undefined, c.path) };
     }
     // Most files name themselves on one plain `name:` line: no parse is needed (nor kept) yet.
-    const kind = c.kind === 'picasso' ? 'picasso' : 'polytoken';
-    const quick = this.quickNames ? quickName(kind, text, c.path)?.name : undefined;
+    const quick = this.quickNames ? quickName(c.kind, text, c.path)?.name : undefined;
     if (quick !== undefined) {
       this.cache.set(index, { text, quickName: quick });
       return { name: quick };
     }
-    const parsed = DIALECT_MODULES[kind].parse(new SourceText(text), c.path);
+    const parsed = module.parse(new SourceText(text), c.path);
     this.cache.set(index, { text, parsed });
-    return { name: polytokenName(parsed, c.path) };
+    return { name: nameOf(c.kind, parsed, c.path) };
   }
 
   /** Drops phase-1 results (a chunk that failed and is done again elsewhere). */
@@ -107,7 +106,7 @@ export class Runner {
     for (const i of indexes) this.cache.delete(i);
   }
 
-  /** The Polytoken files this thread parsed in phase 1 (it analyzes them too). */
+  /** The files this thread read in phase 1 (it analyzes them too). */
   owned(): number[] {
     return [...this.cache.keys()];
   }
@@ -154,7 +153,7 @@ export class Runner {
       onRuleError: this.onRuleError,
     });
     if (quickName !== undefined) {
-      const name = polytokenName(analysis.context?.file, c.path);
+      const name = nameOf(c.kind, analysis.context?.file, c.path);
       if (name !== quickName) return { analysis, corrected: name };
     }
     return { analysis };
@@ -163,7 +162,7 @@ export class Runner {
 
 /** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
 function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
-  const rule = kind === 'profy' ? 'syntax/json' : 'syntax/yaml';
+  const rule = dialectModule(kind)?.syntaxRule ?? 'syntax/yaml';
   const findings: Finding[] = [
     {
       rule,
@@ -174,16 +173,16 @@ function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }
   return { kind, findings, diagnostics: findingsToDiagnostics(findings) };
 }
 
-/** The files phase 1 names: Polytoken definitions (shadowing) and Picasso roles (duplicate roles). */
+/** The files phase 1 names: those of the dialects whose names clash (Polytoken shadowing, Picasso duplicate roles). */
 export function namedIndexes(items: readonly Item[]): number[] {
   const out: number[] = [];
-  items.forEach((c, i) => (c.kind === 'polytoken' || c.kind === 'picasso') && out.push(i));
+  items.forEach((c, i) => namesClash(c.kind) && out.push(i));
   return out;
 }
 
 /**
  * A quick name the parse disagrees with (only in broken files) made the index wrong for
- * that name: fix the index and check again every Polytoken file the change can concern
+ * that name: fix the index and check again every named file the change can concern
  * (its own name or its file name is the old or the new name), on this thread. Returns
  * the corrected index, or undefined when nothing needed correcting.
  */
@@ -205,8 +204,8 @@ export function applyCorrections(
   const workspace = buildIndex(items, names);
   const runner = new Runner(items, options.onRuleError, options.contents);
   items.forEach((c, i) => {
-    if ((c.kind !== 'polytoken' && c.kind !== 'picasso') || !reports[i]) return;
-    if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path))) return;
+    if (!namesClash(c.kind) || !reports[i]) return;
+    if (!concerned.has(names.get(i)!) && !concerned.has(fileStem(c.path, c.kind))) return;
     const r = runner.analyzeOne(i, workspace);
     if (!('analysis' in r)) return;
     options.onAnalysis?.(c.path, r.analysis);
@@ -221,43 +220,35 @@ export function applyCorrections(
 }
 
 /**
- * The names other files' rules need: Polytoken definitions for shadowing (the checked ones,
- * named in phase 1, and those in the global folder and `subagentDirs`) and Picasso roles for
- * duplicate roles. Entries keep the candidates' order.
+ * The names other files' rules need, per dialect whose names clash: the checked files named in
+ * phase 1 and those of the dialect's discovery folders under their configurations (Polytoken's
+ * global folder and `subagentDirs`: read for shadowing, never reported). Entries keep the
+ * candidates' order. Only the plain lists go to worker threads; each groups them itself (a Map
+ * of 50,000 entries clones slowly).
  */
-export function buildIndex(items: readonly Item[], names: ReadonlyMap<number, string>): WorkspaceIndex {
-  const entries = new Map<string, string>();
-  const roles: NamedDefinition[] = [];
-  const configs = new Set<LoadedConfig>();
+export function buildIndex(
+  items: readonly Item[],
+  names: ReadonlyMap<number, string>,
+): WorkspaceIndex & { readonly lists: NameLists } {
+  const entries = new Map<Dialect, Map<string, string>>();
+  const configs = new Map<Dialect, Set<LoadedConfig>>();
   items.forEach((c, i) => {
+    if (!namesClash(c.kind)) return;
     const name = names.get(i);
-    if (c.kind === 'picasso' && name !== undefined) roles.push({ path: c.path, name });
-    if (c.kind !== 'polytoken') return;
-    if (name !== undefined) entries.set(c.path, name);
-    configs.add(c.config);
+    let byPath = entries.get(c.kind);
+    if (!byPath) {
+      entries.set(c.kind, (byPath = new Map()));
+      configs.set(c.kind, new Set());
+    }
+    if (name !== undefined) byPath.set(c.path, name);
+    configs.get(c.kind)!.add(c.config);
   });
-  // The global folder and `subagentDirs`: read for shadowing, never reported.
-  for (const e of readDiscoveryFolders(polytokenDiscoveryDirs(configs), nodeWorkspaceHost, (path) => entries.has(path)))
-    entries.set(e.path, registeredName(e.names, e.path));
-  return withByName({ polytoken: [...entries].map(([path, name]) => ({ path, name })), picasso: roles });
-}
-
-function groupByName(list: readonly NamedDefinition[]): Map<string, NamedDefinition[]> {
-  const byName = new Map<string, NamedDefinition[]>();
-  for (const entry of list) {
-    const group = byName.get(entry.name);
-    if (group) group.push(entry);
-    else byName.set(entry.name, [entry]);
+  const lists: NameLists = {};
+  for (const [kind, byPath] of entries) {
+    const dirs = discoveryFolders(kind, configs.get(kind)!);
+    for (const e of readDiscoveryFolders(kind, dirs, nodeWorkspaceHost, (path) => byPath.has(path)))
+      byPath.set(e.path, registeredName(kind, e.names, e.path));
+    lists[kind] = [...byPath].map(([path, name]) => ({ path, name }));
   }
-  return byName;
-}
-
-/** Adds the by-name groupings (not sent to workers: each rebuilds them, a Map of 50,000 entries clones slowly). */
-export function withByName(index: WorkspaceIndex): WorkspaceIndex {
-  return {
-    polytoken: index.polytoken,
-    picasso: index.picasso,
-    polytokenByName: groupByName(index.polytoken),
-    picassoByName: groupByName(index.picasso ?? []),
-  };
+  return nameIndex(lists);
 }

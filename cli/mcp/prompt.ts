@@ -4,6 +4,7 @@ import { dialectTitle, subagentSkeleton, type Dialect } from '../../shared';
 export function newSubagentPrompt(dialect: Dialect, name: string, purpose: string): string {
   const skeleton = subagentSkeleton(dialect, name, purpose);
   const runtime = dialectTitle(dialect);
+  if (!skeleton) return `There is no runtime \`${dialect}\`.`;
   return [
     `Write a ${runtime} subagent named \`${name}\`. Its purpose: ${purpose.trim() || '(not given)'}`,
     '',

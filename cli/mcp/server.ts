@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { DIALECTS, RULES, dialectTitle, toPosix, type Dialect } from '../../shared';
+import { DIALECTS, RULES, dialectModules, dialectTitle, toPosix, type Dialect } from '../../shared';
 import { UsageError } from '../args';
 import type { Io } from '../common';
 import { RULE_URI_PREFIX, RUNTIME_URI_PREFIX, rulePage, runtimePage } from './docs';
@@ -39,21 +39,43 @@ export interface McpOptions {
   rootsTimeoutMs?: number;
 }
 
-const INSTRUCTIONS = `Checks subagent definition files of three agent runtimes (Polytoken: .polytoken/subagents/*.md; Picasso: .picasso/agents/*.md and apps/cli/agents/*.yaml; Profy: *.expert.json) the way each runtime reads them. A runtime silently drops, rejects or misreads a definition that breaks its rules: call \`check\` on a definition before saving it (unsaved text in \`files\`), \`fix\` for the safe fixes, \`explain_rule\` for a problem's rule, and \`resolve\` to see the tools a definition really gets.`;
+/** What the server tells the client's model about itself; the runtimes and their files come from the registry. */
+function instructions(): string {
+  const runtimes = dialectModules()
+    .map((m) => `${m.title}: ${m.files.defaultGlobs.map((g) => g.replace(/^(\*\*\/)+/, '')).join(' and ')}`)
+    .join('; ');
+  return `Checks subagent definition files of ${dialectModules().length} agent runtimes (${runtimes}) the way each runtime reads them. A runtime silently drops, rejects or misreads a definition that breaks its rules: call \`check\` on a definition before saving it (unsaved text in \`files\`), \`fix\` for the safe fixes, \`explain_rule\` for a problem's rule, and \`resolve\` to see the tools a definition really gets.`;
+}
+
+type ToolCall = <T>(name: string, run: (tools: Tools) => Answer<T>) => Promise<CallToolResult>;
 
 export function createMcpServer(options: McpOptions): McpServer {
   const server = new McpServer(
     { name: 'subagents', title: 'Subagent definitions checker', version: options.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions: INSTRUCTIONS,
+      instructions: instructions(),
       // Bounds the work one call can ask for before any schema is checked: the most the schemas allow
       // (MAX_INPUTS paths and MAX_INPUTS files of two keys) fits.
       maxToolInputElements: 5 * MAX_INPUTS,
     },
   );
   const roots = new RootsCache(server, options);
-  const withTools = async <T>(name: string, run: (tools: Tools) => Answer<T>): Promise<CallToolResult> => {
+  registerTools(server, toolCall(options, roots));
+  registerResources(server);
+  registerPrompts(server);
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    roots.invalidate();
+  });
+  return server;
+}
+
+/**
+ * Runs one tool call in the workspace of the moment: a tool's own error is a tool error with its
+ * message; anything else is our bug, logged in full and answered as a tool error, and the server goes on.
+ */
+function toolCall(options: McpOptions, roots: RootsCache): ToolCall {
+  return async (name, run) => {
     const started = performance.now();
     const cpu = process.cpuUsage();
     try {
@@ -85,7 +107,10 @@ export function createMcpServer(options: McpOptions): McpServer {
       }
     }
   };
+}
 
+/** The five tools, each with a description written for a model and its input and output schemas. */
+function registerTools(server: McpServer, withTools: ToolCall): void {
   server.registerTool(
     'check',
     {
@@ -146,7 +171,10 @@ export function createMcpServer(options: McpOptions): McpServer {
     },
     (args) => withTools('fix', (tools) => tools.fix(args)),
   );
+}
 
+/** Every rule's page and every runtime's document, as Markdown resources. */
+function registerResources(server: McpServer): void {
   for (const rule of RULES)
     server.registerResource(
       rule.id,
@@ -165,7 +193,10 @@ export function createMcpServer(options: McpOptions): McpServer {
       },
       (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: runtimePage(dialect) }] }),
     );
+}
 
+/** `new-subagent`: the steps to write a subagent of a runtime, with a skeleton that loads. */
+function registerPrompts(server: McpServer): void {
   server.registerPrompt(
     'new-subagent',
     {
@@ -181,11 +212,6 @@ export function createMcpServer(options: McpOptions): McpServer {
       messages: [{ role: 'user', content: { type: 'text', text: newSubagentPrompt(runtime, name, purpose) } }],
     }),
   );
-
-  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-    roots.invalidate();
-  });
-  return server;
 }
 
 /** The workspace roots: asked of the client once (and again after it says they changed). */

@@ -1,7 +1,18 @@
 import { nearestName } from '../text/nearest';
-import type { SubagentsConfig } from '../config/config';
+import type { SubagentsConfig } from '../config/types';
 import type { Dialect } from '../basics';
-import { BUILTIN_TOOLS } from './builtins';
+
+/** A tool a runtime provides itself; each dialect module lists its own. */
+export interface BuiltinTool {
+  name: string;
+  description: string;
+  /** Polytoken: may not be listed in `tools_deny`. */
+  undeniable?: boolean;
+  /** Profy: never granted to a subagent. */
+  reserved?: boolean;
+  /** What hover adds about it, in the runtime's words (`exit_tool`: never list it). */
+  notes?: readonly string[];
+}
 
 export interface CatalogTool {
   name: string;
@@ -12,11 +23,35 @@ export interface CatalogTool {
   server?: string;
   undeniable?: boolean;
   reserved?: boolean;
+  notes?: readonly string[];
 }
 
 export { nearestName } from '../text/nearest';
 
 export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
+
+/**
+ * `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. A configured
+ * server name (which may itself hold `__`) is preferred, the longest first. Only `mcp__<server>`
+ * exactly is a server: `mcp__<server>__` names a tool with an empty name, which no catalog has.
+ */
+export function parseMcpName(
+  name: string,
+  knownServers: Iterable<string> = [],
+): { server: string; tool?: string } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice('mcp__'.length);
+  if (!rest) return undefined;
+  let best: string | undefined;
+  for (const s of knownServers) {
+    if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
+  }
+  if (best !== undefined) return rest === best ? { server: best } : { server: best, tool: rest.slice(best.length + 2) };
+  const sep = rest.indexOf('__');
+  if (sep < 0) return { server: rest };
+  if (sep === 0) return undefined;
+  return { server: rest.slice(0, sep), tool: rest.slice(sep + 2) };
+}
 
 /** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool catalog). */
 export class Catalog {
@@ -25,9 +60,10 @@ export class Catalog {
 
   constructor(
     readonly dialect: Dialect,
+    builtins: readonly BuiltinTool[],
     config: SubagentsConfig,
   ) {
-    for (const t of BUILTIN_TOOLS[dialect]) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
+    for (const t of builtins) this.tools.set(t.name, { ...t, tags: [], origin: 'builtin' });
     for (const t of config.tools[dialect] ?? []) {
       const existing = this.tools.get(t.name);
       this.tools.set(t.name, {
@@ -74,18 +110,4 @@ export class Catalog {
   nearest(name: string, maxDistance = 2, candidates: Iterable<string> = this.tools.keys()): string | undefined {
     return nearestName(name, candidates, maxDistance);
   }
-}
-
-/**
- * Catalogs depend only on the configuration, so they are cached per configuration
- * object: the server builds one per configuration change, not per keystroke.
- */
-const cache = new WeakMap<SubagentsConfig, Map<Dialect, Catalog>>();
-
-export function catalogFor(dialect: Dialect, config: SubagentsConfig): Catalog {
-  let perConfig = cache.get(config);
-  if (!perConfig) cache.set(config, (perConfig = new Map()));
-  let catalog = perConfig.get(dialect);
-  if (!catalog) perConfig.set(dialect, (catalog = new Catalog(dialect, config)));
-  return catalog;
 }

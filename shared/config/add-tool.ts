@@ -8,7 +8,7 @@ import type { Dialect } from '../basics';
 import { afterColonEdit, appendToListEdit, insertKeyLinesEdit, yamlScalar } from '../fixes/edits';
 import { parseYamlFile } from '../text/document';
 import { getValue } from '../text/tree';
-import { parseMcpName } from '../dialects/polytoken/tools';
+import { parseMcpName } from '../catalog/catalog';
 
 /** Where a tool name is declared: the section, the key under it, the list entry. */
 export interface ToolDeclaration {

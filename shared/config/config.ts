@@ -1,6 +1,7 @@
 import type { Dialect, SeveritySetting } from '../basics';
 import type { Finding } from '../results';
 import { parseYamlFile, type ParsedFile } from '../text/document';
+import type { ConfigDocument, LoadedConfig, SubagentsConfig, ToolEntry } from './types';
 import { SourceText } from '../text/source';
 import { MAX_FILE_CHARS, sizeOverLimit } from '../text/limits';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
@@ -8,49 +9,27 @@ import { describeProblem, validateNode, type SchemaProblem } from '../schema/val
 import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import { globFindings, keptGlobs } from './glob-guard';
-import { configSchema, configKeysAt, SEVERITY_SETTINGS } from './keys';
+import { configKeysAt, SEVERITY_SETTINGS } from './keys';
+import { configSchema, ruleIdPattern } from './schema';
+import { dialectModules } from '../dialects';
 
-export interface ToolEntry {
-  name: string;
-  description?: string;
-  tags: string[];
-}
-
-export interface SubagentsConfig {
-  files: Partial<Record<Dialect, string[]>>;
-  ignore: string[];
-  tools: Partial<Record<Dialect, ToolEntry[]>>;
-  mcp: Record<string, string[]>;
-  polytoken: { facetTools: string[]; subagentDirs: string[]; globalDir?: string };
-  profy: { mainTools?: string[]; builtinSubagents: string[] };
-  rules: Record<string, SeveritySetting>;
-}
-
-/** The configuration in force for a file, and where it came from. */
-export interface LoadedConfig {
-  config: SubagentsConfig;
-  /** The `.subagents.yaml` it was read from; undefined for the defaults. */
-  path?: string;
-  /** The folder relative paths and globs in it resolve against (posix). */
-  dir: string;
-  /** `config/invalid` findings, reported on the configuration file. */
-  findings: Finding[];
-  /** The Polytoken global folder in force (absolute, posix); undefined when turned off. */
-  globalDir?: string;
-}
-
-export const CONFIG_FILE_NAME = '.subagents.yaml';
+export {
+  CONFIG_FILE_NAME,
+  type ConfigDocument,
+  type LoadedConfig,
+  type SubagentsConfig,
+  type ToolEntry,
+} from './types';
 
 export function defaultConfig(): SubagentsConfig {
-  return {
-    files: {},
-    ignore: [],
-    tools: {},
-    mcp: {},
-    polytoken: { facetTools: [], subagentDirs: [] },
-    profy: { builtinSubagents: [] },
-    rules: {},
-  };
+  return { files: {}, ignore: [], tools: {}, mcp: {}, rules: {}, sections: readSections({}) };
+}
+
+/** Each dialect's section as its module reads it (its defaults when the file holds none). */
+function readSections(raw: Record<string, unknown>): SubagentsConfig['sections'] {
+  const sections: SubagentsConfig['sections'] = {};
+  for (const m of dialectModules()) if (m.section) sections[m.id] = m.section.read(raw[m.id]);
+  return sections;
 }
 
 /** The defaults, for a folder without configuration. */
@@ -68,13 +47,6 @@ const FALLBACK = 'so the whole configuration is ignored and the defaults are use
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
   return parseConfigDocument(text, path, dir).loaded;
-}
-
-/** The configuration file as the editor features read it: its parsed text and the settings it gives. */
-export interface ConfigDocument {
-  file: ParsedFile;
-  /** What the file configures (the defaults while it is invalid). */
-  config: SubagentsConfig;
 }
 
 /** `parseConfig`, keeping the parsed text (undefined when the file is too large or binary to parse). */
@@ -117,11 +89,13 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
       {
         rule: 'config/invalid',
         range: source.firstLine(),
-        message: `The configuration is ${what}, but it must be a mapping of settings (\`files\`, \`ignore\`, \`tools\`, \`mcp\`, \`polytoken\`, \`profy\`, \`rules\`), ${FALLBACK}.`,
+        message: `The configuration is ${what}, but it must be a mapping of settings (${configKeysAt([])
+          .map((k) => `\`${k}\``)
+          .join(', ')}), ${FALLBACK}.`,
       },
     ]);
   }
-  const problems = relevantProblems(validateNode(configSchema, root));
+  const problems = relevantProblems(validateNode(configSchema(), root));
   const warnings = unknownRuleIds(parsed.source, root);
   if (problems.length) {
     const errors: Finding[] = problems.map((p) => {
@@ -152,15 +126,12 @@ function unreadableConfig(text: string): string | undefined {
   return undefined;
 }
 
-/** What a rule id looks like: the schema's own pattern for `rules:` keys. */
-const RULE_ID = new RegExp(configSchema.properties.rules.propertyNames.pattern);
-
 /** Well-formed rule ids that no rule has: only a warning, since the setting just has no effect. */
 function unknownRuleIds(source: SourceText, root: AstNode): Finding[] {
   const rules = getValue(root, 'rules');
   const findings: Finding[] = [];
   for (const p of rules?.kind === 'object' ? (rules.properties ?? []) : []) {
-    if (ruleMeta(p.key) || !RULE_ID.test(p.key)) continue;
+    if (ruleMeta(p.key) || !ruleIdPattern().test(p.key)) continue;
     const suggestion = nearestName(
       p.key,
       RULES.map((r) => r.id),
@@ -287,12 +258,7 @@ function fromPlain(raw: Record<string, any>): SubagentsConfig {
     );
   }
   config.mcp = raw.mcp ?? {};
-  config.polytoken = {
-    facetTools: raw.polytoken?.facetTools ?? [],
-    subagentDirs: raw.polytoken?.subagentDirs ?? [],
-    globalDir: raw.polytoken?.globalDir,
-  };
-  config.profy = { mainTools: raw.profy?.mainTools, builtinSubagents: raw.profy?.builtinSubagents ?? [] };
   config.rules = raw.rules ?? {};
+  config.sections = readSections(raw);
   return config;
 }

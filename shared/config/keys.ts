@@ -1,11 +1,12 @@
 /**
- * The configuration's keys as its JSON Schema describes them. The schema is the one place they
- * are written down: validation, an unknown key's did-you-mean, completion and hover read it, and
- * the editor's `yamlValidation` ships it.
+ * The configuration's keys as its JSON Schema describes them. The schema (composed from the
+ * generic part and the dialect modules: schema.ts) is the one place they are written down:
+ * validation, an unknown key's did-you-mean, completion and hover read it, and the editor's
+ * `yamlValidation` ships it.
  */
-import schemaJson from '../../schemas/subagents-config.schema.json';
 import type { SeveritySetting } from '../basics';
 import { ruleDocsUrl, ruleMeta } from '../rules/registry';
+import { configSchema } from './schema';
 
 interface SchemaNode {
   description?: string;
@@ -18,15 +19,12 @@ interface SchemaNode {
   $ref?: string;
 }
 
-export const configSchema = schemaJson;
-
-const DEFINITIONS = (schemaJson as { definitions: Record<string, SchemaNode> }).definitions;
-
 /** The node a `$ref` points at, keeping the referring node's own description. */
 function deref(node: SchemaNode | undefined): SchemaNode | undefined {
   // `$ref`s of this schema point into `definitions` and never at each other in a loop.
+  const definitions = configSchema().definitions as Record<string, SchemaNode>;
   let n = node;
-  for (let i = 0; n?.$ref && i < 8; i++) n = DEFINITIONS[n.$ref.split('/').pop()!];
+  for (let i = 0; n?.$ref && i < 8; i++) n = definitions[n.$ref.split('/').pop()!];
   return n && node?.description && n !== node ? { ...n, description: node.description } : n;
 }
 
@@ -36,7 +34,7 @@ const mappingOf = (node: SchemaNode | undefined): SchemaNode | undefined =>
 
 /** The schema of the value at a path of keys and list indexes; undefined where the schema says nothing. */
 export function configSchemaAt(path: readonly (string | number)[]): SchemaNode | undefined {
-  let schema = deref(schemaJson as SchemaNode);
+  let schema = deref(configSchema() as SchemaNode);
   for (const segment of path) {
     if (!schema) return undefined;
     if (typeof segment === 'number') schema = deref(schema.items);

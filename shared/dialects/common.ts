@@ -2,18 +2,19 @@
  * Mechanisms every dialect's rules share: where a finding goes, the unknown-key loop, the
  * unknown-tool verdict's wording. Each dialect keeps its own words and suggestion budgets.
  */
-import type { Range } from 'vscode-languageserver-types';
-import type { AstNode, AstProperty } from '../text/tree';
-import type { Finding, RuleContext, RuleId, SeverityName } from '../types';
+import { SymbolKind, type Range } from 'vscode-languageserver-types';
+import type { ParsedFile } from '../text/document';
+import { getValue, isString, type AstNode, type AstProperty } from '../text/tree';
+import type { Finding, IndexedName, RuleContext, SeverityName } from '../types';
 
 /** A finding on that range; `data` and `severity` only when given. */
-export function findingAt(
-  rule: RuleId,
+export function findingAt<Id extends string>(
+  rule: Id,
   range: Range,
   message: string,
   data?: Record<string, unknown>,
   severity?: SeverityName,
-): Finding {
+): Finding<Id> {
   return { rule, range, message, ...(severity ? { severity } : {}), ...(data ? { data } : {}) };
 }
 
@@ -33,24 +34,24 @@ export function nodeRange(ctx: Pick<RuleContext, 'file'>, node: AstNode): Range 
 }
 
 /** A finding about a node (see nodeRange). */
-export function findingOn(
+export function findingOn<Id extends string>(
   ctx: Pick<RuleContext, 'file'>,
-  rule: RuleId,
+  rule: Id,
   node: AstNode,
   message: string,
   data?: Record<string, unknown>,
   severity?: SeverityName,
-): Finding {
+): Finding<Id> {
   return findingAt(rule, nodeRange(ctx, node), message, data, severity);
 }
 
 /** A file-level finding, on the first line. */
-export function findingOnFirstLine(
+export function findingOnFirstLine<Id extends string>(
   ctx: Pick<RuleContext, 'file'>,
-  rule: RuleId,
+  rule: Id,
   message: string,
   data?: Record<string, unknown>,
-): Finding {
+): Finding<Id> {
   return findingAt(rule, ctx.file.source.firstLine(), message, data);
 }
 
@@ -58,12 +59,12 @@ export function findingOnFirstLine(
  * The `<dialect>/unknown-key` mechanism: one finding per property of `node` whose key is not
  * in `known`, built by `report` with the key `suggest` offers (if any). Properties in order.
  */
-export function unknownKeyFindings(
+export function unknownKeyFindings<F extends Finding>(
   node: AstNode | undefined,
   known: readonly string[],
   suggest: (key: string) => string | undefined,
-  report: (property: AstProperty, suggestion: string | undefined) => Finding,
-): Finding[] {
+  report: (property: AstProperty, suggestion: string | undefined) => F,
+): F[] {
   return (node?.properties ?? []).filter((p) => !known.includes(p.key)).map((p) => report(p, suggest(p.key)));
 }
 
@@ -85,12 +86,12 @@ export function keyRenameData(
  * when the catalog holds a near name, which the message names and `data.replacement` holds;
  * else a hint. `make` builds the finding; `data` is added to both.
  */
-export function nearOrHint(
-  make: (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => Finding,
+export function nearOrHint<F extends Finding>(
+  make: (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) => F,
   replacement: string | undefined,
   message: { near: (replacement: string) => string; otherwise: string },
   data?: Record<string, unknown>,
-): Finding {
+): F {
   return replacement
     ? make(message.near(replacement), { ...data, replacement }, 'warning')
     : make(message.otherwise, data, 'hint');
@@ -100,4 +101,15 @@ export function nearOrHint(
 export function quote(text: string): string {
   const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
   return `\`${short.replace(/`/g, "'").replace(/[\r\n\t]/g, ' ')}\``;
+}
+
+/** Where a definition's name is: its `name` value, else the first line. */
+export function nameRange(file: ParsedFile, node: AstNode | undefined): Range {
+  return node ? file.source.range(node.start, node.end) : file.source.firstLine();
+}
+
+/** A file's top-level `name` when it is a non-empty string, else the file's stem, with where it is. */
+export function topLevelName(file: ParsedFile, stem: string, symbolKind: SymbolKind = SymbolKind.Class): IndexedName {
+  const n = getValue(file.root, 'name');
+  return { name: isString(n) && n.value ? n.value : stem, range: nameRange(file, n), symbolKind };
 }

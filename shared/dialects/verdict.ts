@@ -5,7 +5,6 @@
  * only decide which of the deciding rules are `silenced` (hidden or shown below error).
  */
 import { DiagnosticSeverity, type Range } from 'vscode-languageserver-types';
-import { defaultSeverity } from '../rules/registry';
 import type { Outcome, RuleId } from '../types';
 
 export interface Verdict {
@@ -24,7 +23,7 @@ const inside = (r: Range, within: Range) =>
 export function verdictOf(outcome: Outcome, scope?: Range, only?: (rule: RuleId) => boolean): Verdict {
   const reasons: RuleId[] = [];
   for (const f of outcome.findings) {
-    if (defaultSeverity(f) !== 'error' || reasons.includes(f.rule) || (only && !only(f.rule))) continue;
+    if (outcome.defaultSeverity(f) !== 'error' || reasons.includes(f.rule) || (only && !only(f.rule))) continue;
     if (scope && !inside(f.range, scope)) continue;
     reasons.push(f.rule);
   }

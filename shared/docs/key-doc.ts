@@ -1,6 +1,7 @@
 /**
  * The shape of a key's documentation (hover, completion, docs/keys/). Each dialect writes its
- * own table beside its model (`shared/dialects/<dialect>/keys.ts`), in the project's own words.
+ * own table beside its model (`shared/dialects/<dialect>/keys.ts`), in the project's own words,
+ * and hands it over in its module (`DialectEditor.keys`).
  */
 export interface KeyDoc {
   key: string;
@@ -20,6 +21,8 @@ export interface KeyDoc {
   snippet?: string;
   /** Values offered for a scalar. */
   values?: readonly string[];
+  /** Values offered as a snippet instead (Picasso's `hooks: skip` opens the mapping). */
+  valueSnippets?: Readonly<Record<string, { detail: string; insert: string }>>;
   deprecated?: boolean;
 }
 

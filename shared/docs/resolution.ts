@@ -1,5 +1,9 @@
 import type { Resolution, ResolvedDefinition } from '../results';
 import type { StatusSummary } from '../protocol';
+import { dialectModule } from '../dialects';
+
+/** The file holds several definitions (a Profy Expert's subagents): each gets its own heading and count. */
+const holdsMany = (r: Resolution) => dialectModule(r.dialect)?.definitionsPerFile === 'many';
 
 /** Renders a `subagents/resolve` answer as Markdown for the preview. Pure: no `vscode` here. */
 
@@ -93,7 +97,7 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
 /** `live`: the rendering follows edits (the VS Code preview); a one-off rendering (the server's file) says nothing about it. */
 export function renderResolution(r: Resolution, fileLabel: string, { live = true }: { live?: boolean } = {}): string {
   const out: string[] = [`# Resolved: ${fileLabel}`, '', `Dialect: **${r.dialect}**${live ? ' · live: updates as you edit the definition.' : ''}`, ''];
-  const multiple = r.dialect === 'profy';
+  const multiple = holdsMany(r);
   if (multiple) out.push(`## Subagents (${r.definitions.length})`, '');
   if (!r.definitions.length) out.push('_No definitions in this file._', '');
   for (const d of r.definitions) for (const line of renderDefinition(d, multiple)) out.push(line);
@@ -109,7 +113,7 @@ export function renderError(message: string, fileLabel: string): string {
 export function summarize(r: Resolution): StatusSummary {
   const defs = r.definitions;
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  if (defs.length === 1 && r.dialect !== 'profy') {
+  if (defs.length === 1 && !holdsMany(r)) {
     const d = defs[0];
     const icon = d.status === 'loads' ? '$(check)' : d.status === 'dropped' ? '$(warning)' : '$(error)';
     return {

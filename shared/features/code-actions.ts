@@ -17,9 +17,10 @@ import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
 import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
 import { posix } from 'path';
 import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
-import { CONFIG_FILE_NAME } from '../config/config';
+import { CONFIG_FILE_NAME } from '../config/types';
 import { isString } from '../text/tree';
-import { featureFile, type FeatureFile } from './common';
+import type { FeatureFile } from '../dialects/module';
+import { featureFile } from './common';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.subagents`;
 
@@ -172,8 +173,6 @@ function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | u
   };
 }
 
-const DECLARABLE: ReadonlySet<string> = new Set(['polytoken/unknown-tool', 'picasso/unknown-tool']);
-
 /**
  * "Declare `x` as a … tool in .subagents.yaml": an unknown tool that does exist (a private tool,
  * an MCP server's) becomes known to the catalog. Edits the configuration in force, or creates
@@ -186,7 +185,8 @@ function declareToolAction(
   given: Diagnostic,
   options: CodeActionOptions,
 ): CodeAction | undefined {
-  if (!DECLARABLE.has(String(own.code)) || !options.readText || !options.pathToUri) return undefined;
+  const rule = file.module.editor.unknownToolRule;
+  if (rule === undefined || own.code !== rule || !options.readText || !options.pathToUri) return undefined;
   const { source, root } = file.ctx.file;
   const node = nodeForRange(root, source.offset(own.range.start), source.offset(own.range.end));
   const declaration =
@@ -198,9 +198,7 @@ function declareToolAction(
   // A configuration with errors is ignored altogether: a tool declared there would stay unknown.
   if (loaded.findings.some((f) => (f.severity ?? 'error') === 'error')) return undefined;
   const where =
-    declaration.section === 'mcp'
-      ? `a tool of MCP server \`${declaration.key}\``
-      : `a ${file.dialect === 'polytoken' ? 'Polytoken' : 'Picasso'} tool`;
+    declaration.section === 'mcp' ? `a tool of MCP server \`${declaration.key}\`` : `a ${file.module.title} tool`;
   const title = `Declare \`${declaration.value}\` as ${where} in .subagents.yaml`;
   let edit: WorkspaceEdit | undefined;
   if (loaded.path) {

@@ -1,8 +1,8 @@
 /** A code lens above each definition: its status and tool count, opening the resolution. */
 import type { CodeLens, Range } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
+import type { Analysis } from '../types';
 import { featureFile } from './common';
-import { definitionNames } from './symbols';
+import { definitionNames } from '../workspace/names';
 import { resolveWithProvenance } from './resolve';
 
 export { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND } from '../protocol';
@@ -16,16 +16,17 @@ export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLen
   const names = definitionNames(file.dialect, file.ctx.file, file.ctx.path);
   const firstLine: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return resolution.definitions.map((d, i) => {
-    // Profy: the subagents follow the Expert in the names list.
-    const named = file.dialect === 'profy' ? names.slice(1).find((n) => n.name === d.name) : undefined;
+    // Several definitions in a file (a Profy Expert's subagents): each after the file's own in the names list.
+    const many = file.module.definitionsPerFile === 'many';
+    const named = many ? names.slice(1).find((n) => n.name === d.name) : undefined;
     const at = d.range ?? named?.range ?? firstLine;
-    // One definition per Polytoken or Picasso file: above the whole file.
-    const line = file.dialect !== 'profy' ? 0 : !d.range && !named ? i : at.start.line;
+    // One definition per file: above the whole file.
+    const line = !many ? 0 : !d.range && !named ? i : at.start.line;
     const range: Range = { start: { line, character: 0 }, end: { line, character: 0 } };
     return {
       range,
       command: {
-        title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.dialect === 'profy'),
+        title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.module.definitionsPerFile === 'many'),
         command: RESOLVE_COMMAND,
         arguments: [uri],
       },

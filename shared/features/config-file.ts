@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
 import type { Analysis } from '../types';
-import type { ConfigDocument } from '../config/config';
+import type { ConfigDocument } from '../config/types';
 import {
   configKeyMarkdown,
   configKeysAt,
@@ -23,17 +23,19 @@ import {
   severityMarkdown,
 } from '../config/keys';
 import { RULES, ruleMeta } from '../rules/registry';
-import { catalogFor } from '../catalog/catalog';
+import { catalogFor } from '../catalog/by-dialect';
+import { dialectModule } from '../dialects';
 import { toolMarkdown } from '../docs/tools';
 import { nodeAtOffset, nodeAtPath, pathOf, type AstNode } from '../text/tree';
-import { toItems, type Candidate, type CompletionOptions } from './completion-items';
-import { yamlCursorAt, yamlWordAt, type YamlCursor } from './yaml-context';
+import { toItems, type Candidate, type CompletionOptions } from './kit/completion-items';
+import { yamlCursorAt, yamlWordAt, type YamlCursor } from './kit/yaml-context';
 
-/** The lists of tool names in the configuration, and whose catalog names them. */
-const TOOL_LISTS: Record<string, Dialect> = { 'polytoken.facetTools': 'polytoken', 'profy.mainTools': 'profy' };
-
-const toolListDialect = (path: readonly (string | number)[]): Dialect | undefined =>
-  path.length === 2 ? TOOL_LISTS[`${path[0]}.${path[1]}`] : undefined;
+/** The dialect whose catalog a list of tool names in its own section draws on (`polytoken.facetTools`). */
+function toolListDialect(path: readonly (string | number)[]): Dialect | undefined {
+  if (path.length !== 2 || typeof path[0] !== 'string') return undefined;
+  const module = dialectModule(path[0]);
+  return module?.section?.toolLists?.includes(String(path[1])) ? module.id : undefined;
+}
 
 export function configCompletions(
   analysis: Analysis,

@@ -1,14 +1,16 @@
 /**
- * Go to definition: a tool or MCP server name to its entry in `.subagents.yaml`; a shadowed
- * Polytoken definition's `name` to the file that replaces it.
+ * Go to definition: a tool or MCP server name (an entry of one of the dialect's tool lists) to
+ * its entry in `.subagents.yaml`; the `name` of a shadowed definition (one whose diagnostic
+ * names, in `data.by`, the definition that replaces it) to the file that replaces it.
  */
 import type { Diagnostic, Location, Position } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import { DIALECT_MODULES } from '../engine';
+import type { DialectModule } from '../dialects/module';
+import type { Analysis } from '../types';
 import { parseYamlFile } from '../text/document';
 import { SourceText } from '../text/source';
 import { getProperty, getValue, isArray, isObject, isString, pathOf, type AstNode } from '../text/tree';
-import { featureFile, isToolList, nodeAt, offsetAt } from './common';
+import { featureFile } from './common';
+import { isToolList, nodeAt, offsetAt } from './kit/file';
 import { posix } from 'path';
 
 export interface DefinitionHost {
@@ -30,17 +32,16 @@ export function definition(
   if (!node) return undefined;
   const path = pathOf(node);
 
-  if (file.dialect === 'polytoken' && path.length === 1 && path[0] === 'name') {
-    const shadowed = analysis!.diagnostics.find((d) => d.code === 'polytoken/shadowed');
-    const by = shadowed && shadowedBy(shadowed);
+  if (path.length === 1 && path[0] === 'name') {
+    const by = analysis!.diagnostics.map(shadowedBy).find((b) => b !== undefined);
     if (by) {
       const target = posix.isAbsolute(by) ? by : posix.resolve(posix.dirname(file.ctx.path), by);
-      return [{ uri: host.pathToUri(target), range: nameRangeIn(target, host) }];
+      return [{ uri: host.pathToUri(target), range: nameRangeIn(file.module, target, host) }];
     }
     return undefined;
   }
 
-  if (node.kind !== 'string' || node.keyOf || !isToolList(file.dialect, path.slice(0, -1)) || !host.configPath)
+  if (node.kind !== 'string' || node.keyOf || !isToolList(file.module, path.slice(0, -1)) || !host.configPath)
     return undefined;
   const text = host.readText(host.configPath);
   if (text === undefined) return undefined;
@@ -59,11 +60,12 @@ function shadowedBy(d: Diagnostic): string | undefined {
   return undefined;
 }
 
-function nameRangeIn(path: string, host: DefinitionHost) {
+/** Where the replacing definition (of the same dialect) names itself. */
+function nameRangeIn(module: DialectModule, path: string, host: DefinitionHost) {
   const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const text = host.readText(path);
   if (text === undefined) return zero;
-  const parsed = DIALECT_MODULES.polytoken.parse(new SourceText(text), path);
+  const parsed = module.parse(new SourceText(text), path);
   const n = getValue(parsed.root, 'name');
   return n ? parsed.source.range(n.start, n.end) : zero;
 }

@@ -20,7 +20,7 @@ import { ruleIdMarkdown } from '../config/keys';
 import { yamlCommentAt, type SuppressionDirective } from '../text/suppress';
 import type { SourceText } from '../text/source';
 import { getValue } from '../text/tree';
-import { toItems, type Candidate, type CompletionOptions } from './completion-items';
+import { toItems, type Candidate, type CompletionOptions } from './kit/completion-items';
 
 /** The YAML parts of a file where directives count, and the directives the analysis read there. */
 export interface DirectiveFile {

@@ -1,6 +1,6 @@
 /** The `subagents resolve` object for the editor's text, with the provenance the dialect resolvers fill. */
-import { resolveAnalysis, type Analysis } from '../engine';
-import type { Resolution } from '../types';
+import { resolveAnalysis } from '../engine';
+import type { Analysis, Resolution } from '../types';
 
 /**
  * The last resolution of each analysis: the code lens, the status bar and an open preview all

@@ -1,4 +1,4 @@
-/** Document symbols, folding ranges, workspace symbols and the definition names the workspace index holds. */
+/** Document symbols, folding ranges and workspace symbols, from the names the dialect modules give. */
 import {
   FoldingRangeKind,
   SymbolKind,
@@ -7,48 +7,10 @@ import {
   type Range,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-types';
-import type { Analysis } from '../engine';
-import { fileStem } from '../engine';
-import type { ParsedFile } from '../text/document';
+import type { Analysis, IndexedName } from '../types';
 import { getValue, isArray, isObject, isString, type AstNode } from '../text/tree';
-import type { Dialect } from '../types';
+import { definitionNames, type IndexedFile } from '../workspace/names';
 import { featureFile } from './common';
-
-export interface IndexedName {
-  name: string;
-  range: Range;
-  symbolKind: SymbolKind;
-  /** For a Profy subagent: its Expert's name. */
-  container?: string;
-}
-
-/** Every definition a file declares, by name (one for Polytoken and Picasso; the Expert and each subagent for Profy). */
-export function definitionNames(kind: Dialect, parsed: ParsedFile, path: string): IndexedName[] {
-  const source = parsed.source;
-  const root = parsed.root;
-  const nameRange = (node: AstNode | undefined) => (node ? source.range(node.start, node.end) : source.firstLine());
-  const n = getValue(root, 'name');
-  const name = isString(n) && n.value ? n.value : fileStem(path);
-  // Polytoken and Picasso: one definition per file.
-  if (kind !== 'profy') return [{ name, range: nameRange(n), symbolKind: SymbolKind.Class }];
-  const out: IndexedName[] = [{ name, range: nameRange(n), symbolKind: SymbolKind.Module }];
-  const subagents = getValue(root, 'subagents');
-  if (isArray(subagents)) {
-    for (const item of subagents.items) {
-      const sn = getValue(item, 'name');
-      if (isString(sn) && sn.value)
-        out.push({ name: sn.value, range: nameRange(sn), symbolKind: SymbolKind.Class, container: name });
-    }
-  }
-  return out;
-}
-
-/** A definition file's names, as the workspace index holds them. */
-export interface IndexedFile {
-  uri: string;
-  kind: Dialect;
-  names: IndexedName[];
-}
 
 const WORKSPACE_SYMBOL_LIMIT = 1000;
 
@@ -93,12 +55,13 @@ function preview(node: AstNode): string | undefined {
   return undefined;
 }
 
-/** The definition and its keys; for Profy, the Expert and each subagent. */
+/** The definition and its keys; a list of nested definitions (a Profy Expert's subagents) as one symbol each. */
 export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[] {
   const file = featureFile(analysis);
   if (!file || !isObject(file.root)) return [];
   const source = file.ctx.file.source;
   const range = (n: AstNode) => source.range(n.start, n.end);
+  const nested = file.module.editor.nestedDefinitions;
   const keySymbols = (obj: AstNode, depth: number): DocumentSymbol[] =>
     (obj.properties ?? []).map((p) => {
       const full = source.range(p.keyNode.start, Math.max(p.keyNode.end, p.value.end));
@@ -111,14 +74,14 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
       const detail = preview(p.value);
       if (detail) sym.detail = detail;
       if (depth < 3 && isObject(p.value)) sym.children = keySymbols(p.value, depth + 1);
-      if (depth < 3 && isArray(p.value) && file.dialect === 'profy' && p.key === 'subagents' && depth === 0) {
+      if (depth === 0 && nested && isArray(p.value) && p.key === nested.key) {
         sym.children = p.value.items.map((item, i) => {
           const nameNode = getValue(item, 'name');
-          const name = isString(nameNode) && nameNode.value ? nameNode.value : `subagent ${i + 1}`;
+          const name = isString(nameNode) && nameNode.value ? nameNode.value : `${nested.label} ${i + 1}`;
           const s: DocumentSymbol = {
             name,
             kind: SymbolKind.Class,
-            detail: 'subagent',
+            detail: nested.label,
             range: range(item),
             selectionRange: nameNode ? range(nameNode) : range(item),
           };
@@ -135,12 +98,7 @@ export function documentSymbols(analysis: Analysis | undefined): DocumentSymbol[
   return [
     {
       name: top.name,
-      detail:
-        file.dialect === 'profy'
-          ? 'Profy Expert'
-          : file.dialect === 'polytoken'
-            ? 'Polytoken subagent'
-            : 'Picasso role',
+      detail: file.module.labels.definition,
       kind: top.symbolKind,
       range: whole,
       selectionRange: containsRange(whole, top.range) ? top.range : whole,

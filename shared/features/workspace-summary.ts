@@ -7,14 +7,14 @@
  */
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import { posix } from 'path';
-import type { Analysis } from '../engine';
+import type { Analysis, IndexedName } from '../types';
+import { dialectModule, dialectModules } from '../dialects';
+import type { DialectModule } from '../dialects/module';
 import { relativeInside, toPosix } from '../files';
-import type { ProblemCounts, WorkspaceDefinition } from '../protocol';
-import type { ExpertModel } from '../dialects/profy/model';
-import type { Dialect } from '../types';
-import type { SourceText } from '../text/source';
-import type { AstNode } from '../text/tree';
-import { definitionNames } from './symbols';
+import type { ProblemCounts, WorkspaceDefinition, WorkspaceRuntime } from '../protocol';
+import { shownStatus } from '../results';
+import type { ResolvedDefinition } from '../results';
+import { definitionNames } from '../workspace/names';
 import { resolveWithProvenance } from './resolve';
 
 export interface SummaryPlace {
@@ -23,8 +23,6 @@ export interface SummaryPlace {
   /** Prefix each group with the folder's name: a workspace of several folders. */
   multiRoot?: boolean;
 }
-
-const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
 
 /** The problems as the editor shows them (after `rules:` and suppression comments). */
 function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
@@ -44,14 +42,26 @@ function placeLabel(path: string, place: SummaryPlace): string {
   return place.multiRoot ? `${name}/${rel}` : rel;
 }
 
+/** Every registered runtime as the view shows it, in display order. */
+export function workspaceRuntimes(): WorkspaceRuntime[] {
+  return [...dialectModules()]
+    .sort((a, b) => a.displayOrder - b.displayOrder)
+    .map((m) => ({ id: m.id, title: m.title, ...m.view }));
+}
+
 /**
- * Where a definition belongs under its runtime: Polytoken, the project holding its
- * `.polytoken/subagents/` (or the discovery folder it is in); Picasso, its folder; Profy, the Expert.
+ * Where a definition belongs under its runtime (its module's `view.groupKind`): the project
+ * holding its project folder (Polytoken's `.polytoken/subagents/`), else its folder; or the
+ * file's own definition (a Profy Expert).
  */
-export function groupOf(dialect: Dialect, path: string, expert: string | undefined, place: SummaryPlace): string {
-  if (dialect === 'profy') return expert ?? posix.basename(path);
+function groupOf(module: DialectModule, path: string, names: readonly IndexedName[], place: SummaryPlace): string {
+  if (module.view.groupKind === 'definition') return names[0]?.name ?? posix.basename(path);
   const dir = posix.dirname(path);
-  const project = dialect === 'polytoken' && PROJECT_DIR.test(dir) ? posix.dirname(posix.dirname(dir)) : dir;
+  const projectFolder = module.files.projectFolder;
+  if (module.view.groupKind !== 'project' || !projectFolder || !`/${dir}`.endsWith(`/${projectFolder}`))
+    return placeLabel(dir, place);
+  let project = dir;
+  for (let i = projectFolder.split('/').length; i > 0; i--) project = posix.dirname(project);
   return placeLabel(project, place);
 }
 
@@ -59,40 +69,39 @@ export function groupOf(dialect: Dialect, path: string, expert: string | undefin
 export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPlace = {}): WorkspaceDefinition[] {
   const ctx = analysis.context;
   const dialect = analysis.kind;
-  if (!ctx || !dialect || dialect === 'config') return [];
+  const module = ctx && dialect ? dialectModule(dialect) : undefined;
+  if (!ctx || !dialect || !module) return [];
   const resolution = resolveWithProvenance(analysis, uri);
   if (!resolution) return [];
   const path = toPosix(ctx.path);
-  const entries = resolution.definitions.map((d) => d.range);
-  const problemsOf = definitionProblems(analysis.diagnostics, dialect === 'profy' ? entries : []);
-  const expert = dialect === 'profy' ? definitionNames('profy', ctx.file, path)[0]?.name : undefined;
+  const many = module.definitionsPerFile === 'many';
+  const problemsOf = definitionProblems(analysis.diagnostics, many ? resolution.definitions.map((d) => d.range) : []);
+  const names = definitionNames(dialect, ctx.file, path);
   const posixPlace: SummaryPlace = { ...place, folder: place.folder && toPosix(place.folder) };
-  const group = groupOf(dialect, path, expert, posixPlace);
-  const shadowing =
-    dialect === 'polytoken' ? analysis.findings.find((f) => f.rule === 'polytoken/shadowed') : undefined;
-  const subagents = dialect === 'profy' ? (ctx.model as ExpertModel | undefined)?.subagents : undefined;
+  const group = groupOf(module, path, names, posixPlace);
+  const nameRanges = many ? nestedNameRanges(resolution.definitions, names.slice(1)) : [];
   return resolution.definitions.map((d, index) => {
     // A rejected definition is not loaded at all; shadowing is only news for one that would load.
-    const shadowed = shadowing !== undefined && d.status === 'loads';
+    const status = shownStatus(d);
+    const shadowed = status === 'shadowed';
     const out: WorkspaceDefinition = {
       uri,
       name: d.name,
       dialect,
       group,
-      status: shadowed ? 'shadowed' : d.status,
+      status,
       tools: d.tools.length,
       problems: problemsOf(index),
-      range:
-        dialect === 'profy'
-          ? profyNameRange(ctx.file.source, subagents?.[index]?.nameNode, d.range)
-          : (d.range ?? FIRST_LINE),
+      range: many ? nameRanges[index] : (d.range ?? FIRST_LINE),
       index,
     };
-    const reasons = shadowed ? ['polytoken/shadowed'] : (d.reasons ?? []);
+    // The rule that said so: the finding naming the definition that replaces this one.
+    const by = d.shadowedBy;
+    const shadowing = shadowed ? analysis.findings.find((f) => f.data?.by === by)?.rule : undefined;
+    const reasons = shadowed ? (shadowing ? [shadowing] : []) : (d.reasons ?? []);
     if (reasons.length) out.reasons = [...new Set(reasons)];
     if (d.silenced?.length) out.silenced = d.silenced;
-    const by = shadowing?.data?.by;
-    if (shadowed && typeof by === 'string') out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
+    if (shadowed && by !== undefined) out.shadowedBy = placeLabel(toPosix(by), { folder: posixPlace.folder });
     return out;
   });
 }
@@ -154,8 +163,22 @@ function sumCounts(a: ProblemCounts, b: ProblemCounts | undefined): ProblemCount
 
 const FIRST_LINE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-/** A Profy subagent's `name` value; without one, the start of its entry (the resolver's range is the whole entry). */
-function profyNameRange(source: SourceText, nameNode: AstNode | undefined, entry: Range | undefined): Range {
-  if (nameNode) return source.range(nameNode.start, nameNode.end);
-  return entry ? { start: entry.start, end: entry.start } : FIRST_LINE;
+/**
+ * Where each of several definitions of a file is named (a Profy subagent's `name`): the name
+ * inside its range (the resolver's range is the whole entry); without one, the start of its
+ * entry. Both lists are in document order: one pass.
+ */
+function nestedNameRanges(definitions: readonly ResolvedDefinition[], names: readonly IndexedName[]): Range[] {
+  let next = 0;
+  return definitions.map((d) => {
+    const entry = d.range;
+    if (!entry) return FIRST_LINE;
+    while (next < names.length && !atOrBefore(entry.start, names[next].range.start)) next++;
+    const name = names[next];
+    if (name && atOrBefore(name.range.end, entry.end)) {
+      next++;
+      return name.range;
+    }
+    return { start: entry.start, end: entry.start };
+  });
 }

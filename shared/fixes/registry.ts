@@ -3,25 +3,37 @@
  * beside their checks. `fixPlansFor` is the one way features and `--fix` ask for fixes.
  */
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
-import { DIALECT_MODULES } from '../engine';
-import type { Analysis, FixPlan, FixProvider, FixTarget, RuleId } from '../types';
+import { dialectModule, dialectModules } from '../dialects';
+import type { DialectModule } from '../dialects/module';
+import type { Analysis, FixPlan, FixProvider, FixTarget, Rule, RuleId } from '../types';
 import { nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { configFixPlans } from '../config/fixes';
 
-const providers = new Map<string, FixProvider<any>>();
-for (const module of Object.values(DIALECT_MODULES)) {
-  for (const rule of module.rules) {
-    for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
+/** Each dialect's fixes by rule id, per list of rules (a module's list may be swapped: tests do). */
+const byRules = new WeakMap<readonly Rule<unknown>[], Map<string, FixProvider<unknown>>>();
+
+function providersOf(module: DialectModule): Map<string, FixProvider<unknown>> {
+  let providers = byRules.get(module.rules);
+  if (!providers) {
+    providers = new Map();
+    for (const rule of module.rules)
+      for (const [id, provider] of Object.entries(rule.fixes ?? {})) if (provider) providers.set(id, provider);
+    byRules.set(module.rules, providers);
   }
+  return providers;
 }
+
 /** Fixes that need only the file, not a dialect's model: they apply to `.subagents.yaml` too. */
 const fileFixes = new Map<string, (req: FixTarget) => FixPlan[]>([['config/invalid', configFixPlans]]);
 for (const [id, provider] of Object.entries(directiveFixes())) if (provider) fileFixes.set(id, provider);
 
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {
-  return [...providers.keys(), ...fileFixes.keys()] as RuleId[];
+  const ids: string[] = [];
+  for (const module of dialectModules()) for (const id of providersOf(module).keys()) ids.push(id);
+  for (const id of fileFixes.keys()) ids.push(id);
+  return ids as RuleId[];
 }
 
 const sameRange = (a: Range, b: Range) =>
@@ -49,7 +61,8 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   const rule = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
   const file = analysis.kind === 'config' ? analysis.configDocument?.file : analysis.context?.file;
   const fileFix = rule && fileFixes.get(rule);
-  const ruleFix = rule && analysis.context ? providers.get(rule) : undefined;
+  const module = analysis.context && analysis.kind ? dialectModule(analysis.kind) : undefined;
+  const ruleFix = rule && module ? providersOf(module).get(rule) : undefined;
   if (!file || (!fileFix && !ruleFix)) return [];
   const start = file.source.offset(diagnostic.range.start);
   const end = file.source.offset(diagnostic.range.end);

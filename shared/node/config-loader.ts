@@ -1,6 +1,7 @@
 import * as os from 'os';
 import { posix } from 'path';
 import { CONFIG_FILE_NAME, defaultLoadedConfig, parseConfig, type LoadedConfig } from '../config/config';
+import { dialectModules } from '../dialects';
 import { toPosix } from '../files';
 import type { Finding } from '../results';
 import { isRegularFile, readRegularFile, RefusedFileError } from './read';
@@ -14,7 +15,7 @@ export interface ConfigOptions {
   /** CLI `--no-global`. */
   noGlobal?: boolean;
   env?: NodeJS.ProcessEnv;
-  /** Editor setting `subagents.polytoken.globalDir`; the configuration file wins over it. */
+  /** Editor setting of the global folder (`subagents.polytoken.globalDir`); the configuration file wins over it. */
   globalDirSetting?: string;
   /** The editor's text of a file open in it (unsaved edits included); undefined when it is not open. Wins over the disk. */
   openText?: (path: string) => string | undefined;
@@ -28,13 +29,20 @@ export interface ConfigOptions {
   refuse?: (path: string) => string | undefined;
 }
 
-/** The Polytoken global folder: configuration, then setting, then XDG (docs/runtimes/polytoken.md, which files are definitions). */
+/** The dialect that owns the global folder (Polytoken's), if one does. */
+const globalFolderOf = () => dialectModules().find((m) => m.files.globalFolder)?.files.globalFolder;
+
+/**
+ * The global folder: configuration, then setting, then its place under XDG (Polytoken's:
+ * docs/runtimes/polytoken.md, which files are definitions); undefined when no dialect has one.
+ */
 export function resolveGlobalDir(
   configured: string | undefined,
   options: ConfigOptions,
   configDir: string,
 ): string | undefined {
-  if (options.noGlobal) return undefined;
+  const owner = globalFolderOf();
+  if (options.noGlobal || !owner) return undefined;
   const env = options.env ?? process.env;
   const home = toPosix(env.HOME || os.homedir());
   const expand = (p: string) => {
@@ -44,7 +52,7 @@ export function resolveGlobalDir(
   if (configured) return expand(configured);
   if (options.globalDirSetting) return expand(options.globalDirSetting);
   const xdg = env.XDG_CONFIG_HOME ? toPosix(env.XDG_CONFIG_HOME) : posix.join(home, '.config');
-  return posix.join(xdg, 'polytoken', 'subagents');
+  return posix.join(xdg, owner.underConfigHome);
 }
 
 /** `config/invalid` for a configuration file that exists but cannot be read. */
@@ -74,7 +82,7 @@ export function loadConfigFile(file: string, options: ConfigOptions): LoadedConf
     return loaded;
   }
   const loaded = (options.parse ?? parseConfig)(text, path, dir);
-  loaded.globalDir = resolveGlobalDir(loaded.config.polytoken.globalDir, options, dir);
+  loaded.globalDir = resolveGlobalDir(globalFolderOf()?.configured(loaded), options, dir);
   return loaded;
 }
 

@@ -1,7 +1,7 @@
 /** The workspace index's host on the real file system. */
 import * as fs from 'fs';
 import { URI } from 'vscode-uri';
-import type { WorkspaceHost } from '../workspace/definitions';
+import type { WorkspaceHost } from '../workspace/names';
 import { readRegularFile } from './read';
 
 /** Reads only regular files of at most 5 MB (a FIFO or a device named like a definition would block or never end). */

@@ -1,5 +1,5 @@
 import type { Finding } from '../results';
-import type { RuleId } from '../rules/registry';
+import type { GenericRuleId } from '../rules/ids';
 import { findFrontmatter, type Frontmatter } from './frontmatter';
 import { parseJson, type DuplicateKey } from './json';
 import { SourceText } from './source';
@@ -28,7 +28,7 @@ export interface ParsedFile {
 
 function syntaxFindings(
   source: SourceText,
-  rule: RuleId,
+  rule: GenericRuleId,
   errors: { start: number; end: number; message: string }[],
 ): Finding[] {
   return errors.map((e) => ({ rule, range: source.range(e.start, e.end), message: e.message }));

@@ -12,10 +12,8 @@ export interface SuppressionDirective {
   rules: { id: string; range: Range }[];
 }
 
-/** Rules silenced per line (0-based) and for the whole file; `*` silences every rule. */
+/** The suppression comments of a file (shared/rules/directives.ts `DirectiveUse` applies them). */
 export interface Suppressions {
-  file: Set<string>;
-  lines: Map<number, Set<string>>;
   /** Every directive, in text order. */
   directives: SuppressionDirective[];
 }
@@ -30,7 +28,7 @@ const DIRECTIVE = /#\s*subagents-disable(-next-line)?(?![\w-])[ \t]*([^\r\n#]*)/
  * directive without rule ids silences every rule.
  */
 export function findSuppressions(source: SourceText, regions: { start: number; end: number }[]): Suppressions {
-  const result: Suppressions = { file: new Set(), lines: new Map(), directives: [] };
+  const result: Suppressions = { directives: [] };
   const text = source.text;
   for (const region of regions) {
     const first = text.indexOf(MARKER, region.start);
@@ -39,7 +37,7 @@ export function findSuppressions(source: SourceText, regions: { start: number; e
     for (const comment of yamlComments(text.slice(region.start, region.end))) {
       if (!comment.source.includes(MARKER)) continue;
       const directive = readDirective(source, region.start + comment.offset, comment.source);
-      if (directive) addDirective(result, source, directive);
+      if (directive) result.directives.push(directive);
     }
   }
   return result;
@@ -59,19 +57,6 @@ function readDirective(source: SourceText, offset: number, comment: string): Sup
   }
   const end = offset + match.index + match[0].trimEnd().length;
   return { kind: match[1] ? 'line' : 'file', range: source.range(offset + match.index, end), rules };
-}
-
-function addDirective(result: Suppressions, source: SourceText, directive: SuppressionDirective): void {
-  result.directives.push(directive);
-  const ids = directive.rules.length ? directive.rules.map((r) => r.id) : ['*'];
-  if (directive.kind === 'file') {
-    for (const id of ids) result.file.add(id);
-    return;
-  }
-  const line = directive.range.start.line + 1;
-  let set = result.lines.get(line);
-  if (!set) result.lines.set(line, (set = new Set<string>()));
-  for (const id of ids) set.add(id);
 }
 
 /**
@@ -119,9 +104,3 @@ function yamlComments(text: string): CST.SourceToken[] {
 }
 
 const CHILD_KEYS = ['start', 'end', 'sep', 'props', 'items', 'key', 'value'] as const;
-
-export function isSuppressed(s: Suppressions, rule: string, line: number): boolean {
-  if (s.file.has(rule) || s.file.has('*')) return true;
-  const set = s.lines.get(line);
-  return !!set && (set.has(rule) || set.has('*'));
-}

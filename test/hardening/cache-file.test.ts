@@ -82,18 +82,19 @@ describe('hardening: the cache file is hostile input', function () {
     const doc = JSON.parse(real.slice(real.indexOf('\n') + 1));
     const key = fs.readFileSync(path.join(temps.xdgCache, 'subagents', 'check-cache.key'));
     const [configPath] = Object.keys(doc.configs);
-    const [hash, parsed] = doc.configs[configPath];
+    const [hash] = doc.configs[configPath];
+    // A configuration entry is its text's hash alone (the configuration is parsed again every run).
     const bad = [
       {},
-      { ...parsed, config: undefined },
-      { ...parsed, config: { ...parsed.config, polytoken: null } },
-      { ...parsed, config: { ...parsed.config, rules: { 'polytoken/name-mismatch': 'loud' } } },
-      { ...parsed, findings: [{ rule: 'config/invalid' }] },
+      [],
+      [42],
+      [hash, { config: { polytoken: null } }],
+      [hash, hash],
       // JSON.parse makes `__proto__` an own key (an object literal would set the prototype).
-      JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(parsed).slice(1)}`),
+      JSON.parse(`{"__proto__":{"polluted":true},"0":${JSON.stringify(hash)}}`),
     ];
     for (const entry of bad) {
-      const json = JSON.stringify({ ...doc, configs: { [configPath]: [hash, entry] } });
+      const json = JSON.stringify({ ...doc, configs: { [configPath]: entry } });
       if (entry === bad.at(-1)) assert.match(json, /"__proto__":\{"polluted":true\}/);
       for (const signature of [createHmac('sha256', key).update(json).digest('base64'), 'forged']) {
         fs.writeFileSync(cacheFile, `${signature}\n${json}`);

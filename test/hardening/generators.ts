@@ -6,8 +6,13 @@
  */
 import fc from 'fast-check';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { analyze, defaultSeverity, resolveAnalysis, type WorkspaceIndex } from '../../shared/engine';
-import { BUILTIN_TOOLS, PROFY_RESERVED } from '../../shared/catalog/builtins';
+import { analyze, resolveAnalysis } from '../../shared/engine';
+import { defaultSeverity } from '../../shared/rules/registry';
+import type { WorkspaceIndex } from '../../shared/types';
+import { nameIndex } from '../../shared/workspace/names';
+import { dialectModules } from '../../shared/dialects';
+import { PROFY_RESERVED } from '../../shared/dialects/profy/builtins';
+import { profySettings } from '../../shared/dialects/profy/settings';
 import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../../shared/config/config';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS, TEMPLATE_BLOCK_TAGS } from '../../shared/dialects/polytoken/constants';
 import { ALL_KEYS as PICASSO_KEYS, MEMORY_DENIES, MEMORY_SCOPES } from '../../shared/dialects/picasso/constants';
@@ -21,7 +26,7 @@ export const WS = '/ws';
 
 // ---- Vocabulary ------------------------------------------------------------------
 
-const builtinNames = Object.values(BUILTIN_TOOLS).flatMap((list) => list.map((t) => t.name));
+const builtinNames = dialectModules().flatMap((m) => m.tools.map((t) => t.name));
 export const TOOL_NAMES = [
   ...new Set([
     ...builtinNames,
@@ -601,9 +606,11 @@ export const workspaceIndex: fc.Arbitrary<WorkspaceIndex | undefined> = fc.optio
       }),
       { maxLength: 6 },
     )
-    .map((entries) => ({
-      polytoken: entries.map((e, i) => ({ path: `${e.dir}/${e.name || 'f' + i}.md`, name: e.name })),
-    })),
+    .map((entries) =>
+      nameIndex({
+        polytoken: entries.map((e, i) => ({ path: `${e.dir}/${e.name || 'f' + i}.md`, name: e.name })),
+      }),
+    ),
   { freq: 3 },
 ) as fc.Arbitrary<WorkspaceIndex | undefined>;
 
@@ -735,7 +742,7 @@ function checkResolution(c: Case, loaded: LoadedConfig, o: Outcome, root: AstNod
     const main = isArray(expertTools)
       ? stringItems(expertTools).map((e) => e.value)
       : expertTools === undefined
-        ? loaded.config.profy.mainTools
+        ? profySettings(loaded.config).mainTools
         : undefined;
     if (main)
       for (const d of r.definitions)

@@ -1,12 +1,14 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { Alias, parseDocument } from 'yaml';
-import { analyze, DIALECT_MODULES, type Analysis, type Rule } from '../../shared/engine';
+import { analyze } from '../../shared/engine';
+import { DIALECT_MODULES } from '../../shared/dialects';
+import type { Analysis, Rule } from '../../shared/types';
 import { defaultLoadedConfig, parseConfig } from '../../shared/config/config';
 import { MAX_GLOBS_PER_LIST, unsafeGlobReason } from '../../shared/config/glob-guard';
 import { MAX_DIAGNOSTICS_PER_RULE } from '../../shared/diagnostics-cap';
 import { expandGlob, globMatches } from '../../shared/dialects/profy/glob';
-import { dialectOf } from '../../shared/files';
+import { dialectOf } from '../../shared/recognition';
 import { parseJsonFile } from '../../shared/text/document';
 import { MAX_FILE_CHARS } from '../../shared/text/limits';
 import { MAX_SYNTAX_ERRORS } from '../../shared/text/syntax-errors';

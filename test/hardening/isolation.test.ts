@@ -1,5 +1,7 @@
 import * as assert from 'assert';
-import { analyze, DIALECT_MODULES, type Rule } from '../../shared/engine';
+import { analyze } from '../../shared/engine';
+import { DIALECT_MODULES } from '../../shared/dialects';
+import type { Rule } from '../../shared/types';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import type { Dialect, RuleId } from '../../shared/types';
 

@@ -1,5 +1,7 @@
 import * as assert from 'assert';
-import { analyze, MAX_FILE_CHARS, resolveAnalysis, type Analysis } from '../../shared/engine';
+import { analyze, resolveAnalysis } from '../../shared/engine';
+import { MAX_FILE_CHARS } from '../../shared/text/limits';
+import type { Analysis } from '../../shared/types';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { MAX_PARSE_DEPTH, parseYaml } from '../../shared/text/yaml';
 import { parseJson } from '../../shared/text/json';

@@ -2,12 +2,17 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { CASES, checkInvariants, checkRanges, loadedConfig, workspaceIndex } from './generators';
 import type { FileKind } from '../../shared/types';
-import { DIALECT_MODULES } from '../../shared/engine';
+import { DIALECT_MODULES } from '../../shared/dialects';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checkPaths, polytokenName, QUICK_NAMES, quickPolytokenName } from '../../cli/batch/check-paths';
+import { checkPaths, nameOf, QUICK_NAMES } from '../../cli/batch/check-paths';
+import { quickName } from '../../shared/workspace/names';
+import type { ParsedFile } from '../../shared/text/document';
+
+const polytokenName = (parsed: ParsedFile, path: string) => nameOf('polytoken', parsed, path);
+const quickPolytokenName = (text: string) => quickName('polytoken', text, '')?.name;
 import { SourceText } from '../../shared/text/source';
 import { withTree } from '../support/tree';
 

@@ -3,13 +3,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
-import { DIALECT_MODULES, kindOf } from '../../shared/engine';
+import { DIALECT_MODULES } from '../../shared/dialects';
+import { kindOf } from '../../shared/recognition';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { SourceText } from '../../shared/text/source';
 import { walkFiles } from '../../shared/node/walk';
-import { definitionNames } from '../../shared/features/symbols';
-import { namesFromText } from '../../shared/workspace/definitions';
-import { quickName } from '../../shared/workspace/quick-name';
+import { definitionNames, namesFromText, quickName } from '../../shared/workspace/names';
 import type { Dialect } from '../../shared/types';
 import { REPO } from './harness';
 

@@ -9,6 +9,7 @@ import * as path from 'path';
 import type { Diagnostic, WorkspaceSymbol } from 'vscode-languageserver-types';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { defaultLoadedConfig, type LoadedConfig } from '../../shared/config/config';
+import { polytokenSettings } from '../../shared/dialects/polytoken/settings';
 import { FolderWatcher, foldersToWatch, MAX_WATCHED_FOLDERS } from '../../server/watch';
 import { NEOVIM_0_7_CAPABILITIES } from './clients/neovim';
 import { startServer, type ClientOptions, type TestClient } from './harness';
@@ -153,7 +154,7 @@ describe('FolderWatcher', function () {
       path: '/ws/.subagents.yaml',
       globalDir: '/home/u/.config/polytoken/subagents',
     };
-    loaded.config.polytoken.subagentDirs = ['vendor/a', '../shared'];
+    polytokenSettings(loaded.config).subagentDirs = ['vendor/a', '../shared'];
     const wanted = foldersToWatch(
       host(['/ws'], ['/ws/team/.polytoken/subagents/a.md', '/elsewhere/x.md'], (p) =>
         p.startsWith('/ws/') ? loaded : defaultLoadedConfig('/elsewhere'),
@@ -201,7 +202,7 @@ describe('FolderWatcher', function () {
     dir = makeTree({ 'ws/.subagents.yaml': '' });
     const ws = path.join(dir, 'ws');
     const loaded: LoadedConfig = { ...defaultLoadedConfig(ws), path: path.join(ws, '.subagents.yaml') };
-    loaded.config.polytoken.subagentDirs = ['vendor/b'];
+    polytokenSettings(loaded.config).subagentDirs = ['vendor/b'];
     const events: FileEvent[] = [];
     const waiter = new Waiter();
     watcher = new FolderWatcher(

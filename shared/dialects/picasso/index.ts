@@ -1,4 +1,9 @@
-import type { DialectModule } from '../../types';
+import { newDefinition } from './new-definition';
+import type { DialectModule } from '../module';
+import { PICASSO_RULES } from './rule-meta';
+import { PICASSO_BUILTINS } from './builtins';
+import { picassoNames } from './names';
+import { picassoEditor } from './editor';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
 import { duplicateRole } from './rules/duplicate-role';
@@ -13,14 +18,22 @@ import { unknownKey } from './rules/unknown-key';
 import { resolvePicasso } from './resolve';
 
 /** Picasso (docs/runtimes/picasso.md). */
-export const picasso: DialectModule<PicassoModel> = {
-  dialect: 'picasso',
+export const picasso: DialectModule<PicassoModel, 'picasso'> = {
+  id: 'picasso',
+  title: 'Picasso',
+  labels: { definition: 'Picasso role', files: 'Picasso role files' },
+  displayOrder: 1,
+  files: { defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'] },
+  syntaxRule: 'syntax/yaml',
+  tools: PICASSO_BUILTINS,
+  names: picassoNames,
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
   parse: (source, path) =>
     path.endsWith('.md') && source.text.trim()
       ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true })
       : parseYamlFile(source),
   model: buildPicassoModel,
+  ruleMeta: PICASSO_RULES,
   rules: [
     invalidValue,
     missingKeys,
@@ -35,4 +48,12 @@ export const picasso: DialectModule<PicassoModel> = {
     duplicateRole,
   ],
   resolve: resolvePicasso,
+  definitionsPerFile: 'one',
+  editor: picassoEditor,
+  view: { icon: 'symbol-class', tooltip: 'Picasso roles, by folder', groupKind: 'folder' },
+  // A role file: the required keys, with the name, its invocation and the steps to fill in.
+  newDefinition,
+  skeleton: (name) =>
+    `name: \${1:${name}}\ninvocation: "@\${1:${name}}"\nmodel: \${2:model}\ntools: [\${3:read_file, grep, glob}]\nmax_steps: \${4:30}\nmax_depth: \${5:0}\ndescription: \${6:what the role does}\n`,
+  warmUpSample: 'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n',
 };

@@ -84,6 +84,7 @@ export const PICASSO_KEYS: Record<string, KeyDoc> = {
     summary:
       'Per-role hook opt-outs: a scalar `none`/`all`, or a mapping whose `skip` lists the hooks a run of this role does not fire.',
     values: ['none', 'all', 'skip'],
+    valueSnippets: { skip: { detail: 'skip some hooks', insert: '\n  skip: [${1:post-act}]' } },
     snippet: ' ${1|none,all|}',
   },
   'hooks.skip': {

@@ -1,7 +1,10 @@
-import type { FixRequest, Rule, RuleContext } from '../../types';
+import type { Finding, FixRequest, Rule, RuleContext } from '../../types';
 import type { PicassoModel } from './model';
+import type { PicassoRuleId } from './rule-meta';
 
-export type PicassoRule = Rule<PicassoModel>;
+export type PicassoRule = Rule<PicassoModel, PicassoRuleId>;
+/** A finding of a Picasso rule: a misspelled rule id does not compile. */
+export type PicassoFinding = Finding<PicassoRuleId>;
 export type PicassoContext = RuleContext<PicassoModel>;
 export type PicassoFix = FixRequest<PicassoModel>;
 

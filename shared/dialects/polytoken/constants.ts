@@ -16,9 +16,6 @@ export const POLYTOKEN_KEYS = [
   'exit_tool_schema',
 ] as const;
 
-/** Lists whose entries are tool names. */
-export const TOOL_LIST_KEYS = ['tools', 'tools_deny', 'undeferred_tools'] as const;
-
 /** Exit payload fields the runtime classifies, in the order it looks at them. */
 export const STATUS_FIELDS = ['kind', 'outcome', 'status'] as const;
 

@@ -1,5 +1,14 @@
-import type { DialectModule } from '../../types';
+import { newDefinition } from './new-definition';
+import { posix } from 'path';
+import type { DialectModule } from '../module';
+import { POLYTOKEN_RULES } from './rule-meta';
 import { parseMarkdownFile } from '../../text/document';
+import { toPosix } from '../../files';
+import { POLYTOKEN_BUILTINS } from './builtins';
+import { polytokenNames } from './names';
+import { polytokenSection, polytokenSettings } from './settings';
+import { polytokenEditor } from './editor';
+import { polytokenSkeleton } from './editor/completion';
 import { buildPolytokenModel, type PolytokenModel } from './model';
 import { resolvePolytoken } from './resolve';
 import { exitSchemaRule, statusEnumRule } from './rules/exit-schema';
@@ -26,10 +35,30 @@ import { unknownToolRule } from './rules/unknown-tool';
  * - shadowed: `by`, the absolute path of the definition that replaces this one.
  * While the frontmatter YAML does not parse, the frontmatter rules stay quiet (no follow-on noise).
  */
-export const polytoken: DialectModule<PolytokenModel> = {
-  dialect: 'polytoken',
+export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
+  id: 'polytoken',
+  title: 'Polytoken',
+  labels: { definition: 'Polytoken subagent', files: 'Polytoken definition files (Markdown with a frontmatter)' },
+  displayOrder: 0,
+  section: polytokenSection,
+  files: {
+    defaultGlobs: ['**/.polytoken/subagents/*.md'],
+    projectFolder: '.polytoken/subagents',
+    discoveryPattern: '*.md',
+    discoveryFolders: (loaded) =>
+      polytokenSettings(loaded.config).subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
+    // Read for shadowing, never reported (docs/runtimes/polytoken.md, which files are definitions).
+    globalFolder: {
+      configured: ({ config }) => polytokenSettings(config).globalDir,
+      underConfigHome: 'polytoken/subagents',
+    },
+  },
+  syntaxRule: 'syntax/yaml',
+  tools: POLYTOKEN_BUILTINS,
+  names: polytokenNames,
   parse: (source) => parseMarkdownFile(source),
   model: buildPolytokenModel,
+  ruleMeta: POLYTOKEN_RULES,
   rules: [
     nameRule,
     invalidValueRule,
@@ -47,4 +76,15 @@ export const polytoken: DialectModule<PolytokenModel> = {
     shadowedRule,
   ],
   resolve: resolvePolytoken,
+  definitionsPerFile: 'one',
+  editor: polytokenEditor,
+  view: {
+    icon: 'markdown',
+    tooltip: 'Polytoken subagents, by project (or discovery folder)',
+    groupKind: 'project',
+  },
+  newDefinition,
+  skeleton: polytokenSkeleton,
+  warmUpSample:
+    '---\nname: warm\ndescription: d\npolytoken:\n  tools: [grep, tag!ALL]\n  tools_deny: [glob]\n  exit_tool_schema:\n    type: object\n    properties:\n      status: { type: string, enum: [ok, x] }\n---\nbody {{ x }}\n',
 };

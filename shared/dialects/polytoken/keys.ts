@@ -1,5 +1,6 @@
 /** The Polytoken keys, as hover, completion and docs/keys/polytoken.md explain them (the project's own words). */
 import { BOOLEAN_VALUES, listSnippet, type KeyDoc } from '../../docs/key-doc';
+import type { DialectKeys } from '../module';
 
 export const POLYTOKEN_KEYS: Record<string, KeyDoc> = {
   name: {
@@ -194,5 +195,32 @@ export const EXIT_PAYLOAD_FIELDS: Record<string, KeyDoc> = {
     type: 'string field',
     summary: 'A short account of the result for the parent (part of the default payload).',
     snippet: '\n${INDENT}type: string',
+  },
+};
+
+const own = <T>(table: Record<string, T>, key: string): T | undefined =>
+  Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+
+/** True when the path lies inside `exit_tool_schema` (below the key itself). */
+const inExitSchema = (path: readonly (string | number)[]) =>
+  path[0] === 'polytoken' && path[1] === 'exit_tool_schema' && path.length > 2;
+
+/** The Polytoken key documentation: the table, and inside `exit_tool_schema` the JSON Schema keywords and payload fields. */
+export const polytokenKeys: DialectKeys = {
+  table: POLYTOKEN_KEYS,
+  docAt(path) {
+    if (!inExitSchema(path)) return undefined;
+    const last = path[path.length - 1];
+    const parentKey = path[path.length - 2];
+    if (typeof last !== 'string') return undefined;
+    // Under `properties` every key is a field name, not a keyword.
+    if (parentKey !== 'properties') return own(SCHEMA_KEYWORDS, last);
+    return path.length === 4 ? own(EXIT_PAYLOAD_FIELDS, last) : undefined;
+  },
+  under(parentPath) {
+    if (!inExitSchema([...parentPath, '_'])) return undefined;
+    if (parentPath[parentPath.length - 1] === 'properties')
+      return parentPath.length === 3 ? Object.values(EXIT_PAYLOAD_FIELDS) : [];
+    return Object.values(SCHEMA_KEYWORDS);
   },
 };

@@ -7,6 +7,7 @@ import { tokenizeTemplate, type TemplateToken } from './template';
 import type { RuleContext } from '../../types';
 import { getProperty, isArray, isObject, isString, stringItems, type AstNode, type AstProperty } from '../../text/tree';
 import { entryFacts, type ToolListKey, type ToolMeaning, type UnknownTool } from './tools';
+import { polytokenNames } from './names';
 
 export type ObjectNode = AstNode & { properties: AstProperty[] };
 
@@ -79,7 +80,7 @@ export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel
     poly,
     nameNode,
     name,
-    registeredName: name ?? ctx.fileStem,
+    registeredName: polytokenNames.of(ctx.file, ctx.fileStem)[0].name,
     inheritTools,
     entries,
     literalGrantsOnly,

@@ -1,6 +1,7 @@
 import type { Outcome, RemovedTool, ResolvedDefinition, RuleContext } from '../../types';
 import { verdictOf } from '../verdict';
 import type { PolytokenModel } from './model';
+import { polytokenSettings } from './settings';
 
 /**
  * The tool set Polytoken grants the definition (docs/runtimes/polytoken.md, "Resolution"):
@@ -29,7 +30,7 @@ export function resolvePolytoken(ctx: RuleContext<PolytokenModel>, outcome: Outc
   }
   // 2. inherit_tools: the calling facet's tools, never switch_facet.
   if (model.inheritTools) {
-    for (const t of ctx.config.polytoken.facetTools) if (t !== 'switch_facet') grant(t, 'inherit_tools');
+    for (const t of polytokenSettings(ctx.config).facetTools) if (t !== 'switch_facet') grant(t, 'inherit_tools');
   }
   // 3. tools_deny.
   for (const e of model.entries.tools_deny) {

@@ -4,7 +4,7 @@
  * judges whether the catalog knows it. Rules, resolution, hover, completion and the inlay
  * hints all read these answers (see docs/runtimes/polytoken.md, "Tool entries").
  */
-import { nearestName, type Catalog } from '../../catalog/catalog';
+import { nearestName, parseMcpName, type Catalog } from '../../catalog/catalog';
 import { SHORTHAND_ALL, SHORTHAND_ALL_MCP } from './constants';
 
 /** The lists whose entries are tool names. */
@@ -20,29 +20,6 @@ export type ToolMeaning =
 
 export const isTagRef = (text: string): boolean => text.startsWith('tag!');
 
-/**
- * `mcp__<server>` or `mcp__<server>__<tool>`, split; undefined for other names. A configured
- * server name (which may itself hold `__`) is preferred, the longest first. Only `mcp__<server>`
- * exactly is a server: `mcp__<server>__` names a tool with an empty name, which no catalog has.
- */
-export function parseMcpName(
-  name: string,
-  knownServers: Iterable<string> = [],
-): { server: string; tool?: string } | undefined {
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice('mcp__'.length);
-  if (!rest) return undefined;
-  let best: string | undefined;
-  for (const s of knownServers) {
-    if ((rest === s || rest.startsWith(`${s}__`)) && (!best || s.length > best.length)) best = s;
-  }
-  if (best !== undefined) return rest === best ? { server: best } : { server: best, tool: rest.slice(best.length + 2) };
-  const sep = rest.indexOf('__');
-  if (sep < 0) return { server: rest };
-  if (sep === 0) return undefined;
-  return { server: rest.slice(0, sep), tool: rest.slice(sep + 2) };
-}
-
 /** The meaning of an entry's text against the catalog's MCP servers. */
 export function toolMeaning(text: string, catalog: Catalog): ToolMeaning {
   if (text === SHORTHAND_ALL) return { kind: 'all' };
@@ -52,8 +29,6 @@ export function toolMeaning(text: string, catalog: Catalog): ToolMeaning {
   if (mcp && mcp.tool === undefined) return { kind: 'server', server: mcp.server };
   return mcp ? { kind: 'name', name: text, server: mcp.server, tool: mcp.tool } : { kind: 'name', name: text };
 }
-
-export const isShorthand = (m: ToolMeaning): boolean => m.kind !== 'name';
 
 /**
  * The tools an entry of `tools` grants, in catalog order; undefined for a shorthand the

@@ -1,7 +1,10 @@
-import type { FixRequest, Rule, RuleContext } from '../../types';
+import type { Finding, FixRequest, Rule, RuleContext } from '../../types';
 import type { PolytokenModel } from './model';
+import type { PolytokenRuleId } from './rule-meta';
 
-export type PolytokenRule = Rule<PolytokenModel>;
+export type PolytokenRule = Rule<PolytokenModel, PolytokenRuleId>;
+/** A finding of a Polytoken rule: a misspelled rule id does not compile. */
+export type PolytokenFinding = Finding<PolytokenRuleId>;
 export type PolytokenContext = RuleContext<PolytokenModel>;
 export type PolytokenFix = FixRequest<PolytokenModel>;
 

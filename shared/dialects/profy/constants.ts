@@ -14,6 +14,6 @@ export const REQUIRED_SUBAGENT_FIELDS = ['name', 'description', 'system_prompt']
 export const FORBIDDEN_NAME_CHARS = ['"', '<', '>', '&', "'"] as const;
 /** Entries of a `delegationPolicy` list past this many are dropped. */
 export const DELEGATION_WHITELIST_MAX = 10;
-export { PROFY_RESERVED as RESERVED_NAMES } from '../../catalog/builtins';
+export { PROFY_RESERVED as RESERVED_NAMES } from './builtins';
 /** What the document asks of a subagent name ("identifier-like"): the main agent passes it as an argument. */
 export const IDENTIFIER_LIKE = /^[A-Za-z_][A-Za-z0-9_]*$/;

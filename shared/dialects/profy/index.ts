@@ -1,4 +1,11 @@
-import type { DialectModule } from '../../types';
+import { newDefinition } from './new-definition';
+import type { DialectModule } from '../module';
+import { PROFY_RULES } from './rule-meta';
+import { PROFY_BUILTINS } from './builtins';
+import { profyNames } from './names';
+import { profySection } from './settings';
+import { profyEditor } from './editor';
+import { profySkeleton } from './editor/completion';
 import { parseJsonFile } from '../../text/document';
 import { buildExpertModel, type ExpertModel } from './model';
 import { resolveProfy } from './resolve';
@@ -18,10 +25,24 @@ import { unknownToolset } from './rules/unknown-toolset';
 import { whitelistCap } from './rules/whitelist-cap';
 
 /** Profy (docs/runtimes/profy.md). */
-export const profy: DialectModule<ExpertModel> = {
-  dialect: 'profy',
+const EXPERT_SUFFIX = '.expert.json';
+
+export const profy: DialectModule<ExpertModel, 'profy'> = {
+  id: 'profy',
+  title: 'Profy',
+  labels: { definition: 'Profy Expert', files: 'Profy Expert files' },
+  displayOrder: 2,
+  section: profySection,
+  files: {
+    defaultGlobs: ['**/*.expert.json'],
+    stem: (base) => (base.endsWith(EXPERT_SUFFIX) ? base.slice(0, -EXPERT_SUFFIX.length) : undefined),
+  },
+  syntaxRule: 'syntax/json',
+  tools: PROFY_BUILTINS,
+  names: profyNames,
   parse: (source) => parseJsonFile(source),
   model: buildExpertModel,
+  ruleMeta: PROFY_RULES,
   rules: [
     notAnObject,
     missingField,
@@ -42,4 +63,11 @@ export const profy: DialectModule<ExpertModel> = {
     unknownToolset,
   ],
   resolve: resolveProfy,
+  definitionsPerFile: 'many',
+  editor: profyEditor,
+  view: { icon: 'json', tooltip: 'Profy subagents, by Expert', groupKind: 'definition' },
+  newDefinition,
+  skeleton: profySkeleton,
+  warmUpSample:
+    '{"name":"w","description":"d","tools":["read"],"subagents":[{"name":"s","description":"d","system_prompt":"p","tools":["re*"]}]}',
 };

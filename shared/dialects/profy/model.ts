@@ -8,6 +8,7 @@ import { getProperty, isArray, isObject, isString, type AstNode, type AstPropert
 import { FORBIDDEN_NAME_CHARS, REQUIRED_SUBAGENT_FIELDS, RESERVED_NAMES } from './constants';
 import { allowlistEntry, GLOB_MATCH_BUDGET, mainToolset, type AllowlistEntry, type Toolset } from './tools';
 import type { MatchBudget } from './glob';
+import { profySettings } from './settings';
 
 export type { AllowlistEntry, Toolset } from './tools';
 
@@ -56,7 +57,8 @@ export interface ExpertModel {
 export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
   const root = ctx.file.root;
   const expert = isObject(root) ? root : undefined;
-  const toolset = mainToolset(expert, ctx.config.profy?.mainTools);
+  const settings = profySettings(ctx.config);
+  const toolset = mainToolset(expert, settings.mainTools);
   const subagentsNode = getProperty(expert, 'subagents')?.value;
   const budget = { left: GLOB_MATCH_BUDGET };
   const subagents = isArray(subagentsNode)
@@ -64,7 +66,7 @@ export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
     : [];
 
   // First wins; the platform's builtin subagents come before the file's own.
-  const builtins = Array.isArray(ctx.config.profy?.builtinSubagents) ? ctx.config.profy.builtinSubagents : [];
+  const builtins = Array.isArray(settings.builtinSubagents) ? settings.builtinSubagents : [];
   const first = new Map<string, DuplicateOf>();
   for (const b of builtins) if (typeof b === 'string' && !first.has(b)) first.set(b, { builtin: b });
   for (const s of subagents) {

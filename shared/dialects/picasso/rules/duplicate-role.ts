@@ -22,7 +22,7 @@ export const duplicateRole: PicassoRule = {
   ids: ['picasso/duplicate-role'],
   check(ctx) {
     const name = ctx.model.name;
-    const same = name?.value ? ctx.workspace?.picassoByName?.get(name.value) : undefined;
+    const same = name?.value ? ctx.workspace?.byName('picasso', name.value) : undefined;
     if (!name || !same) return [];
     const project = roleProject(ctx.path);
     const others = same

@@ -1,10 +1,9 @@
-import type { Finding } from '../../../types';
 import { nearestName } from '../../../catalog/catalog';
 import { getProperty } from '../../../text/tree';
 import { findingOn, quote } from '../../common';
 import { normalizingFixes } from '../../../fixes/plans';
 import { HOOKS_SCALARS } from '../constants';
-import { kindName, type PicassoRule } from '../util';
+import { kindName, type PicassoRule, type PicassoFinding } from '../util';
 
 const SHAPE = '`none`, `all`, or a mapping `{ skip: [<hook name>, ...] }`';
 
@@ -16,7 +15,7 @@ export const invalidHooks: PicassoRule = {
     const property = getProperty(root, 'hooks');
     if (!property) return [];
     const node = property.value;
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     const report = (at: typeof node, message: string, data?: Record<string, unknown>) =>
       out.push(findingOn(ctx, 'picasso/invalid-hooks', at, message, data));
     if (node.kind === 'string') {

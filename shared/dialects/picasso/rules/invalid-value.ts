@@ -1,7 +1,6 @@
-import type { Finding } from '../../../types';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
 import { findingOn } from '../../common';
-import type { PicassoRule } from '../util';
+import type { PicassoRule, PicassoFinding } from '../util';
 import schema from '../../../../schemas/picasso.schema.json';
 
 /** Keys whose problems other rules own (picasso/invalid-memory, picasso/invalid-hooks). */
@@ -53,7 +52,7 @@ export const invalidValue: PicassoRule = {
         },
       ];
     }
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     for (const p of validateNode(schema, root)) {
       const key = p.label.split(/[.[]/)[0];
       if (OWNED_ELSEWHERE.has(key) || p.node === root) continue;

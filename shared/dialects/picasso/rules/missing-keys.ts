@@ -1,8 +1,8 @@
-import type { Finding, FixPlan } from '../../../types';
+import type { FixPlan } from '../../../types';
 import { getProperty } from '../../../text/tree';
 import { insertKeyLinesEdit, rangeOf } from '../../../fixes/edits';
 import { RECOMMENDED_KEYS, REQUIRED_KEYS } from '../constants';
-import type { PicassoContext, PicassoFix, PicassoRule } from '../util';
+import type { PicassoContext, PicassoFix, PicassoRule, PicassoFinding } from '../util';
 import { misspelledKeyFor } from './unknown-key';
 
 /** What to write for each key, used in messages and by the "add the key" quick fix. */
@@ -40,7 +40,7 @@ export const missingKeys: PicassoRule = {
     const root = ctx.model.root;
     // A file that does not parse may have lost keys to the error: syntax/yaml says what to fix first.
     if (!root || ctx.file.syntax.length) return [];
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     for (const key of REQUIRED_KEYS) {
       if (getProperty(root, key)) continue;
       out.push({

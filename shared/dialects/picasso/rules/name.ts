@@ -1,9 +1,9 @@
 import { posix } from 'path';
-import type { Finding, FixPlan } from '../../../types';
+import type { FixPlan } from '../../../types';
 import { findingOn, quote } from '../../common';
 import { replaceValueEdit } from '../../../fixes/edits';
 import { NAME_PATTERN } from '../constants';
-import type { PicassoContext, PicassoFix, PicassoRule } from '../util';
+import type { PicassoContext, PicassoFix, PicassoRule, PicassoFinding } from '../util';
 
 /**
  * picasso/name-format, picasso/name-mismatch and picasso/invocation-mismatch. Their fixes
@@ -15,7 +15,7 @@ export const nameRules: PicassoRule = {
   check(ctx) {
     const { name, invocation, targetName } = ctx.model;
     if (!ctx.model.root) return [];
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     if (name && !NAME_PATTERN.test(name.value)) {
       const shown = name.value ? quote(name.value) : 'An empty `name`';
       out.push(

@@ -1,10 +1,10 @@
-import type { Finding, FixPlan, SeverityName } from '../../../types';
+import type { FixPlan, SeverityName } from '../../../types';
 import { findingOn, nearOrHint, quote } from '../../common';
 import { removeFix, toolSuggestionFixes } from '../../../fixes/plans';
 import { replaceValueEdit } from '../../../fixes/edits';
 import { scopesAllowing } from '../tools';
 import type { PicassoToolEntry } from '../model';
-import type { PicassoFix, PicassoRule } from '../util';
+import type { PicassoFix, PicassoRule, PicassoFinding } from '../util';
 
 /** "`memory: session`" or "`memory: read-only` or `memory: session`": the scopes that keep a tool. */
 function allowingScopes(tool: string): string {
@@ -24,7 +24,7 @@ export const toolsDenyOverlap: PicassoRule = {
     const { tools, deny } = ctx.model.entries;
     const denied = new Set(deny.map((e) => e.text));
     const allowed = new Set(tools.map((e) => e.text));
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     for (const [list, other] of [
       [tools, denied],
       [deny, allowed],
@@ -107,7 +107,7 @@ export const memoryConflict: PicassoRule = {
 export const unknownTool: PicassoRule = {
   ids: ['picasso/unknown-tool'],
   check(ctx) {
-    const out: Finding[] = [];
+    const out: PicassoFinding[] = [];
     for (const list of ['tools', 'deny'] as const) {
       for (const entry of ctx.model.entries[list]) {
         if (entry.known) continue;

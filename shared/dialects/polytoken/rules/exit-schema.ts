@@ -2,14 +2,13 @@ import Ajv from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import { distance } from 'fastest-levenshtein';
-import type { Finding } from '../../../types';
 import { pointerToPath } from '../../../schema/validate';
 import { isArray, isObject, isString, nodeAtPath, toPlain, type AstNode } from '../../../text/tree';
 import { findingOn } from '../../common';
 import { removeFix, replaceFix, standardFixes } from '../../../fixes/plans';
 import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
 import { polyProperty } from '../model';
-import { readable, type PolytokenRule } from '../util';
+import { readable, type PolytokenRule, type PolytokenFinding } from '../util';
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 
@@ -233,7 +232,7 @@ export const statusEnumRule: PolytokenRule = {
     const model = readable(ctx);
     const schema = model && polyProperty(model, 'exit_tool_schema')?.value;
     if (!isObject(schema)) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     for (const field of REPORT_ORDER) {
       const values = nodeAtPath(schema, ['properties', field, 'enum']);
       if (!isArray(values)) continue;

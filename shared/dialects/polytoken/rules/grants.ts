@@ -1,7 +1,6 @@
-import type { Finding } from '../../../types';
 import { findingOn } from '../../common';
 import { standardFixes } from '../../../fixes/plans';
-import { readable, type PolytokenRule } from '../util';
+import { readable, type PolytokenRule, type PolytokenFinding } from '../util';
 
 /** polytoken/exit-tool-listed and polytoken/switch-facet: tools the runtime never lets a definition list. */
 export const grantsRule: PolytokenRule = {
@@ -9,7 +8,7 @@ export const grantsRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     if (!model) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     for (const e of model.entries.tools) {
       if (e.text !== 'exit_tool') continue;
       out.push(

@@ -1,11 +1,11 @@
-import type { FixPlan, Finding } from '../../../types';
-import { POLYTOKEN_UNDENIABLE } from '../../../catalog/builtins';
+import type { FixPlan } from '../../../types';
+import { POLYTOKEN_UNDENIABLE } from '../builtins';
 import { findingOn } from '../../common';
 import { removeFix } from '../../../fixes/plans';
 import { replaceItemWithManyEdit } from '../../../fixes/edits';
 import { isString, stringItems } from '../../../text/tree';
 import { expandMeaning, misplacedIn, toolMeaning } from '../tools';
-import { readable, type PolytokenFix, type PolytokenRule } from '../util';
+import { readable, type PolytokenFix, type PolytokenRule, type PolytokenFinding } from '../util';
 
 /** polytoken/tag-in-literal-list, polytoken/mcp-shorthand-in-deny and polytoken/undeniable-tool. */
 export const literalListsRule: PolytokenRule = {
@@ -13,7 +13,7 @@ export const literalListsRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     if (!model) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     for (const list of ['tools_deny', 'undeferred_tools'] as const) {
       for (const e of model.entries[list]) {
         const misplaced = misplacedIn(list, e.meaning);

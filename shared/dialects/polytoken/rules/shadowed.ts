@@ -2,6 +2,7 @@ import { posix } from 'path';
 import { toPosix, relativeInside } from '../../../files';
 import type { RuleContext } from '../../../types';
 import { readable, type PolytokenRule } from '../util';
+import { polytokenSettings } from '../settings';
 
 const PROJECT_DIR = /(^|\/)\.polytoken\/subagents$/;
 
@@ -16,7 +17,7 @@ interface Place {
 function placeOf(ctx: RuleContext<unknown>, path: string): Place | undefined {
   const dir = posix.dirname(toPosix(path));
   if (ctx.loaded.globalDir && dir === ctx.loaded.globalDir) return { rank: 0, global: true };
-  const extra = ctx.config.polytoken.subagentDirs.map((d) => posix.resolve(ctx.loaded.dir, toPosix(d)));
+  const extra = polytokenSettings(ctx.config).subagentDirs.map((d) => posix.resolve(ctx.loaded.dir, toPosix(d)));
   const index = extra.lastIndexOf(dir);
   if (index >= 0) return { rank: 1 + index };
   if (PROJECT_DIR.test(dir)) return { rank: 1 + extra.length, project: dir };
@@ -48,11 +49,8 @@ export const shadowedRule: PolytokenRule = {
     const model = readable(ctx);
     if (!ctx.workspace || !model) return [];
     const name = model.registeredName;
-    // Only same-name entries matter: when the caller grouped the index by name (checkPaths,
-    // large workspaces), only those are looked at, which keeps a workspace check linear.
-    const entries = ctx.workspace.polytokenByName
-      ? (ctx.workspace.polytokenByName.get(name) ?? [])
-      : ctx.workspace.polytoken;
+    // Only same-name entries matter, and the index hands those alone: a workspace check stays linear.
+    const entries = ctx.workspace.byName('polytoken', name) ?? [];
     if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];

@@ -1,10 +1,10 @@
-import type { Finding, FixPlan } from '../../../types';
+import type { FixPlan } from '../../../types';
 import { getProperty, isArray, isObject, isString, stringItems, type AstNode } from '../../../text/tree';
 import { findingOn } from '../../common';
 import { appendToListEdit, insertKeyLinesEdit, removeItemEdit, removePropertyEdit } from '../../../fixes/edits';
 import { STATUS_FIELDS } from '../constants';
 import { polyProperty } from '../model';
-import { readable, type PolytokenFix, type PolytokenRule } from '../util';
+import { readable, type PolytokenFix, type PolytokenRule, type PolytokenFinding } from '../util';
 
 /** The JSON types a property schema declares (`type: integer`, `type: [string, null]`); empty when it says none. */
 function declaredTypes(schema: AstNode | undefined): string[] {
@@ -37,7 +37,7 @@ export const statusFieldOrderRule: PolytokenRule = {
     if (!isObject(schema) || !isObject(properties)) return [];
     const required = stringItems(getProperty(schema, 'required')?.value).map((i) => i.value);
     if (successDecides(properties, required)) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     STATUS_FIELDS.forEach((field, i) => {
       const prop = getProperty(properties, field);
       if (!prop) return;

@@ -1,5 +1,5 @@
 import { posix } from 'path';
-import type { Finding, FixPlan } from '../../../types';
+import type { FixPlan } from '../../../types';
 import { getProperty, isObject, isString, pathOf, type AstNode } from '../../../text/tree';
 import { describeProblem, validateNode } from '../../../schema/validate';
 import { nearestName } from '../../../catalog/catalog';
@@ -15,6 +15,7 @@ import {
   type PolytokenContext,
   type PolytokenFix,
   type PolytokenRule,
+  type PolytokenFinding,
 } from '../util';
 
 function frontmatterIsEmpty(ctx: PolytokenContext): boolean {
@@ -157,7 +158,7 @@ export const invalidValueRule: PolytokenRule = {
         ),
       ];
     }
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     for (const problem of validateNode(schema, root)) {
       const path = pathOf(problem.node);
       // `name` belongs to polytoken/missing-name.

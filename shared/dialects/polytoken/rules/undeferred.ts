@@ -1,9 +1,9 @@
-import type { Finding, FixPlan } from '../../../types';
+import type { FixPlan } from '../../../types';
 import { findingOn } from '../../common';
 import { removeFix } from '../../../fixes/plans';
 import { appendToListEdit } from '../../../fixes/edits';
 import { isString, stringItems, nodeAtPath } from '../../../text/tree';
-import { readable, type PolytokenFix, type PolytokenRule } from '../util';
+import { readable, type PolytokenFix, type PolytokenRule, type PolytokenFinding } from '../util';
 
 /** polytoken/deny-undeferred-conflict and polytoken/undeferred-not-granted. */
 export const undeferredRule: PolytokenRule = {
@@ -11,7 +11,7 @@ export const undeferredRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     if (!model) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     const literal = (list: 'tools_deny' | 'undeferred_tools') =>
       model.entries[list].filter((e) => e.meaning.kind === 'name' || e.meaning.kind === 'server');
     const deny = literal('tools_deny');

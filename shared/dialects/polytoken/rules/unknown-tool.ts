@@ -1,8 +1,8 @@
-import type { Finding, SeverityName } from '../../../types';
+import type { SeverityName } from '../../../types';
 import { findingOn, nearOrHint } from '../../common';
 import { toolSuggestionFixes } from '../../../fixes/plans';
 import type { PolytokenToolEntry } from '../model';
-import { readable, type PolytokenContext, type PolytokenRule } from '../util';
+import { readable, type PolytokenContext, type PolytokenRule, type PolytokenFinding } from '../util';
 
 const ADD_HINT = 'if it exists, add it to `tools.polytoken` (or `mcp`) in .subagents.yaml';
 
@@ -16,7 +16,7 @@ export const unknownToolRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     if (!model) return [];
-    const out: Finding[] = [];
+    const out: PolytokenFinding[] = [];
     for (const list of ['tools', 'tools_deny', 'undeferred_tools'] as const) {
       for (const e of model.entries[list]) if (e.unknown) out.push(report(ctx, e));
     }
@@ -25,7 +25,7 @@ export const unknownToolRule: PolytokenRule = {
   fixes: { 'polytoken/unknown-tool': (req) => toolSuggestionFixes(req) },
 };
 
-function report(ctx: PolytokenContext, e: PolytokenToolEntry): Finding {
+function report(ctx: PolytokenContext, e: PolytokenToolEntry): PolytokenFinding {
   const make = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) =>
     findingOn(ctx, 'polytoken/unknown-tool', e.node, message, data, severity);
   const { what, near } = e.unknown!;

@@ -1,9 +1,8 @@
-import type { ProfyRule } from '../util';
+import type { ProfyRule, ProfyFinding } from '../util';
 
 import { standardFixes, toolSuggestionFixes } from '../../../fixes/plans';
 import { findingOn, quote } from '../../common';
 import { nearestName } from '../../../catalog/catalog';
-import type { Finding } from '../../../types';
 import { RESERVED_NAMES } from '../constants';
 import { expandGlob } from '../glob';
 import { nameList } from './util';
@@ -15,7 +14,7 @@ import { nameList } from './util';
 export const reservedTool: ProfyRule = {
   ids: ['profy/reserved-tool'],
   check(ctx) {
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     for (const s of ctx.model.subagents) {
       for (const e of s.entries) {
         if (e.kind !== 'reserved') continue;
@@ -49,7 +48,7 @@ export const unresolvedTool: ProfyRule = {
     if (!model.toolset.known) return [];
     const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
     const prefixes = new PrefixCandidates(grantable);
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     for (const s of model.subagents) {
       for (const e of s.entries) {
         if (!e.unresolved) continue;

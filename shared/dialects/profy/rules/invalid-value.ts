@@ -1,8 +1,7 @@
-import type { ProfyRule } from '../util';
+import type { ProfyRule, ProfyFinding } from '../util';
 import { findingOn, findingOnFirstLine } from '../../common';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
 import { pathOf } from '../../../text/tree';
-import type { Finding } from '../../../types';
 import { REQUIRED_SUBAGENT_FIELDS } from '../constants';
 import schema from '../../../../schemas/profy.schema.json';
 
@@ -20,7 +19,7 @@ export const invalidValue: ProfyRule = {
   check(ctx) {
     const root = ctx.model.root;
     if (!root) return [];
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     for (const p of validateNode(schema, root)) {
       if (ownedByDropRule(p)) continue;
       const message = `${describeProblem(p)} ${consequence(p)}`;

@@ -1,7 +1,6 @@
-import type { ProfyRule } from '../util';
+import type { ProfyRule, ProfyFinding } from '../util';
 import { missingFieldFixes } from './missing-field-fixes';
 import { findingOn } from '../../common';
-import type { Finding } from '../../../types';
 import { kindWord, SKIPPED } from '../model';
 import { atOpening } from './util';
 
@@ -13,7 +12,7 @@ import { atOpening } from './util';
 export const missingField: ProfyRule = {
   ids: ['profy/missing-field'],
   check(ctx) {
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     for (const s of ctx.model.subagents) {
       for (const p of s.fieldProblems) {
         const data = { field: p.field };

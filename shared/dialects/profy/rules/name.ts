@@ -1,7 +1,6 @@
-import type { ProfyRule } from '../util';
+import type { ProfyRule, ProfyFinding } from '../util';
 import { standardFixes } from '../../../fixes/plans';
 import { findingOn, quote } from '../../common';
-import type { Finding } from '../../../types';
 import { IDENTIFIER_LIKE } from '../constants';
 import { sanitizedName, SKIPPED } from '../model';
 import { joinWords } from './util';
@@ -14,7 +13,7 @@ import { joinWords } from './util';
 export const invalidName: ProfyRule = {
   ids: ['profy/invalid-name'],
   check(ctx) {
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     const { subagents } = ctx.model;
     for (const s of subagents) {
       if (!s.nameNode || !s.badNameChars.length) continue;

@@ -1,9 +1,8 @@
-import type { ProfyContext, ProfyRule } from '../util';
+import type { ProfyContext, ProfyRule, ProfyFinding } from '../util';
 import { findingOn, keyRenameData, quote, unknownKeyFindings } from '../../common';
 import { keyRenameFixes } from '../../../fixes/plans';
 import { nearestName } from '../../../catalog/catalog';
 import type { AstNode } from '../../../text/tree';
-import type { Finding } from '../../../types';
 import { EXPERT_KEYS, SUBAGENT_KEYS } from '../constants';
 
 /** Keys an Expert file may hold besides Profy's own: `$schema`, which JSON editors use. */
@@ -18,7 +17,7 @@ export const unknownKey: ProfyRule = {
   ids: ['profy/unknown-key'],
   check(ctx) {
     const model = ctx.model;
-    const out: Finding[] = [];
+    const out: ProfyFinding[] = [];
     if (model.expert)
       for (const f of unknownKeys(
         ctx,
@@ -53,7 +52,7 @@ function unknownKeys(
   known: readonly string[],
   elsewhere: readonly string[],
   elsewhereName: string,
-): Finding[] {
+): ProfyFinding[] {
   return unknownKeyFindings(
     node,
     known,

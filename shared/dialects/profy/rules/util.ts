@@ -1,15 +1,17 @@
 import type { AstNode } from '../../../text/tree';
-import type { Finding, RuleContext, RuleId } from '../../../types';
+import type { ProfyFinding } from '../util';
+import type { ProfyRuleId } from '../rule-meta';
+import type { RuleContext } from '../../../types';
 import { findingAt, quote } from '../../common';
 
 /** A finding on the opening `{` of an object (for a key that is absent). */
 export function atOpening(
   ctx: Pick<RuleContext, 'file'>,
-  rule: RuleId,
+  rule: ProfyRuleId,
   node: AstNode,
   message: string,
   data?: Record<string, unknown>,
-): Finding {
+): ProfyFinding {
   return findingAt(rule, ctx.file.source.range(node.start, Math.min(node.end, node.start + 1)), message, data);
 }
 

@@ -4,10 +4,11 @@
  * inside `{% %}`. The body is tokenized by the same tokenizer polytoken/template-syntax uses.
  */
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
-import { TEMPLATE_BLOCK_TAGS } from '../dialects/polytoken/constants';
-import type { TemplateToken } from '../dialects/polytoken/template';
-import { toItems, type Candidate, type CompletionOptions } from './completion-items';
-import type { FeatureFile } from './common';
+import { toItems, type Candidate, type CompletionOptions } from '../../../features/kit/completion-items';
+import type { FeatureFile } from '../../module';
+import { TEMPLATE_BLOCK_TAGS } from '../constants';
+import type { PolytokenModel } from '../model';
+import type { TemplateToken } from '../template';
 
 /** What the Polytoken document says of the names a body may use. */
 const TEMPLATE_NAMES: Record<string, string> = {
@@ -19,8 +20,7 @@ const TEMPLATE_NAMES: Record<string, string> = {
 };
 
 /** The expression, statement or raw token of the body holding the offset (the model's tokens, in text order). */
-function tokenAt(file: FeatureFile, offset: number): TemplateToken | undefined {
-  if (file.dialect !== 'polytoken') return undefined;
+function tokenAt(file: FeatureFile<PolytokenModel>, offset: number): TemplateToken | undefined {
   const tokens = file.model.template;
   let lo = 0;
   let hi = tokens.length;
@@ -34,7 +34,7 @@ function tokenAt(file: FeatureFile, offset: number): TemplateToken | undefined {
   return t && t.kind !== 'text' && t.kind !== 'comment' && offset > t.start && offset <= t.end ? t : undefined;
 }
 
-export function templateHover(file: FeatureFile, offset: number): Hover | undefined {
+export function templateHover(file: FeatureFile<PolytokenModel>, offset: number): Hover | undefined {
   const token = tokenAt(file, offset);
   if (!token) return undefined;
   let start = offset;
@@ -52,7 +52,7 @@ export function templateHover(file: FeatureFile, offset: number): Hover | undefi
 
 /** Completion inside a `{{ }}` or `{% %}` of the body; undefined elsewhere. */
 export function templateCompletions(
-  file: FeatureFile,
+  file: FeatureFile<PolytokenModel>,
   offset: number,
   options: CompletionOptions,
 ): CompletionItem[] | undefined {

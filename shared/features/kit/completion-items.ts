@@ -8,7 +8,7 @@ import {
   type CompletionItem,
   type Range,
 } from 'vscode-languageserver-types';
-import type { SourceText } from '../text/source';
+import type { SourceText } from '../../text/source';
 import type { YamlCursor } from './yaml-context';
 
 export interface CompletionOptions {
@@ -47,7 +47,7 @@ export function toItems(
     seen.add(c.label);
     let insert = c.insert ?? c.label;
     let snippet = !!c.snippet && snippets;
-    if (c.snippet && !snippets) insert = stripSnippet(insert);
+    if (c.snippet && !snippets) insert = snippetText(insert);
     if (cursor?.kind === 'list-line') {
       insert = `- ${insert}`;
     }
@@ -69,7 +69,8 @@ export function toItems(
   return items;
 }
 
-function stripSnippet(s: string): string {
+/** A snippet as the plain text it inserts with every placeholder at its default. */
+export function snippetText(s: string): string {
   return s
     .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
     .replace(/\$\{\d+:([^}]*)\}/g, '$1')

@@ -1,10 +1,10 @@
 /**
  * Reading a definition's `name` off its lines, without a YAML parse, when the lines are plain
  * enough to be sure: the workspace index of the server and of `subagents check` read tens of
- * thousands of files at start-up this way. Otherwise undefined: then the file is parsed.
+ * thousands of files at start-up this way. Otherwise undefined: then the file is parsed. The
+ * dialect modules whose names are a top-level `name:` use these readers as their quick path.
  */
-import type { Dialect } from '../basics';
-import { findFrontmatter } from '../text/frontmatter';
+import { findFrontmatter } from './frontmatter';
 
 /** Tests turn the quick path off to compare with full parses. */
 export const QUICK_NAMES = { enabled: true };
@@ -16,17 +16,14 @@ export interface QuickName {
   end: number;
 }
 
-/**
- * The `name` of a Polytoken or Picasso definition read off its lines (see quickPolytokenName);
- * Profy files, and Picasso `.md` roles written without frontmatter, are always parsed.
- */
-export function quickName(kind: Dialect, raw: string, path: string): QuickName | undefined {
-  if (!QUICK_NAMES.enabled || kind === 'profy') return undefined;
-  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  if (kind === 'polytoken' || path.endsWith('.md')) {
-    const fm = findFrontmatter(text);
-    return fm.kind === 'closed' ? nameInRegion(text, fm.yamlStart, fm.yamlEnd) : undefined;
-  }
+/** The top-level `name` of a Markdown file's frontmatter, read off its lines (text without a BOM); undefined without a closed frontmatter. */
+export function quickFrontmatterName(text: string): QuickName | undefined {
+  const fm = findFrontmatter(text);
+  return fm.kind === 'closed' ? nameInRegion(text, fm.yamlStart, fm.yamlEnd) : undefined;
+}
+
+/** The top-level `name` of a YAML file, read off its lines (text without a BOM). */
+export function quickYamlName(text: string): QuickName | undefined {
   return nameInRegion(text, 0, text.length);
 }
 
@@ -35,18 +32,13 @@ const NAME_LINE = /^name:[ ]+(?:([A-Za-z_][\w.-]*)|"([^"\\]+)"|'([^']+)')[ ]*(?:
 const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
 
 /**
- * The `name` of a Polytoken definition read off its frontmatter's lines, without a YAML
- * parse: a closed frontmatter whose top-level lines are all simple `key:` lines, one of
- * them `name:` with a plain identifier or a quoted string without escapes, and no line
- * that could open a multi-line quoted or flow value. Otherwise undefined (then the file is
- * parsed). For a file that parses cleanly this is polytokenName's answer; a broken file's
- * parse can disagree, and checkPaths corrects the index after that parse (applyCorrections).
+ * The name of the YAML mapping in `text[start, end)`, read line by line, without a YAML
+ * parse: top-level lines that are all simple `key:` lines, one of them `name:` with a plain
+ * identifier or a quoted string without escapes, and no line that could open a multi-line
+ * quoted or flow value. Otherwise undefined (then the file is parsed). For a file that parses
+ * cleanly this is the parse's answer; a broken file's parse can disagree, and checkPaths
+ * corrects the index after that parse (applyCorrections).
  */
-export function quickPolytokenName(raw: string): string | undefined {
-  return quickName('polytoken', raw, '')?.name;
-}
-
-/** The name of the YAML mapping in `text[start, end)`, read line by line (see quickPolytokenName). */
 function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
   const region = text.slice(start, end);
   // A tab, or a lone CR (the yaml package does not break lines on it as this reader would): let the parser decide.

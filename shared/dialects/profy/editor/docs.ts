@@ -1,0 +1,30 @@
+/** Markdown for Profy's allowlist globs (hover and inlay hints), from what the allowlist resolution found. */
+import { expansionLine, nameFence } from '../../../features/kit/tool-lines';
+
+/** What a Profy glob matches, as the allowlist resolution found it. */
+export interface GlobFacts {
+  /** The main toolset is known. */
+  known: boolean;
+  granted: readonly string[];
+  reservedMatches: readonly string[];
+}
+
+/** Hover text for a Profy glob, with what it matches in the main toolset. */
+export function globMarkdown(glob: string, facts: GlobFacts): string {
+  return [
+    `**${glob}** \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`,
+    ...globMatchLines(facts),
+  ].join('\n\n');
+}
+
+/** What a glob matches, as paragraphs (hover and the inlay hints' tooltip). */
+export function globMatchLines(facts: GlobFacts): string[] {
+  if (!facts.known)
+    return [
+      'The main agent toolset is unknown (no Expert `tools`, no `profy.mainTools`), so what it matches is unknown.',
+    ];
+  const lines = [expansionLine('Matches now', facts.granted, ' of the main toolset')];
+  if (facts.reservedMatches.length)
+    lines.push(`Reserved names it also matches are never granted: ${nameFence(facts.reservedMatches)}`);
+  return lines;
+}
