@@ -17,6 +17,7 @@ import {
 } from 'yaml';
 import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
+import { parseYamlFast } from './yaml-fast';
 
 export { MAX_SYNTAX_ERRORS } from './syntax-errors';
 
@@ -34,8 +35,16 @@ const MAX_DEPTH = 500;
 /**
  * Parses YAML text that starts at `base` in the document and converts it to the
  * neutral tree. Duplicate keys are errors, as the runtimes' loaders treat them.
+ * Plain YAML is read in one pass (yaml-fast.ts); everything else by the yaml package.
  */
 export function parseYaml(text: string, base = 0): YamlParseResult {
+  const fast = parseYamlFast(text, base);
+  if (fast) return { root: fast.root, errors: [] };
+  return parseYamlWithPackage(text, base);
+}
+
+/** parseYaml through the yaml package alone (the reference the fast path is held to). */
+export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
   const doc = parseDocumentBounded(text);
   if ('tooDeep' in doc) {
     return {

@@ -1,0 +1,53 @@
+/**
+ * The differential check of the fast YAML reader (shared/text/yaml-fast.ts): where it answers,
+ * its tree must be the yaml package's, node for node (kind, value, range, flow, links), and
+ * the package must report no error.
+ */
+import type { AstNode, AstProperty } from '../../shared/text/tree';
+import { parseYamlWithPackage } from '../../shared/text/yaml';
+import { parseYamlFast } from '../../shared/text/yaml-fast';
+
+/** Where two trees differ (a path and both sides), or undefined when they are the same. */
+export function treeDifference(a: AstNode | undefined, b: AstNode | undefined, path = '$'): string | undefined {
+  if (!a || !b)
+    return a === b ? undefined : `${path}: ${a ? 'only the fast tree has a node' : 'only the package has a node'}`;
+  if (a.kind !== b.kind) return `${path}: kind ${a.kind} vs ${b.kind}`;
+  if (a.start !== b.start || a.end !== b.end) return `${path}: range [${a.start},${a.end}] vs [${b.start},${b.end}]`;
+  if (!Object.is(a.value, b.value)) return `${path}: value ${JSON.stringify(a.value)} vs ${JSON.stringify(b.value)}`;
+  if (!!a.flow !== !!b.flow || !!a.viaAlias !== !!b.viaAlias) return `${path}: flow or alias`;
+  if ((a.properties?.length ?? -1) !== (b.properties?.length ?? -1)) return `${path}: number of properties`;
+  if ((a.items?.length ?? -1) !== (b.items?.length ?? -1)) return `${path}: number of items`;
+  for (let i = 0; i < (a.properties?.length ?? 0); i++) {
+    const p: AstProperty = a.properties![i];
+    const q: AstProperty = b.properties![i];
+    if (p.key !== q.key) return `${path}: key ${JSON.stringify(p.key)} vs ${JSON.stringify(q.key)}`;
+    const d =
+      treeDifference(p.keyNode, q.keyNode, `${path}.key(${p.key})`) ??
+      treeDifference(p.value, q.value, `${path}.${p.key}`);
+    if (d) return d;
+    if (
+      p.parent !== a ||
+      p.keyNode.keyOf !== p ||
+      p.value.property !== p ||
+      p.value.parent !== a ||
+      p.keyNode.parent !== a
+    )
+      return `${path}.${p.key}: parent or property links`;
+  }
+  for (let i = 0; i < (a.items?.length ?? 0); i++) {
+    const d = treeDifference(a.items![i], b.items![i], `${path}[${i}]`);
+    if (d) return d;
+    if (a.items![i].parent !== a) return `${path}[${i}]: parent link`;
+  }
+  return undefined;
+}
+
+/** Whether the fast reader answered, and how its answer differs from the package's (undefined: the same). */
+export function compareWithPackage(text: string, base = 0): { fast: boolean; difference?: string } {
+  const fast = parseYamlFast(text, base);
+  if (!fast) return { fast: false };
+  const reference = parseYamlWithPackage(text, base);
+  if (reference.errors.length)
+    return { fast: true, difference: `the package reports: ${reference.errors.map((e) => e.message).join('; ')}` };
+  return { fast: true, difference: treeDifference(fast.root, reference.root) };
+}
