@@ -122,6 +122,17 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
     assert.strictEqual(treeDifference(fast.root, parseYamlWithPackage(text).root), undefined);
   });
 
+  it('reads repeated keys and reports them as the package path does', () => {
+    const cases = [
+      'a: 1\na: 2\n',
+      'b:\n  x: 1\n  y: 2\n  x: 3\nb: 4\n',
+      "t: {k: 1, 'k': 2}\n",
+      Array.from({ length: 20 }, (_, i) => `k${i % 12}: ${i}\n`).join(''),
+    ];
+    for (const text of cases) assert.ok(parseYamlFast(text)?.duplicateKeys.length, JSON.stringify(text));
+    agreeOn(cases.map((text) => ({ id: text, text })));
+  });
+
   it('leaves to the package what it does not read', () => {
     for (const text of [
       'a: &x 1\nb: *x\n',
@@ -134,7 +145,6 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
       'a:\tb\n',
       'a: b\r\n',
       '---\na: 1\n',
-      'a: 1\na: 2\n',
       'a: [x,\n  y]\n',
       '? a\n: b\n',
       '1: one\n',

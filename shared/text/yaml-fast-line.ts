@@ -27,34 +27,34 @@ export function bail(): never {
   throw BAIL;
 }
 
-/** Adds a mapping's property; a repeated key is the package's error. `keys`: the set kept past 8 keys (returned). */
-export function addProperty(
-  map: AstNode,
-  property: AstProperty,
-  keys: Set<string> | undefined,
-): Set<string> | undefined {
-  const properties = map.properties!;
-  if (properties.length >= 8) {
-    keys ??= new Set(properties.map((p) => p.key));
-    if (keys.has(property.key)) bail();
-    keys.add(property.key);
-  } else if (properties.some((p) => p.key === property.key)) bail();
-  properties.push(property);
-  return keys;
-}
-
 /** Reads one line's scalars and flow collections of `text`; nodes' offsets are shifted by `base`. */
 export class LineReader {
   protected readonly n: number;
   protected depth = 0;
   /** Past the value flowValue or flow read last (for a key: at its `:`). */
   protected flowEnd = 0;
+  /** Where keys that repeat an earlier key of their mapping start (the tree keeps both, as the package's does). */
+  readonly duplicateKeys: number[] = [];
 
   constructor(
     protected readonly text: string,
     protected readonly base: number,
   ) {
     this.n = text.length;
+  }
+
+  /** Adds a mapping's property, noting a repeated key. `keys`: the set kept past 8 keys (returned). */
+  protected addProperty(map: AstNode, property: AstProperty, keys: Set<string> | undefined): Set<string> | undefined {
+    const properties = map.properties!;
+    let repeated: boolean;
+    if (properties.length >= 8) {
+      keys ??= new Set(properties.map((p) => p.key));
+      repeated = keys.has(property.key);
+      keys.add(property.key);
+    } else repeated = properties.some((p) => p.key === property.key);
+    if (repeated) this.duplicateKeys.push(property.keyNode.start);
+    properties.push(property);
+    return keys;
   }
 
   protected nextLine(i: number): number {
@@ -175,7 +175,7 @@ export class LineReader {
     const property: AstProperty = { key, keyNode, value, parent: map };
     keyNode.keyOf = property;
     value.property = property;
-    return addProperty(map, property, keys);
+    return this.addProperty(map, property, keys);
   }
 
   /** A scalar or nested collection inside a flow collection; sets flowEnd past it (a key: at its `:`). */

@@ -4,14 +4,13 @@
  * scalars, straight from the text to the neutral tree. It answers only when it is sure to
  * give exactly what the yaml package gives (the same tree, values and ranges, and no error);
  * on anything else (anchors, aliases, tags, merge keys, escapes, multi-line plain or quoted
- * scalars, folded scalars, tabs, CR, document markers, duplicate keys, a comment where the
+ * scalars, folded scalars, tabs, CR, document markers, a comment where the
  * package's ranges depend on it, ...) it returns undefined and the caller uses the yaml
  * package. test/yaml-fast.test.ts holds it to the package on the YAML test suite, every
  * fixture and generated texts.
  */
 import type { AstNode, AstProperty } from './tree';
 import {
-  addProperty,
   BAIL,
   bail,
   COLON,
@@ -27,11 +26,18 @@ import {
   UNSAFE,
 } from './yaml-fast-line';
 
-/** The tree of `text` (offsets shifted by `base`), or undefined when the yaml package must read it. */
-export function parseYamlFast(text: string, base = 0): { root: AstNode | undefined } | undefined {
+/**
+ * The tree of `text` (offsets shifted by `base`) and where its repeated keys start, or
+ * undefined when the yaml package must read it.
+ */
+export function parseYamlFast(
+  text: string,
+  base = 0,
+): { root: AstNode | undefined; duplicateKeys: number[] } | undefined {
   if (UNSAFE.test(text)) return undefined;
   try {
-    return { root: new FastYamlReader(text, base).document() };
+    const reader = new FastYamlReader(text, base);
+    return { root: reader.document(), duplicateKeys: reader.duplicateKeys };
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
@@ -126,7 +132,7 @@ class FastYamlReader extends LineReader {
     const node: AstNode = { kind: 'object', start: this.base + k, end: 0, parent, properties: [], flow: false };
     let keys: Set<string> | undefined;
     for (;;) {
-      keys = addProperty(node, this.pair(node, indent, k), keys);
+      keys = this.addProperty(node, this.pair(node, indent, k), keys);
       if (this.pos >= this.n || this.indent < indent) break;
       if (this.indent > indent) bail();
       k = this.pos + indent;

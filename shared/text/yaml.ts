@@ -39,8 +39,15 @@ const MAX_DEPTH = 500;
  */
 export function parseYaml(text: string, base = 0): YamlParseResult {
   const fast = parseYamlFast(text, base);
-  if (fast) return { root: fast.root, errors: [] };
-  return parseYamlWithPackage(text, base);
+  if (!fast) return parseYamlWithPackage(text, base);
+  const sink = new SyntaxErrorSink('YAML');
+  addDuplicateKeys(sink, fast.duplicateKeys);
+  return { root: fast.root, errors: sink.result() };
+}
+
+/** Repeated keys (offsets into the whole document) are errors, as the runtimes' loaders treat them. */
+function addDuplicateKeys(sink: SyntaxErrorSink, offsets: number[]): void {
+  for (const offset of offsets) sink.add({ start: offset, end: offset + 1, message: DUPLICATE_KEY_MESSAGE });
 }
 
 /** parseYaml through the yaml package alone (the reference the fast path is held to). */
@@ -66,8 +73,10 @@ export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
     });
   }
   const { aliasTargets, duplicateKeyOffsets } = scanDocument(doc);
-  for (const offset of duplicateKeyOffsets)
-    sink.add({ start: base + offset, end: base + offset + 1, message: DUPLICATE_KEY_MESSAGE });
+  addDuplicateKeys(
+    sink,
+    duplicateKeyOffsets.map((offset) => base + offset),
+  );
   const converter = new Converter(aliasTargets, base);
   const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
   if (converter.aliasBudgetExceeded) {
