@@ -52,7 +52,16 @@ function addDuplicateKeys(sink: SyntaxErrorSink, offsets: number[]): void {
 
 /** parseYaml through the yaml package alone (the reference the fast path is held to). */
 export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
-  const doc = parseDocumentBounded(text);
+  // The package makes an Error object for every problem it meets (more than it reports), and
+  // capturing their stack traces is more than half of parsing a broken file: nobody reads them.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let doc: ReturnType<typeof parseDocumentBounded>;
+  try {
+    doc = parseDocumentBounded(text);
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
   if ('tooDeep' in doc) {
     return {
       errors: [
