@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { CASES, checkInvariants, loadedConfig, workspaceIndex } from '../test/hardening/generators';
-import { compareWithPackage } from '../test/support/yaml-diff';
+import { compareWithPackage } from '../test/support/parse-diff';
 import { loadPrng, randomYaml } from '../test/support/yaml-gen';
 import type { FileKind } from '../shared/types';
 

@@ -6,7 +6,7 @@ import type { AstNode } from '../shared/text/tree';
 import { parseYaml, parseYamlWithPackage } from '../shared/text/yaml';
 import { parseYamlFast } from '../shared/text/yaml-fast';
 import { stripMarkers } from './support/fixtures';
-import { compareWithPackage, treeDifference } from './support/yaml-diff';
+import { compareWithPackage, treeDifference } from './support/parse-diff';
 import { loadPrng, mutate, randomYaml } from './support/yaml-gen';
 
 const REPO = path.join(__dirname, '..', '..');

@@ -1,11 +1,14 @@
 /**
- * The differential check of the fast YAML reader (shared/text/yaml-fast.ts): where it answers,
- * its tree must be the yaml package's, node for node (kind, value, range, flow, links), and
- * parseYaml's errors (repeated keys, the only ones the fast reader answers with) the package's.
+ * The differential checks of the fast readers: where shared/text/yaml-fast.ts answers, its
+ * tree must be the yaml package's, node for node (kind, value, range, flow, links), and
+ * parseYaml's errors (repeated keys, the only ones the fast reader answers with) the
+ * package's; where shared/text/json-fast.ts answers, parseJson's result must be jsonc-parser's.
  */
 import type { AstNode, AstProperty } from '../../shared/text/tree';
 import { parseYaml, parseYamlWithPackage } from '../../shared/text/yaml';
 import { parseYamlFast } from '../../shared/text/yaml-fast';
+import { parseJson, parseJsonWithPackage } from '../../shared/text/json';
+import { parseJsonFast } from '../../shared/text/json-fast';
 
 /** Where two trees differ (a path and both sides), or undefined when they are the same. */
 export function treeDifference(a: AstNode | undefined, b: AstNode | undefined, path = '$'): string | undefined {
@@ -50,5 +53,15 @@ export function compareWithPackage(text: string, base = 0): { fast: boolean; dif
   const errors = (r: typeof ours) => JSON.stringify(r.errors);
   if (errors(ours) !== errors(reference))
     return { fast: true, difference: `errors ${errors(ours)} vs ${errors(reference)}` };
+  return { fast: true, difference: treeDifference(ours.root, reference.root) };
+}
+
+/** Whether the fast JSON reader answered, and how parseJson then differs from jsonc-parser's path (undefined: the same). */
+export function compareJsonWithPackage(text: string): { fast: boolean; difference?: string } {
+  if (!parseJsonFast(text)) return { fast: false };
+  const ours = parseJson(text);
+  const reference = parseJsonWithPackage(text);
+  const rest = (r: typeof ours) => JSON.stringify([r.errors, r.duplicateKeys]);
+  if (rest(ours) !== rest(reference)) return { fast: true, difference: `errors ${rest(ours)} vs ${rest(reference)}` };
   return { fast: true, difference: treeDifference(ours.root, reference.root) };
 }
