@@ -1,10 +1,24 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
+import { receiveMessageOnPort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../../shared';
 import { nameIndex, type NameLists } from '../../shared';
 import type { FileKind } from '../../shared';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
+import {
+  closePool,
+  GO,
+  heartbeatSlot,
+  itemsSlot,
+  ownListSlot,
+  P1,
+  P2,
+  SIGNAL,
+  spawnWorkers,
+  STATE,
+  type WorkerPool,
+  type WorkerStart,
+} from './worker-pool';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -20,16 +34,6 @@ const CHUNK = 32;
 // (their text is in its memory), then the unnamed ones, then those other threads named
 // and have not reached (read again), so that all threads finish together.
 
-/** Slots of the shared Int32Array. */
-const P1 = 0; // next phase-1 chunk
-const P2 = 1; // next phase-2 chunk
-const SIGNAL = 2; // bumped after every message a worker posts
-const GO = 3; // 1: the index is posted, phase 2 may start; 2: abort
-const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started, 4 idle until the index comes
-// After the STATE slots: one heartbeat per worker, bumped after every file it handles; then
-// the next phase-2 chunk of each thread's named files (the main thread's first).
-const ownListSlot = (count: number, thread: number) => STATE + 2 * count + thread;
-
 interface WireItem {
   path: string;
   kind: FileKind;
@@ -37,19 +41,15 @@ interface WireItem {
   root: string;
 }
 
-export interface WorkerInput {
+/** The work a worker is sent when the walk is done. */
+interface WorkerInput {
   items: WireItem[];
   configs: LoadedConfig[];
   poly: number[];
   other: number[];
-  ctl: SharedArrayBuffer;
-  port: MessagePort;
-  slot: number;
-  /** Its heartbeat slot in `ctl`. */
-  heartbeat: number;
-  /** How many workers there are. */
-  count: number;
 }
+
+export type { WorkerStart };
 
 /**
  * A worker stopped making progress while busy: it died without running its `finally`
@@ -127,6 +127,7 @@ function claimPhase2(
   for (let t = 0; t < named.length; t++) if (t !== thread) claim(ownListSlot(count, t), named[t]);
 }
 
+/** `pool`: workers started during the walk (else started here). */
 export function runParallel(
   items: Item[],
   options: CheckOptions,
@@ -134,6 +135,7 @@ export function runParallel(
   file: string,
   keepFor: (path: string) => boolean,
   preset?: Preset,
+  pool?: WorkerPool,
 ): ItemsRun {
   // Files whose analysis is kept are done on this thread; the rest is shared. Skipped
   // items (answered by the cache) come with their names and need neither phase.
@@ -156,9 +158,9 @@ export function runParallel(
     }
     return { path: c.path, kind: c.kind, config: id, root: c.root };
   });
-  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + 3 * count + 1));
-  const ctl = new Int32Array(ctlBuffer);
-  const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
+  pool ??= spawnWorkers(count, file);
+  const ctl = pool.ctl;
+  const workers = pool.workers.map((w) => ({ ...w, active: true, done: false }));
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const readErrors: ReadError[] = [];
   const names = new Map<number, string>(preset?.names);
@@ -210,7 +212,7 @@ export function runParallel(
     const now = Date.now();
     for (const w of workers) {
       const busy = w.active && !w.done && Atomics.load(ctl, STATE + w.slot) === 1;
-      if (watch.stalled(w.slot, busy, Atomics.load(ctl, STATE + count + w.slot), now)) {
+      if (watch.stalled(w.slot, busy, Atomics.load(ctl, heartbeatSlot(count, w.slot)), now)) {
         throw new WorkerStalledError(`worker ${w.slot} made no progress for ${watch.stallMs} ms`);
       }
     }
@@ -226,30 +228,10 @@ export function runParallel(
   };
 
   try {
-    for (let slot = 0; slot < count; slot++) {
-      const { port1, port2 } = new MessageChannel();
-      const workerData: WorkerInput = {
-        items: wire,
-        configs,
-        poly,
-        other,
-        ctl: ctlBuffer,
-        port: port2,
-        slot,
-        heartbeat: STATE + count + slot,
-        count,
-      };
-      let worker: Worker;
-      try {
-        worker = new Worker(file, { workerData, transferList: [port2] });
-      } catch {
-        port1.close(); // no thread (resource limits…): the others, and this one, share its work
-        continue;
-      }
-      worker.unref();
-      worker.on('error', () => undefined); // a failed start leaves its work to the others
-      workers.push({ worker, port: port1, slot, active: true, done: false });
-    }
+    const work: WorkerInput = { items: wire, configs, poly, other };
+    for (const w of workers) w.port.postMessage(work);
+    Atomics.store(ctl, itemsSlot(count), 1);
+    Atomics.notify(ctl, itemsSlot(count));
     const runner = new Runner(items, options.onRuleError, options.contents);
 
     // Phase 1: the shadowing index.
@@ -317,20 +299,20 @@ export function runParallel(
       Atomics.store(ctl, GO, 2);
       Atomics.notify(ctl, GO);
     }
-    for (const w of workers) {
-      w.port.close();
-      void w.worker.terminate().catch(() => undefined);
-    }
+    closePool(pool);
   }
 }
 
-/** The body of `check-worker.js`. */
-export function workerMain(data: WorkerInput): void {
-  const ctl = new Int32Array(data.ctl);
-  const port = data.port;
+/** The body of `check-worker.js`: it waits for its work, which comes when the walk is done. */
+export function workerMain(begin: WorkerStart): void {
+  const ctl = new Int32Array(begin.ctl);
+  const port = begin.port;
   try {
-    if (Atomics.compareExchange(ctl, STATE + data.slot, 0, 1) !== 0) return;
-    const beat = () => Atomics.add(ctl, data.heartbeat, 1);
+    Atomics.wait(ctl, itemsSlot(begin.count), 0);
+    const posted = Atomics.load(ctl, itemsSlot(begin.count)) === 1 ? receiveMessageOnPort(port) : undefined;
+    if (!posted || Atomics.compareExchange(ctl, STATE + begin.slot, 0, 1) !== 0) return;
+    const data = { ...begin, ...(posted.message as WorkerInput) };
+    const beat = () => Atomics.add(ctl, heartbeatSlot(data.count, data.slot), 1);
     const post = (m: WorkerMessage) => {
       port.postMessage(m);
       Atomics.add(ctl, SIGNAL, 1);
@@ -406,7 +388,7 @@ export function workerMain(data: WorkerInput): void {
     claimPhase2(ctl, data.count, 1 + data.slot, start.named, data.other, analyzeAll);
     post({ type: 'done' });
   } finally {
-    Atomics.store(ctl, STATE + data.slot, 2);
+    Atomics.store(ctl, STATE + begin.slot, 2);
     Atomics.add(ctl, SIGNAL, 1);
     Atomics.notify(ctl, SIGNAL);
     port.close();
