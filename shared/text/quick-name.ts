@@ -32,10 +32,14 @@ const NAME_LINE = /^name:[ ]+(?:([A-Za-z_][\w.-]*)|"([^"\\]+)"|'([^']+)')[ ]*(?:
 const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
 
 /**
- * The name of the YAML mapping in `text[start, end)`, read line by line, up to the line
- * after `name:`: in a text that parses cleanly nothing later can change the name (a second
- * `name:` is a repeated key, a syntax error, and the index of a broken file is corrected
- * after its parse).
+ * The name of the YAML mapping in `text[start, end)`, read line by line, without a YAML
+ * parse: top-level lines that are all simple `key:` lines, one of them `name:` with a plain
+ * identifier or a quoted string without escapes, and no line that could open a multi-line
+ * quoted or flow value. Otherwise undefined (then the file is parsed). Reading stops at the
+ * line after `name:`: in a text that parses cleanly nothing later can change the name (a
+ * second `name:` is a repeated key, a syntax error). For a file that parses cleanly this is
+ * the parse's answer; a broken file's parse can disagree, and checkPaths corrects the index
+ * after that parse (applyCorrections).
  */
 function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
   const region = text.slice(start, end);
