@@ -124,6 +124,28 @@ describe('the Subagents view', () => {
     assert.strictEqual(total(auditor), expertOwn + inAuditor, 'auditor: its own and the Expert’s');
     assert.strictEqual(total(poster) + inAuditor, analysis.diagnostics.length, 'every problem counted somewhere');
   });
+  it('shows a file that does not parse as the runtime verdict, named from the file, with its syntax problems only', () => {
+    const cases: [string, string, string, string][] = [
+      ['.polytoken/subagents/triage.md', '---\nname: [triage\n---\nBody {{ prompt }}\n', 'rejected', 'syntax/yaml'],
+      ['.polytoken/subagents/empty.md', '', 'rejected', 'syntax/frontmatter'],
+      ['apps/cli/agents/planner.yaml', 'name: planner\ninvocation: @planner\n', 'rejected', 'syntax/yaml'],
+      ['ledger.expert.json', '{ "subagents": [ { "name": "a", ', 'dropped', 'syntax/json'],
+    ];
+    for (const [rel, text, status, rule] of cases) {
+      const { defs } = summaries(rel, text);
+      const stem = rel
+        .split('/')
+        .pop()!
+        .replace(/\.(md|yaml|expert\.json)$/, '');
+      assert.deepStrictEqual(
+        defs.map((d) => [d.name, d.status, d.reasons, d.tools]),
+        [[stem, status, [rule], 0]],
+        rel,
+      );
+      assert.ok(defs[0].problems.errors > 0, rel);
+      assert.strictEqual(hasProblems(defs[0]), true, rel);
+    }
+  });
 });
 
 describe('the Subagents view: its data store', () => {
