@@ -1,12 +1,14 @@
 /** What `subagents diff` reports: the changes between two sides' resolutions, as JSON, text or Markdown. */
 import type { Dialect, ResolveStatus, ResolvedDefinition } from '../shared';
-import { printable } from '../shared';
+import { printable, toolCount } from '../shared';
 import type { SideDefinition } from './diff-sides';
 
 export interface Grant {
   tool: string;
   /** The key or shorthand that grants it (the resolution's provenance). */
   by: string;
+  /** Only when true: the catalog does not know the tool (the resolution's `unknown`), so the runtime likely has no such tool. */
+  unknown?: true;
 }
 
 export interface DefinitionChange {
@@ -41,7 +43,22 @@ function keyed(definitions: readonly SideDefinition[]): Map<string, SideDefiniti
 const grantOf = (definition: ResolvedDefinition, tool: string): Grant => ({
   tool,
   by: definition.provenance?.[tool]?.join('; ') || 'tools',
+  ...(definition.unknown?.includes(tool) ? { unknown: true } : {}),
 });
+
+/**
+ * `; granted 2 tools + 1 unknown, revoked 1 tool`: a definition's changes counted, the unknown
+ * grants apart; said only when some granted tool is unknown (the rows say the rest).
+ */
+function grantCounts(c: DefinitionChange): string {
+  if (!c.granted.some((g) => g.unknown)) return '';
+  const parts: string[] = [];
+  if (c.granted.length) parts.push(`granted ${toolCount(c.granted.length, c.granted.filter((g) => g.unknown).length)}`);
+  if (c.revoked.length) parts.push(`revoked ${toolCount(c.revoked.length)}`);
+  return parts.length ? `; ${parts.join(', ')}` : '';
+}
+
+const grantedWord = (g: Grant) => (g.unknown ? 'granted (unknown tool)' : 'granted');
 
 /** Added, removed and changed definitions (status or tools), in file order; unchanged ones are left out. */
 export function compare(
@@ -106,12 +123,12 @@ export function formatDiffText(report: DiffReport): string {
   for (const c of report.changes) {
     lines.push(
       '',
-      `${printable(c.file)}: ${printable(c.name) || '(unnamed)'} (${c.dialect}) ${c.change}, status ${statusText(c)}`,
+      `${printable(c.file)}: ${printable(c.name) || '(unnamed)'} (${c.dialect}) ${c.change}, status ${statusText(c)}${grantCounts(c)}`,
     );
-    const granted = c.granted.map((g) => ({ tool: printable(g.tool), by: printable(g.by) }));
+    const granted = c.granted.map((g) => ({ tool: printable(g.tool), by: printable(g.by), word: grantedWord(g) }));
     const revoked = c.revoked.map(printable);
     const width = [...granted.map((g) => g.tool), ...revoked].reduce((w, t) => Math.max(w, t.length), 0);
-    for (const g of granted) lines.push(`  + ${g.tool.padEnd(width)}  granted by ${g.by}`);
+    for (const g of granted) lines.push(`  + ${g.tool.padEnd(width)}  ${g.word} by ${g.by}`);
     for (const t of revoked) lines.push(`  - ${t.padEnd(width)}  revoked`);
   }
   return lines.join('\n') + '\n';
@@ -148,7 +165,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
       '',
       `#### ${code(c.name || '(unnamed)')} (${c.dialect}): ${c.change}`,
       '',
-      `${code(c.file)}, status: **${cell(statusText(c))}**`,
+      `${code(c.file)}, status: **${cell(statusText(c))}**${cell(grantCounts(c))}`,
       '',
     );
     if (!c.granted.length && !c.revoked.length) {
@@ -156,7 +173,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
       continue;
     }
     lines.push('| change | tool | granted by |', '| --- | --- | --- |');
-    for (const g of c.granted) lines.push(`| ➕ granted | ${codeCell(g.tool)} | ${cell(g.by)} |`);
+    for (const g of c.granted) lines.push(`| ➕ ${grantedWord(g)} | ${codeCell(g.tool)} | ${cell(g.by)} |`);
     for (const t of c.revoked) lines.push(`| ➖ revoked | ${codeCell(t)} | |`);
   }
   return lines.join('\n') + '\n';

@@ -6,6 +6,7 @@
  */
 import { DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import { catalogFor } from './catalog/by-dialect';
+import type { Catalog } from './catalog/catalog';
 import { defaultConfig, parseConfigDocument, type SubagentsConfig } from './config/config';
 import { dialectModule } from './dialects';
 import type { DialectModule } from './dialects/module';
@@ -190,8 +191,16 @@ export function resolveAnalysis(analysis: Analysis, file: string): Resolution | 
   const context = analysis.context;
   if (!context?.model || !parses(context.file))
     return { file, dialect: module.id, definitions: [unparsableDefinition(module, analysis, outcome)] };
-  const definitions = module.resolve(context, outcome);
+  // Unknown means what the dialect's unknown-tool rule reports; a runtime without one (Profy: the Expert's own toolset decides) has none.
+  const catalog = module.editor.unknownToolRule ? context.catalog : undefined;
+  const definitions = module.resolve(context, outcome).map((d) => withUnknown(d, catalog));
   return { file, dialect: module.id, definitions };
+}
+
+/** The definition with `unknown` after `tools`: what of its tool set the catalog does not know. */
+function withUnknown(d: ResolvedDefinition, catalog: Catalog | undefined): ResolvedDefinition {
+  const { name, status, tools, ...rest } = d;
+  return { name, status, tools, unknown: catalog ? catalog.unknownAmong(tools) : [], ...rest };
 }
 
 /**
@@ -209,6 +218,7 @@ function unparsableDefinition(module: DialectModule, analysis: Analysis, outcome
     name,
     status: module.unparsableStatus ?? 'rejected',
     tools: [],
+    unknown: [],
     removed: [],
     reasons,
     ...(silenced.length ? { silenced } : {}),

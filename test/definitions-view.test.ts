@@ -30,7 +30,9 @@ describe('the Subagents view', () => {
     const [d] = defs;
     assert.strictEqual(d.status, 'loads');
     assert.strictEqual(d.group, 'ws');
-    assert.strictEqual(definitionDescription(d), '4 tools · 1 warning');
+    // file_raed is not in the catalog: counted apart.
+    assert.strictEqual(d.unknown, 1);
+    assert.strictEqual(definitionDescription(d), '3 tools + 1 unknown · 1 warning');
     assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
     assert.strictEqual(
       hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }),
@@ -42,10 +44,19 @@ describe('the Subagents view', () => {
       true,
     );
     assert.strictEqual(
-      definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }),
+      definitionDescription({
+        ...d,
+        tools: 1,
+        unknown: 0,
+        problems: { errors: 2, warnings: 1, information: 1, hints: 0 },
+      }),
       '1 tool · 2 errors 1 warning 1 info',
     );
-    assert.match(statusLine(d), /^\*\*Loads\*\*: the runtime grants it 4 tools\.$/);
+    assert.match(
+      statusLine(d),
+      /^\*\*Loads\*\*: the runtime grants it 3 tools \+ 1 unknown \(not in the catalog: likely no such tool\)\.$/,
+    );
+    assert.match(statusLine({ ...d, tools: 3, unknown: 0 }), /^\*\*Loads\*\*: the runtime grants it 3 tools\.$/);
     assert.match(
       statusLine({ ...d, status: 'shadowed', shadowedBy: 'a/.polytoken/subagents/reviewer.md' }),
       /replaces it \(a\/\.polytoken\/subagents\/reviewer\.md\)/,
