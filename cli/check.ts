@@ -26,8 +26,9 @@ import { HELP } from './help';
 import { inputRoots, linkRefusal, readRoots } from './roots';
 import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
+import { formatStylish } from './stylish';
 
-const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['text', 'stylish', 'json', 'sarif', 'github'] as const;
 
 /** The cache file when `--cache-location` is not given, in the current folder. */
 export const DEFAULT_CACHE_FILE = '.subagentscache';
@@ -44,7 +45,9 @@ export function commandCheck(args: string[], io: Io): number {
     io.out(HELP.check);
     return 0;
   }
-  const format = formatOption(parsed, FORMATS, 'text');
+  // On a terminal people read the grouped report; piped or written to a file, the one-line-per-diagnostic `text` that tools parse.
+  const toTerminal = !!io.stdoutIsTTY && parsed.values['--output-file'] === undefined;
+  const format = formatOption(parsed, FORMATS, toTerminal ? 'stylish' : 'text');
   const maxWarnings = maxWarningsOption(parsed);
   const quiet = parsed.flags.has('--quiet');
   const allowUnmatched = parsed.flags.has('--no-error-on-unmatched-pattern');
@@ -73,6 +76,12 @@ export function commandCheck(args: string[], io: Io): number {
   if (format === 'json') text = formatJson(report);
   else if (format === 'sarif') text = formatSarif(report, { version: io.version, cwd: toPosix(io.cwd), ioErrors });
   else if (format === 'github') text = formatGithub(report) + warningsLine;
+  else if (format === 'stylish')
+    text =
+      formatStylish(report, {
+        colors: outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : textColors({}, false),
+        width: toTerminal ? io.columns : undefined,
+      }) + warningsLine;
   else
     text =
       formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;

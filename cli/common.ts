@@ -15,8 +15,10 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   version: string;
-  /** Whether standard output is a terminal (colour). */
+  /** Whether standard output is a terminal (colour, the default report format). */
   stdoutIsTTY?: boolean;
+  /** The terminal's width, when standard output is one (the stylish report wraps to it). */
+  columns?: number;
   /** All of standard input (`check --stdin`). */
   readStdin?(): string;
 }

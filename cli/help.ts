@@ -41,7 +41,11 @@ expands itself ('agents/**/*.md'); default: the current folder. A PATH that hold
 no definition file is an error (exit 2).
 
 Options:
-  -f, --format FORMAT       output format (default: text)
+  -f, --format FORMAT       output format, in any case (default: stylish on a terminal,
+                            else text)
+                            stylish: grouped by file, line:col severity message rule,
+                                    wrapped to the terminal; a summary with the count
+                                    of problems and of those --fix would fix
                             text:   path:line:col severity message [rule], then a summary
                             json:   { files: [{ path, dialect, diagnostics }], summary }
                             sarif:  SARIF 2.1.0

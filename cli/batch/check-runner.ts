@@ -8,6 +8,7 @@ import {
   dialectModule,
   fileStem,
   findingsToDiagnostics,
+  markFixable,
   unreadableReason,
   type Analysis,
   type WorkspaceIndex,
@@ -155,6 +156,8 @@ export class Runner {
       parsed,
       onRuleError: this.onRuleError,
     });
+    // The reports count what `--fix` would fix (report.ts `DiagnosticFacts`).
+    markFixable(analysis);
     const registered = quickName ?? indexedName;
     if (registered !== undefined) {
       const name = nameOf(c.kind, analysis.context?.file, c.path);
