@@ -15,6 +15,7 @@ import {
   absolutePath,
   configOptions,
   errorLine,
+  isFolder,
   relativePath,
   runCheckPaths,
   siblingsForShadowing,
@@ -269,8 +270,10 @@ export function checkUnsaved(
   contents: ReadonlyMap<string, string>,
   options: ConfigOptions & Partial<CheckOptions>,
   io: Io,
+  /** Folders whose definitions are indexed too (names that clash across files: `subagents new`). */
+  around: readonly string[] = [],
 ): CheckRun {
-  const inputs = new Set(contents.keys());
+  const inputs = new Set([...around, ...contents.keys()]);
   for (const abs of contents.keys()) for (const sibling of siblingsForShadowing(abs)) inputs.add(sibling);
   const own = (p: string) => contents.has(p);
   const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: own, analyze: own }, io);
@@ -296,14 +299,6 @@ function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
     return undefined;
   }
   return { file, checker: checkerIdentity(io.version), key: key.key, workspace: workspaceRoots(io) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return fs.statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The version and a digest of the running bundle: a rebuilt checker never trusts an older cache. */

@@ -60,6 +60,15 @@ export function configOptions(parsed: ParsedArgs, io: Io): ConfigOptions {
   return options;
 }
 
+/** Whether `path` is an existing folder (links followed). */
+export function isFolder(path: string): boolean {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** checkPaths with the CLI's error handling: a missing, refused or unmatched input is a usage error. */
 export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<CheckOptions>, io: Io): CheckRun {
   try {

@@ -13,7 +13,7 @@ import type { ConfigOptions } from '../shared/node';
 import { loadConfigFile } from '../shared/node';
 import type { Dialect, ResolvedDefinition } from '../shared';
 import { UsageError } from './args';
-import { absolutePath, relativePath, runCheckPaths, type Io } from './common';
+import { absolutePath, isFolder, relativePath, runCheckPaths, type Io } from './common';
 import { linkRefusal, realTarget } from './roots';
 import { listFiles, readBlobs, resolveCommit, topLevel } from './git';
 
@@ -72,14 +72,6 @@ export function chooseSides(positionals: string[], dashDash: number | undefined,
   const base = given[0] ?? revision('HEAD');
   if (!base) throw new UsageError('HEAD names no commit yet: commit once, or name BASE');
   return { base, head: given[1] ?? { kind: 'worktree' }, paths: rest, ...(top ? { top } : {}) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return fs.statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export interface SideDefinition {

@@ -15,6 +15,8 @@ Usage:
   subagents resolve FILE [--format text|json] [--config FILE] [--no-global]
   subagents rules [--format text|json|markdown]
   subagents diff [BASE [HEAD]] [--format text|markdown|json] [--fail-on-grant] [PATH...]
+  subagents init
+  subagents new RUNTIME NAME [--dir FOLDER] [--expert FILE] [--description TEXT]
   subagents lsp --stdio
   subagents mcp
   subagents --help | --version
@@ -24,6 +26,8 @@ Commands:
   resolve   print the tool set each definition in FILE really gets
   rules     list every rule with its default severity, summary and docs page
   diff      compare the tool sets of every definition between two git revisions
+  init      write a commented .subagents.yaml into the current folder
+  new       create a definition that passes every rule, where its runtime looks for it
   lsp       start the language server on stdin/stdout
   mcp       start the MCP server on stdin/stdout (tools for agents: docs/mcp.md)
 
@@ -114,6 +118,31 @@ Options:
   -h, --help                   show this help
 
 Exit status: 0 compared (1 with --fail-on-grant and a grant), 2 usage, git or I/O error.
+`,
+  init: `Usage: subagents init
+
+Writes a commented .subagents.yaml into the current folder: every key (extra file
+globs, ignored files, known tools and MCP servers, rule severities) commented out
+with an example. Exit status: 0 written, 2 when the folder already has one.
+`,
+  new: `Usage: subagents new RUNTIME NAME [options]
+
+Creates a new definition named NAME for RUNTIME (polytoken, picasso, profy) in the
+folder the runtime reads, named as the runtime requires, that passes every rule.
+It is checked before it is written: a NAME the runtime's rules refuse (or that
+clashes with a definition there) is reported and nothing is written. An existing
+file is never replaced.
+
+Options:
+  --dir FOLDER          the project folder (default: the current folder)
+  --expert FILE         (Profy) add the subagent to this Expert's subagents
+                        instead of creating NAME.expert.json
+  --description TEXT    its description (default: a placeholder to fill in)
+  --config FILE         use this configuration instead of the nearest .subagents.yaml
+  --no-global           do not read Polytoken's global folder
+  -h, --help            show this help
+
+Exit status: 0 created, 2 usage error, a refused NAME, or a file that exists.
 `,
   lsp: `Usage: subagents lsp --stdio
 

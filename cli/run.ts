@@ -5,7 +5,7 @@ import { errorLine, type Io } from './common';
 import { HELP } from './help';
 
 /** The commands, for did-you-mean (`chek` → `check`). */
-const COMMANDS = ['check', 'resolve', 'rules', 'diff', 'lsp', 'mcp', 'help'];
+const COMMANDS = ['check', 'resolve', 'rules', 'diff', 'lsp', 'mcp', 'help', 'init', 'new'];
 
 /** Runs one command line; undefined means "keep running" (the language server). */
 export function main(argv: string[], io: Io): number | undefined {
@@ -29,6 +29,10 @@ export function main(argv: string[], io: Io): number | undefined {
         return commandResolve(rest, io);
       case 'rules':
         return commandRules(rest, io);
+      case 'init':
+        return (require('./scaffold') as typeof import('./scaffold')).commandInit(rest, io);
+      case 'new':
+        return (require('./scaffold') as typeof import('./scaffold')).commandNew(rest, io);
       case 'diff':
         // Loaded only here, like the server: the other commands do not need it.
         return (require('./diff') as typeof import('./diff')).commandDiff(rest, io);
