@@ -251,6 +251,19 @@ describe('subagents diff', function () {
     );
   });
 
+  it('a leading argument that is neither a revision nor a path: unknown revision, with the branch meant', () => {
+    const repo = newRepo();
+    git(repo, 'checkout', '-q', '-b', 'master');
+    commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a') }, 'first');
+    assertUsageError(
+      temps.run(['diff', 'main'], repo),
+      /^subagents: unknown revision `main`, nor a file or folder here \(the current branch is `master`\)/,
+    );
+    assertUsageError(temps.run(['diff', 'mastr'], repo), /unknown revision `mastr`.*\(did you mean `master`\?\)/);
+    // Named sides first: the argument after them is a PATH.
+    assertUsageError(temps.run(['diff', 'HEAD', 'main'], repo), /main: no such file or folder in HEAD nor in worktree/);
+  });
+
   it('files git archive would leave out (export-ignore) are still compared', () => {
     const repo = newRepo();
     commit(
