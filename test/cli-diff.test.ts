@@ -251,6 +251,32 @@ describe('subagents diff', function () {
     );
   });
 
+  it('a definition renamed inside its file is one renamed entry, its tools compared', () => {
+    const repo = newRepo();
+    commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read]') }, 'first');
+    fs.writeFileSync(path.join(repo, '.polytoken/subagents/a.md'), VALID_POLYTOKEN('b', '[file_read, grep]'));
+    const json = JSON.parse(temps.run(['diff', '-f', 'json'], repo).stdout);
+    assert.deepEqual(json.changes, [
+      {
+        file: '.polytoken/subagents/a.md',
+        dialect: 'polytoken',
+        name: 'b',
+        change: 'renamed',
+        previousName: 'a',
+        // The name no longer matches the file: the runtime rejects it.
+        status: { from: 'loads', to: 'rejected' },
+        granted: [{ tool: 'grep', by: 'tools' }],
+        revoked: [],
+      },
+    ]);
+    const text = temps.run(['diff'], repo).stdout;
+    assert.match(text, /1 definition changed \(0 added, 0 removed, 1 renamed, 0 changed\)/);
+    assert.match(
+      text,
+      /a\.md: b \(polytoken\) renamed from a, status loads → rejected\n {2}\+ grep +granted by tools\n/,
+    );
+  });
+
   it('a leading argument that is neither a revision nor a path: unknown revision, with the branch meant', () => {
     const repo = newRepo();
     git(repo, 'checkout', '-q', '-b', 'master');
