@@ -84,8 +84,9 @@ ${EXIT}
   resolve: `Usage: subagents resolve FILE [options]
 
 Prints the effective tool set of each definition in FILE: its status (loads,
-rejected, dropped), granted tools, undeferred tools, what was removed and why,
-dropped allowlist entries and unexpanded shorthands.
+rejected, dropped), granted tools (those the catalog does not know marked unknown),
+undeferred tools, what was removed and why, dropped allowlist entries and
+unexpanded shorthands.
 
 Options:
   --format text|json   output format (default: text)
