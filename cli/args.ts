@@ -1,5 +1,13 @@
+import { nearestName } from '../shared';
+
 /** A usage error: the CLI prints `subagents: <message>` and exits 2. */
 export class UsageError extends Error {}
+
+/** ` (did you mean \`--format\`?)` when a candidate is close to what was written, else nothing. */
+export function didYouMean(written: string, candidates: Iterable<string>): string {
+  const near = nearestName(written.toLowerCase(), candidates, Math.min(3, Math.max(1, Math.floor(written.length / 3))));
+  return near === undefined ? '' : ` (did you mean \`${near}\`?)`;
+}
 
 export interface OptionSpec {
   /** Options that take a value (`--format json` or `--format=json`). */
@@ -57,17 +65,23 @@ export function parseArgs(args: readonly string[], spec: OptionSpec, command: st
       parsed.flags.add(name);
       continue;
     }
-    throw new UsageError(`unknown option ${written} for \`subagents ${command}\`; run \`subagents ${command} --help\``);
+    const known = [...spec.values, ...spec.flags, '--help'];
+    throw new UsageError(
+      `unknown option ${written} for \`subagents ${command}\`${didYouMean(written, known)}; run \`subagents ${command} --help\``,
+    );
   }
   return parsed;
 }
 
-/** The value of `--format`, checked against the formats a command knows. */
+/** The value of `--format` (in any case: `SARIF` is `sarif`), checked against the formats a command knows. */
 export function formatOption<T extends string>(parsed: ParsedArgs, allowed: readonly T[], fallback: T): T {
-  const value = parsed.values['--format'];
-  if (value === undefined) return fallback;
+  const given = parsed.values['--format'];
+  if (given === undefined) return fallback;
+  const value = given.toLowerCase();
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`unknown format "${value}" for --format; use ${allowed.join(', ')}`);
+    throw new UsageError(
+      `unknown format "${given}" for --format${didYouMean(value, allowed)}; use ${allowed.join(', ')}`,
+    );
   }
   return value as T;
 }

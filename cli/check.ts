@@ -15,6 +15,7 @@ import {
   absolutePath,
   configOptions,
   errorLine,
+  isFolder,
   relativePath,
   runCheckPaths,
   siblingsForShadowing,
@@ -26,8 +27,9 @@ import { HELP } from './help';
 import { inputRoots, linkRefusal, readRoots } from './roots';
 import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
+import { formatStylish } from './stylish';
 
-const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['text', 'stylish', 'json', 'sarif', 'github'] as const;
 
 /** The cache file when `--cache-location` is not given, in the current folder. */
 export const DEFAULT_CACHE_FILE = '.subagentscache';
@@ -44,7 +46,9 @@ export function commandCheck(args: string[], io: Io): number {
     io.out(HELP.check);
     return 0;
   }
-  const format = formatOption(parsed, FORMATS, 'text');
+  // On a terminal people read the grouped report; piped or written to a file, the one-line-per-diagnostic `text` that tools parse.
+  const toTerminal = !!io.stdoutIsTTY && parsed.values['--output-file'] === undefined;
+  const format = formatOption(parsed, FORMATS, toTerminal ? 'stylish' : 'text');
   const maxWarnings = maxWarningsOption(parsed);
   const quiet = parsed.flags.has('--quiet');
   const allowUnmatched = parsed.flags.has('--no-error-on-unmatched-pattern');
@@ -73,6 +77,12 @@ export function commandCheck(args: string[], io: Io): number {
   if (format === 'json') text = formatJson(report);
   else if (format === 'sarif') text = formatSarif(report, { version: io.version, cwd: toPosix(io.cwd), ioErrors });
   else if (format === 'github') text = formatGithub(report) + warningsLine;
+  else if (format === 'stylish')
+    text =
+      formatStylish(report, {
+        colors: outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : textColors({}, false),
+        width: toTerminal ? io.columns : undefined,
+      }) + warningsLine;
   else
     text =
       formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
@@ -260,8 +270,10 @@ export function checkUnsaved(
   contents: ReadonlyMap<string, string>,
   options: ConfigOptions & Partial<CheckOptions>,
   io: Io,
+  /** Folders whose definitions are indexed too (names that clash across files: `subagents new`). */
+  around: readonly string[] = [],
 ): CheckRun {
-  const inputs = new Set(contents.keys());
+  const inputs = new Set([...around, ...contents.keys()]);
   for (const abs of contents.keys()) for (const sibling of siblingsForShadowing(abs)) inputs.add(sibling);
   const own = (p: string) => contents.has(p);
   const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: own, analyze: own }, io);
@@ -287,14 +299,6 @@ function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
     return undefined;
   }
   return { file, checker: checkerIdentity(io.version), key: key.key, workspace: workspaceRoots(io) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return fs.statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The version and a digest of the running bundle: a rebuilt checker never trusts an older cache. */

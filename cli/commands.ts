@@ -92,7 +92,12 @@ export function formatResolution(r: Resolution): string {
         `  silenced:   ${list(d.silenced)} (hidden or downgraded by your settings; the runtime still applies them)`,
       );
     if (d.shadowedBy) lines.push(`  shadowed:   never runs, ${d.shadowedBy} replaces it`);
-    lines.push(`  tools:      ${list(d.tools)}`);
+    const unknown = new Set(d.unknown ?? []);
+    lines.push(`  tools:      ${list(d.tools.map((t) => (unknown.has(t) ? `${t} (unknown)` : t)))}`);
+    if (unknown.size)
+      lines.push(
+        `  unknown:    ${list([...unknown])} (not in the catalog, so the runtime likely has no such tool; if it exists, declare it under \`tools.${r.dialect}\` or \`mcp\` in .subagents.yaml)`,
+      );
     if (d.undeferred) lines.push(`  undeferred: ${list(d.undeferred)}`);
     lines.push(`  removed:    ${list(d.removed.map((x) => `${x.tool} (by ${x.by})`))}`);
     if (d.dropped) lines.push(`  dropped:    ${list(d.dropped.map((x) => `${x.entry} (${x.reason})`))}`);

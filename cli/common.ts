@@ -15,8 +15,10 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   version: string;
-  /** Whether standard output is a terminal (colour). */
+  /** Whether standard output is a terminal (colour, the default report format). */
   stdoutIsTTY?: boolean;
+  /** The terminal's width, when standard output is one (the stylish report wraps to it). */
+  columns?: number;
   /** All of standard input (`check --stdin`). */
   readStdin?(): string;
 }
@@ -56,6 +58,15 @@ export function configOptions(parsed: ParsedArgs, io: Io): ConfigOptions {
     options.configFile = abs;
   }
   return options;
+}
+
+/** Whether `path` is an existing folder (links followed). */
+export function isFolder(path: string): boolean {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** checkPaths with the CLI's error handling: a missing, refused or unmatched input is a usage error. */

@@ -1,19 +1,24 @@
 /** What `subagents diff` reports: the changes between two sides' resolutions, as JSON, text or Markdown. */
 import type { Dialect, ResolveStatus, ResolvedDefinition } from '../shared';
-import { printable } from '../shared';
+import { printable, toolCount } from '../shared';
 import type { SideDefinition } from './diff-sides';
 
 export interface Grant {
   tool: string;
   /** The key or shorthand that grants it (the resolution's provenance). */
   by: string;
+  /** Only when true: the catalog does not know the tool (the resolution's `unknown`), so the runtime likely has no such tool. */
+  unknown?: true;
 }
 
 export interface DefinitionChange {
   file: string;
   dialect: Dialect;
   name: string;
-  change: 'added' | 'removed' | 'changed';
+  /** `renamed`: the definition's name changed within its file (`previousName`); its tools are compared as for `changed`. */
+  change: 'added' | 'removed' | 'changed' | 'renamed';
+  /** Only for `renamed`: the name on the base side. */
+  previousName?: string;
   status: { from: ResolveStatus | null; to: ResolveStatus | null };
   granted: Grant[];
   revoked: string[];
@@ -41,9 +46,66 @@ function keyed(definitions: readonly SideDefinition[]): Map<string, SideDefiniti
 const grantOf = (definition: ResolvedDefinition, tool: string): Grant => ({
   tool,
   by: definition.provenance?.[tool]?.join('; ') || 'tools',
+  ...(definition.unknown?.includes(tool) ? { unknown: true } : {}),
 });
 
-/** Added, removed and changed definitions (status or tools), in file order; unchanged ones are left out. */
+/**
+ * `; granted 2 tools + 1 unknown, revoked 1 tool`: a definition's changes counted, the unknown
+ * grants apart; said only when some granted tool is unknown (the rows say the rest).
+ */
+function grantCounts(c: DefinitionChange): string {
+  if (!c.granted.some((g) => g.unknown)) return '';
+  const parts: string[] = [];
+  if (c.granted.length) parts.push(`granted ${toolCount(c.granted.length, c.granted.filter((g) => g.unknown).length)}`);
+  if (c.revoked.length) parts.push(`revoked ${toolCount(c.revoked.length)}`);
+  return parts.length ? `; ${parts.join(', ')}` : '';
+}
+
+const grantedWord = (g: Grant) => (g.unknown ? 'granted (unknown tool)' : 'granted');
+
+/** One definition's change from `b` (none: added) to `h`; undefined when neither its status nor its tools changed. */
+function changeOf(b: SideDefinition | undefined, h: SideDefinition): DefinitionChange | undefined {
+  const was = new Set(b?.definition.tools ?? []);
+  const now = new Set(h.definition.tools);
+  const granted = h.definition.tools.filter((t) => !was.has(t)).map((t) => grantOf(h.definition, t));
+  const revoked = (b?.definition.tools ?? []).filter((t) => !now.has(t));
+  const renamed = !!b && b.definition.name !== h.definition.name;
+  if (b && !renamed && b.definition.status === h.definition.status && !granted.length && !revoked.length)
+    return undefined;
+  return {
+    file: h.file,
+    dialect: h.dialect,
+    name: h.definition.name,
+    change: renamed ? 'renamed' : b ? 'changed' : 'added',
+    ...(renamed ? { previousName: b.definition.name } : {}),
+    status: { from: b?.definition.status ?? null, to: h.definition.status },
+    granted,
+    revoked,
+  };
+}
+
+/**
+ * The definitions of one side that the other side lacks (by file, name and order), paired by
+ * file: the n-th one removed from a file with the n-th one added to it is a rename there.
+ */
+function pairRenames(
+  removed: readonly SideDefinition[],
+  added: readonly SideDefinition[],
+): { pairs: [SideDefinition, SideDefinition][]; removed: SideDefinition[]; added: SideDefinition[] } {
+  const byFile = new Map<string, SideDefinition[]>();
+  for (const b of removed) byFile.set(b.file, [...(byFile.get(b.file) ?? []), b]);
+  const pairs: [SideDefinition, SideDefinition][] = [];
+  const unpaired: SideDefinition[] = [];
+  for (const h of added) {
+    const b = byFile.get(h.file)?.shift();
+    if (b && b.dialect === h.dialect) pairs.push([b, h]);
+    else unpaired.push(h);
+  }
+  const paired = new Set(pairs.map(([b]) => b));
+  return { pairs, removed: removed.filter((b) => !paired.has(b)), added: unpaired };
+}
+
+/** Added, removed, renamed and changed definitions (status or tools), in file order; unchanged ones are left out. */
 export function compare(
   base: readonly SideDefinition[],
   head: readonly SideDefinition[],
@@ -52,25 +114,23 @@ export function compare(
   const before = keyed(base);
   const after = keyed(head);
   const changes: DefinitionChange[] = [];
+  const added: SideDefinition[] = [];
   for (const [key, h] of after) {
     const b = before.get(key);
-    const was = new Set(b?.definition.tools ?? []);
-    const now = new Set(h.definition.tools);
-    const granted = h.definition.tools.filter((t) => !was.has(t)).map((t) => grantOf(h.definition, t));
-    const revoked = (b?.definition.tools ?? []).filter((t) => !now.has(t));
-    if (b && b.definition.status === h.definition.status && !granted.length && !revoked.length) continue;
-    changes.push({
-      file: h.file,
-      dialect: h.dialect,
-      name: h.definition.name,
-      change: b ? 'changed' : 'added',
-      status: { from: b?.definition.status ?? null, to: h.definition.status },
-      granted,
-      revoked,
-    });
+    if (!b) {
+      added.push(h);
+      continue;
+    }
+    const change = changeOf(b, h);
+    if (change) changes.push(change);
   }
-  for (const [key, b] of before) {
-    if (after.has(key)) continue;
+  const paired = pairRenames(
+    [...before].filter(([key]) => !after.has(key)).map(([, b]) => b),
+    added,
+  );
+  for (const [b, h] of paired.pairs) changes.push(changeOf(b, h)!);
+  for (const h of paired.added) changes.push(changeOf(undefined, h)!);
+  for (const b of paired.removed)
     changes.push({
       file: b.file,
       dialect: b.dialect,
@@ -80,7 +140,6 @@ export function compare(
       granted: [],
       revoked: [...b.definition.tools],
     });
-  }
   changes.sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
   return { base: labels.base, head: labels.head, changes };
 }
@@ -93,7 +152,8 @@ export function grantsSomething(report: DiffReport): boolean {
 function counts(report: DiffReport): string {
   const n = (change: DefinitionChange['change']) => report.changes.filter((c) => c.change === change).length;
   const total = report.changes.length;
-  return `${total} definition${total === 1 ? '' : 's'} changed (${n('added')} added, ${n('removed')} removed, ${n('changed')} changed)`;
+  const renamed = n('renamed') ? `, ${n('renamed')} renamed` : '';
+  return `${total} definition${total === 1 ? '' : 's'} changed (${n('added')} added, ${n('removed')} removed${renamed}, ${n('changed')} changed)`;
 }
 
 const statusText = (c: DefinitionChange) =>
@@ -106,12 +166,12 @@ export function formatDiffText(report: DiffReport): string {
   for (const c of report.changes) {
     lines.push(
       '',
-      `${printable(c.file)}: ${printable(c.name) || '(unnamed)'} (${c.dialect}) ${c.change}, status ${statusText(c)}`,
+      `${printable(c.file)}: ${printable(c.name) || '(unnamed)'} (${c.dialect}) ${changeText(c, printable)}, status ${statusText(c)}${grantCounts(c)}`,
     );
-    const granted = c.granted.map((g) => ({ tool: printable(g.tool), by: printable(g.by) }));
+    const granted = c.granted.map((g) => ({ tool: printable(g.tool), by: printable(g.by), word: grantedWord(g) }));
     const revoked = c.revoked.map(printable);
     const width = [...granted.map((g) => g.tool), ...revoked].reduce((w, t) => Math.max(w, t.length), 0);
-    for (const g of granted) lines.push(`  + ${g.tool.padEnd(width)}  granted by ${g.by}`);
+    for (const g of granted) lines.push(`  + ${g.tool.padEnd(width)}  ${g.word} by ${g.by}`);
     for (const t of revoked) lines.push(`  - ${t.padEnd(width)}  revoked`);
   }
   return lines.join('\n') + '\n';
@@ -125,6 +185,10 @@ function code(text: string): string {
   const padded = shown.startsWith('`') || shown.endsWith('`') ? ` ${shown} ` : shown;
   return `${fence}${padded}${fence}`;
 }
+
+/** `renamed from \`old\``, or the change as it is. */
+const changeText = (c: DefinitionChange, quote: (s: string) => string) =>
+  c.change === 'renamed' ? `renamed from ${quote(c.previousName ?? '')}` : c.change;
 
 /** Plain text in a table cell: `\` and `|` escaped, which GitHub and markdown-it read alike. */
 const cell = (text: string) => printable(text).replace(/[\\|]/g, '\\$&');
@@ -146,9 +210,9 @@ export function formatDiffMarkdown(report: DiffReport): string {
   for (const c of report.changes) {
     lines.push(
       '',
-      `#### ${code(c.name || '(unnamed)')} (${c.dialect}): ${c.change}`,
+      `#### ${code(c.name || '(unnamed)')} (${c.dialect}): ${changeText(c, code)}`,
       '',
-      `${code(c.file)}, status: **${cell(statusText(c))}**`,
+      `${code(c.file)}, status: **${cell(statusText(c))}**${cell(grantCounts(c))}`,
       '',
     );
     if (!c.granted.length && !c.revoked.length) {
@@ -156,7 +220,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
       continue;
     }
     lines.push('| change | tool | granted by |', '| --- | --- | --- |');
-    for (const g of c.granted) lines.push(`| ➕ granted | ${codeCell(g.tool)} | ${cell(g.by)} |`);
+    for (const g of c.granted) lines.push(`| ➕ ${grantedWord(g)} | ${codeCell(g.tool)} | ${cell(g.by)} |`);
     for (const t of c.revoked) lines.push(`| ➖ revoked | ${codeCell(t)} | |`);
   }
   return lines.join('\n') + '\n';

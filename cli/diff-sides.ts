@@ -13,7 +13,7 @@ import type { ConfigOptions } from '../shared/node';
 import { loadConfigFile } from '../shared/node';
 import type { Dialect, ResolvedDefinition } from '../shared';
 import { UsageError } from './args';
-import { absolutePath, relativePath, runCheckPaths, type Io } from './common';
+import { absolutePath, isFolder, relativePath, runCheckPaths, type Io } from './common';
 import { linkRefusal, realTarget } from './roots';
 import { listFiles, readBlobs, resolveCommit, topLevel } from './git';
 
@@ -32,6 +32,8 @@ export interface Sides {
   paths: string[];
   /** The repository's top folder, when in one. */
   top?: string;
+  /** How many sides the arguments named (0: HEAD and the working tree by default). */
+  named: number;
 }
 
 /**
@@ -71,15 +73,7 @@ export function chooseSides(positionals: string[], dashDash: number | undefined,
     throw new UsageError('not in a git repository: name the two folders to compare, `subagents diff OLD NEW --`');
   const base = given[0] ?? revision('HEAD');
   if (!base) throw new UsageError('HEAD names no commit yet: commit once, or name BASE');
-  return { base, head: given[1] ?? { kind: 'worktree' }, paths: rest, ...(top ? { top } : {}) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return fs.statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  return { base, head: given[1] ?? { kind: 'worktree' }, paths: rest, named: given.length, ...(top ? { top } : {}) };
 }
 
 export interface SideDefinition {

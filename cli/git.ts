@@ -43,6 +43,15 @@ export function resolveCommit(top: string, revision: string): string | undefined
   return r.ok ? r.stdout.toString().trim() : undefined;
 }
 
+/** The local and remote-tracking branch names, and the current branch (undefined when HEAD is detached). */
+export function branchNames(top: string): { branches: string[]; current?: string } {
+  const refs = git(['for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/remotes'], top);
+  const head = git(['symbolic-ref', '--quiet', '--short', 'HEAD'], top);
+  const branches = refs.ok ? refs.stdout.toString().split('\n').filter(Boolean) : [];
+  const current = head.ok ? head.stdout.toString().trim() || undefined : undefined;
+  return { branches, ...(current ? { current } : {}) };
+}
+
 export interface TreeFile {
   /** Relative to the repository's top, `/` separators. */
   path: string;

@@ -34,6 +34,8 @@ Usage:
   subagents resolve FILE [--format text|json] [--config FILE] [--no-global]
   subagents rules [--format text|json|markdown]
   subagents diff [BASE [HEAD]] [--format text|markdown|json] [--fail-on-grant] [PATH...]
+  subagents init
+  subagents new RUNTIME NAME [--dir FOLDER] [--expert FILE] [--description TEXT]
   subagents lsp --stdio
   subagents mcp
   subagents --help | --version
@@ -43,6 +45,8 @@ Commands:
   resolve   print the tool set each definition in FILE really gets
   rules     list every rule with its default severity, summary and docs page
   diff      compare the tool sets of every definition between two git revisions
+  init      write a commented .subagents.yaml into the current folder
+  new       create a definition that passes every rule, where its runtime looks for it
   lsp       start the language server on stdin/stdout
   mcp       start the MCP server on stdin/stdout (tools for agents: docs/mcp.md)
 
@@ -61,7 +65,11 @@ expands itself ('agents/**/*.md'); default: the current folder. A PATH that hold
 no definition file is an error (exit 2).
 
 Options:
-  -f, --format FORMAT       output format (default: text)
+  -f, --format FORMAT       output format, in any case (default: stylish on a terminal,
+                            else text)
+                            stylish: grouped by file, line:col severity message rule,
+                                    wrapped to the terminal; a summary with the count
+                                    of problems and of those --fix would fix
                             text:   path:line:col severity message [rule], then a summary
                             json:   { files: [{ path, dialect, diagnostics }], summary }
                             sarif:  SARIF 2.1.0
@@ -96,8 +104,9 @@ ${EXIT}
   resolve: `Usage: subagents resolve FILE [options]
 
 Prints the effective tool set of each definition in FILE: its status (loads,
-rejected, dropped), granted tools, undeferred tools, what was removed and why,
-dropped allowlist entries and unexpanded shorthands.
+rejected, dropped), granted tools (those the catalog does not know marked unknown),
+undeferred tools, what was removed and why, dropped allowlist entries and
+unexpanded shorthands.
 
 Options:
   --format text|json   output format (default: text)
@@ -130,6 +139,31 @@ Options:
   -h, --help                   show this help
 
 Exit status: 0 compared (1 with --fail-on-grant and a grant), 2 usage, git or I/O error.
+`,
+  init: `Usage: subagents init
+
+Writes a commented .subagents.yaml into the current folder: every key (extra file
+globs, ignored files, known tools and MCP servers, rule severities) commented out
+with an example. Exit status: 0 written, 2 when the folder already has one.
+`,
+  new: `Usage: subagents new RUNTIME NAME [options]
+
+Creates a new definition named NAME for RUNTIME (polytoken, picasso, profy) in the
+folder the runtime reads, named as the runtime requires, that passes every rule.
+It is checked before it is written: a NAME the runtime's rules refuse (or that
+clashes with a definition there) is reported and nothing is written. An existing
+file is never replaced.
+
+Options:
+  --dir FOLDER          the project folder (default: the current folder)
+  --expert FILE         (Profy) add the subagent to this Expert's subagents
+                        instead of creating NAME.expert.json
+  --description TEXT    its description (default: a placeholder to fill in)
+  --config FILE         use this configuration instead of the nearest .subagents.yaml
+  --no-global           do not read Polytoken's global folder
+  -h, --help            show this help
+
+Exit status: 0 created, 2 usage error, a refused NAME, or a file that exists.
 `,
   lsp: `Usage: subagents lsp --stdio
 

@@ -28,6 +28,7 @@ try {
     err: (t) => process.stderr.write(t),
     version: pkg.version,
     stdoutIsTTY: process.stdout.isTTY === true,
+    columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     readStdin: () => require('fs').readFileSync(0, 'utf8'),
   });
   if (code !== undefined) process.exitCode = code;

@@ -1,6 +1,6 @@
 import { createColors } from 'picocolors';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
-import { severityName } from '../shared';
+import { dialectModules, severityName } from '../shared';
 import type { FileKind, SeverityName } from '../shared';
 import { printable, printableJson } from '../shared';
 
@@ -39,7 +39,37 @@ export function ruleOf(d: Diagnostic): string {
   return typeof data?.rule === 'string' ? data.rule : String(d.code ?? 'unknown');
 }
 
+/**
+ * What the text and SARIF reports say of a diagnostic beyond the JSON document, kept beside it
+ * (the JSON report, and the MCP server's, print exactly the documented fields).
+ */
+export interface DiagnosticFacts {
+  /** `--fix` would apply a fix for it (check-runner marks `data.fixable`). */
+  fixable?: boolean;
+  /** The unknown-tool rule's entry, as written. */
+  unknownTool?: string;
+}
+
+const factsOfDiagnostic = new WeakMap<JsonDiagnostic, DiagnosticFacts>();
+
+export const factsOf = (d: JsonDiagnostic): DiagnosticFacts => factsOfDiagnostic.get(d) ?? {};
+
+/** The unknown-tool rules of every dialect (the tool name is in the finding's `data.tool`). */
+function isUnknownToolRule(rule: string): boolean {
+  return dialectModules().some((m) => m.editor.unknownToolRule === rule);
+}
+
 export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
+  const json = plainDiagnostic(d);
+  const data = (d.data ?? {}) as { fixable?: unknown; tool?: unknown };
+  const facts: DiagnosticFacts = {};
+  if (data.fixable === true) facts.fixable = true;
+  if (typeof data.tool === 'string' && isUnknownToolRule(json.rule)) facts.unknownTool = data.tool;
+  if (facts.fixable || facts.unknownTool !== undefined) factsOfDiagnostic.set(json, facts);
+  return json;
+}
+
+function plainDiagnostic(d: Diagnostic): JsonDiagnostic {
   return {
     rule: ruleOf(d),
     severity: severityName(d.severity),
@@ -89,13 +119,13 @@ export function textColors(env: NodeJS.ProcessEnv, isTTY: boolean): Colors {
  * `path:line:col severity message [rule]`, 1-based, one line per diagnostic, then the summary.
  * Control characters in a path or a message are escaped (`printable`): one diagnostic is one line.
  */
+/** The colour of each severity's word, in the text and stylish reports. */
+export function severityColors(c: Colors): Record<SeverityName, (s: string) => string> {
+  return { error: c.red, warning: c.yellow, information: c.blue, hint: c.dim };
+}
+
 export function formatText(report: JsonReport, c: Colors = PLAIN): string {
-  const severity: Record<SeverityName, (s: string) => string> = {
-    error: c.red,
-    warning: c.yellow,
-    information: c.blue,
-    hint: c.dim,
-  };
+  const severity = severityColors(c);
   const lines: string[] = [];
   for (const f of report.files) {
     for (const d of f.diagnostics) {

@@ -1,8 +1,11 @@
-import { UsageError } from './args';
+import { didYouMean, UsageError } from './args';
 import { commandCheck } from './check';
 import { commandResolve, commandRules } from './commands';
 import { errorLine, type Io } from './common';
 import { HELP } from './help';
+
+/** The commands, for did-you-mean (`chek` → `check`). */
+const COMMANDS = ['check', 'resolve', 'rules', 'diff', 'lsp', 'mcp', 'help', 'init', 'new'];
 
 /** Runs one command line; undefined means "keep running" (the language server). */
 export function main(argv: string[], io: Io): number | undefined {
@@ -26,6 +29,10 @@ export function main(argv: string[], io: Io): number | undefined {
         return commandResolve(rest, io);
       case 'rules':
         return commandRules(rest, io);
+      case 'init':
+        return (require('./scaffold') as typeof import('./scaffold')).commandInit(rest, io);
+      case 'new':
+        return (require('./scaffold') as typeof import('./scaffold')).commandNew(rest, io);
       case 'diff':
         // Loaded only here, like the server: the other commands do not need it.
         return (require('./diff') as typeof import('./diff')).commandDiff(rest, io);
@@ -51,7 +58,7 @@ export function main(argv: string[], io: Io): number | undefined {
         throw new UsageError(
           command.startsWith('-')
             ? `unknown option ${command}; run \`subagents --help\``
-            : `unknown command "${command}"; run \`subagents --help\``,
+            : `unknown command "${command}"${didYouMean(command, COMMANDS)}; run \`subagents --help\``,
         );
     }
   } catch (e) {

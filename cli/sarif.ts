@@ -3,7 +3,7 @@ import { pathToFileURL } from 'url';
 import { RULES, ruleDocsUrl } from '../shared';
 import type { SeverityName } from '../shared';
 import { printableJson } from '../shared';
-import type { JsonReport } from './report';
+import { factsOf, type JsonDiagnostic, type JsonReport } from './report';
 
 const LEVEL: Record<SeverityName, Sarif.ReportingConfiguration.level> = {
   error: 'error',
@@ -25,6 +25,15 @@ export function relativeUri(path: string): string {
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A result's extra properties: the tool the catalog does not know (unknown-tool rules), whether `--fix` fixes it. */
+function sarifFacts(d: JsonDiagnostic): Record<string, unknown> {
+  const facts = factsOf(d);
+  return {
+    ...(facts.unknownTool !== undefined ? { unknownTool: facts.unknownTool } : {}),
+    ...(facts.fixable ? { fixable: true } : {}),
+  };
+}
 
 export interface SarifOptions {
   version: string;
@@ -74,7 +83,7 @@ export function formatSarif(report: JsonReport, options: SarifOptions): string {
             },
           },
         ],
-        properties: { severity: d.severity, dialect: f.dialect },
+        properties: { severity: d.severity, dialect: f.dialect, ...sarifFacts(d) },
       });
     }
   }

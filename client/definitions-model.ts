@@ -4,7 +4,7 @@
  * "Only problems" filter keeps it, and the rows under an expanded definition.
  */
 import type { WorkspaceDefinition, WorkspaceRuntime } from '../shared/protocol';
-import type { ResolvedDefinition } from '../shared/protocol';
+import { toolCount, type ResolvedDefinition } from '../shared/protocol';
 
 /** A runtime's id (`WorkspaceDefinition.dialect`). */
 export type Runtime = WorkspaceDefinition['dialect'];
@@ -30,14 +30,14 @@ export function definitionDescription(d: WorkspaceDefinition): string {
     p.warnings ? plural(p.warnings, 'warning') : '',
     p.information ? `${p.information} info` : '',
   ].filter(Boolean);
-  return [plural(d.tools, 'tool'), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
+  return [toolCount(d.tools, d.unknown), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
 }
 
 /** The status as a sentence (Markdown), for the tooltip. */
 export function statusLine(d: WorkspaceDefinition): string {
   switch (d.status) {
     case 'loads':
-      return `**Loads**: the runtime grants it ${plural(d.tools, 'tool')}.`;
+      return `**Loads**: the runtime grants it ${toolCount(d.tools, d.unknown)}${d.unknown ? ' (not in the catalog: likely no such tool)' : ''}.`;
     case 'rejected':
       return '**Rejected**: the runtime refuses to load it.';
     case 'dropped':
@@ -48,7 +48,7 @@ export function statusLine(d: WorkspaceDefinition): string {
 }
 
 export interface ToolRow {
-  kind: 'granted' | 'removed' | 'dropped' | 'unexpanded' | 'note';
+  kind: 'granted' | 'unknown' | 'removed' | 'dropped' | 'unexpanded' | 'note';
   label: string;
   description?: string;
   tooltip?: string;
@@ -58,14 +58,18 @@ export interface ToolRow {
 export function toolRows(d: ResolvedDefinition): ToolRow[] {
   const rows: ToolRow[] = [];
   const undeferred = new Set(d.undeferred ?? []);
+  const unknown = new Set(d.unknown ?? []);
   for (const tool of d.tools) {
     const from = d.provenance?.[tool]?.join(', ');
-    const description = [from, undeferred.has(tool) ? 'undeferred' : ''].filter(Boolean).join(' · ');
+    const isUnknown = unknown.has(tool);
+    const description = [isUnknown ? 'unknown tool' : '', from, undeferred.has(tool) ? 'undeferred' : '']
+      .filter(Boolean)
+      .join(' · ');
     rows.push({
-      kind: 'granted',
+      kind: isUnknown ? 'unknown' : 'granted',
       label: tool,
       description,
-      tooltip: `${tool}: granted${from ? ` by ${from}` : ''}${undeferred.has(tool) ? ', undeferred (loaded up front)' : ''}`,
+      tooltip: `${tool}: granted${from ? ` by ${from}` : ''}${undeferred.has(tool) ? ', undeferred (loaded up front)' : ''}${isUnknown ? '; the catalog does not know it, so the runtime will likely have no such tool (declare it in .subagents.yaml if it exists)' : ''}`,
     });
   }
   for (const r of d.removed)

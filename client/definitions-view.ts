@@ -54,6 +54,7 @@ const STATUS_ICON: Record<DefinitionStatus, vscode.ThemeIcon> = {
 };
 const ROW_ICON: Record<ToolRow['kind'], vscode.ThemeIcon> = {
   granted: new vscode.ThemeIcon('tools', new vscode.ThemeColor('testing.iconPassed')),
+  unknown: new vscode.ThemeIcon('question', new vscode.ThemeColor('problemsWarningIcon.foreground')),
   removed: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('problemsErrorIcon.foreground')),
   dropped: new vscode.ThemeIcon('trash', new vscode.ThemeColor('problemsWarningIcon.foreground')),
   unexpanded: new vscode.ThemeIcon('question'),

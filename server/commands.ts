@@ -23,7 +23,7 @@ import {
   type Connection,
   type ExecuteCommandParams,
 } from 'vscode-languageserver';
-import { renderResolution } from '../shared';
+import { renderResolution, toolCount } from '../shared';
 import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared';
 import type { Resolution, ResolvedDefinition } from '../shared';
 import { pathToUri, uriToPath } from './uri';
@@ -50,10 +50,14 @@ export interface CommandsHost {
 const TOOLS_IN_MESSAGE = 12;
 
 function summaryLine(d: ResolvedDefinition): string {
-  const shown = d.tools.slice(0, TOOLS_IN_MESSAGE).join(', ');
+  const unknown = new Set(d.unknown ?? []);
+  const shown = d.tools
+    .slice(0, TOOLS_IN_MESSAGE)
+    .map((t) => (unknown.has(t) ? `${t} (unknown)` : t))
+    .join(', ');
   const more = d.tools.length > TOOLS_IN_MESSAGE ? `, +${d.tools.length - TOOLS_IN_MESSAGE} more` : '';
   const why = d.reasons?.length ? ` (${[...new Set(d.reasons)].join(', ')})` : '';
-  const tools = `${d.tools.length} tool${d.tools.length === 1 ? '' : 's'}${d.tools.length ? `: ${shown}${more}` : ''}`;
+  const tools = `${toolCount(d.tools.length, unknown.size)}${d.tools.length ? `: ${shown}${more}` : ''}`;
   return `  ${d.name || '(unnamed)'}: ${d.status}${why} · ${tools}`;
 }
 

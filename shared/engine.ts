@@ -6,6 +6,7 @@
  */
 import { DiagnosticTag, type Diagnostic } from 'vscode-languageserver-types';
 import { catalogFor } from './catalog/by-dialect';
+import type { Catalog } from './catalog/catalog';
 import { defaultConfig, parseConfigDocument, type SubagentsConfig } from './config/config';
 import { dialectModule } from './dialects';
 import type { DialectModule } from './dialects/module';
@@ -19,7 +20,9 @@ import { withSuggestionBudget } from './text/nearest';
 import { DirectiveUse } from './rules/directives';
 import { unreadableReason } from './text/limits';
 import { capPerRule } from './diagnostics-cap';
-import type { Analysis, DocumentInput, Finding, Resolution, RuleContext } from './types';
+import type { ParsedFile } from './text/document';
+import { verdictOf } from './dialects/verdict';
+import type { Analysis, DocumentInput, Finding, Outcome, Resolution, ResolvedDefinition, RuleContext } from './types';
 
 /** Parses a file, runs its dialect's rules in isolation and applies overrides and suppressions. */
 export function analyze(input: DocumentInput): Analysis {
@@ -44,12 +47,12 @@ export function analyze(input: DocumentInput): Analysis {
   // A kind no registered dialect has (one disposed of since): not a definition any more.
   const module = dialectModule(kind);
   if (!module) return { kind: undefined, diagnostics: [], findings: [] };
+  const path = toPosix(input.path);
   const unreadable = unreadableReason(input.text);
   if (unreadable) {
     const finding: Finding = { rule: module.syntaxRule, range: source.firstLine(), message: unreadable };
-    return { kind, findings: [finding], diagnostics: finalize([finding], input.config.config, () => false) };
+    return { kind, path, findings: [finding], diagnostics: finalize([finding], input.config.config, () => false) };
   }
-  const path = toPosix(input.path);
   const file = input.parsed ?? module.parse(source, path);
   const context: RuleContext<unknown> = {
     file,
@@ -62,11 +65,35 @@ export function analyze(input: DocumentInput): Analysis {
     model: undefined,
   };
   const findings: Finding[] = file.syntax.slice();
+  if (!parses(file)) {
+    // The runtime cannot read the file: the syntax findings are the whole story (no rule runs on
+    // a partial parse), and the model is built for the editor features only.
+    buildModel(module, context, input.onRuleError);
+    return { kind, path, findings, diagnostics: finalize(findings, input.config.config, () => false), context };
+  }
   const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () =>
     runRules(module, context, findings, input.onRuleError),
   );
-  if (!ran) return { kind, findings, diagnostics: finalize(findings, input.config.config, () => false) };
-  return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+  if (!ran) return { kind, path, findings, diagnostics: finalize(findings, input.config.config, () => false) };
+  return { kind, path, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
+}
+
+/** Whether the runtime can read the file at all: its parse reported no syntax problem. */
+const parses = (file: ParsedFile): boolean => file.syntax.length === 0;
+
+/** The model of the file, or false when it cannot be built (reported through `onRuleError`). */
+function buildModel(
+  module: DialectModule,
+  context: RuleContext<unknown>,
+  onRuleError: DocumentInput['onRuleError'],
+): boolean {
+  try {
+    context.model = module.model(context as RuleContext<undefined>);
+    return true;
+  } catch (error) {
+    onRuleError?.('model', error);
+    return false;
+  }
 }
 
 /** Distance computations "did you mean" may spend on one file (about a tenth of a second). */
@@ -79,13 +106,8 @@ function runRules(
   findings: Finding[],
   onRuleError: DocumentInput['onRuleError'],
 ): boolean {
-  try {
-    context.model = module.model(context as RuleContext<undefined>);
-  } catch (error) {
-    // Without a model no rule can run; the syntax findings still stand.
-    onRuleError?.('model', error);
-    return false;
-  }
+  // Without a model no rule can run; the syntax findings still stand.
+  if (!buildModel(module, context, onRuleError)) return false;
   for (const rule of module.rules) {
     try {
       for (const f of rule.check(context)) findings.push(f);
@@ -163,12 +185,43 @@ function finalize(
 
 /** The resolution of a definition file; undefined for files that are not definitions. */
 export function resolveAnalysis(analysis: Analysis, file: string): Resolution | undefined {
-  const module = analysis.context && analysis.kind ? dialectModule(analysis.kind) : undefined;
+  const module = analysis.kind && analysis.kind !== 'config' ? dialectModule(analysis.kind) : undefined;
   if (!module) return undefined;
-  const definitions = module.resolve(analysis.context!, {
-    findings: analysis.findings,
-    diagnostics: analysis.diagnostics,
-    defaultSeverity,
-  });
+  const outcome: Outcome = { findings: analysis.findings, diagnostics: analysis.diagnostics, defaultSeverity };
+  const context = analysis.context;
+  if (!context?.model || !parses(context.file))
+    return { file, dialect: module.id, definitions: [unparsableDefinition(module, analysis, outcome)] };
+  // Unknown means what the dialect's unknown-tool rule reports; a runtime without one (Profy: the Expert's own toolset decides) has none.
+  const catalog = module.editor.unknownToolRule ? context.catalog : undefined;
+  const definitions = module.resolve(context, outcome).map((d) => withUnknown(d, catalog));
   return { file, dialect: module.id, definitions };
+}
+
+/** The definition with `unknown` after `tools`: what of its tool set the catalog does not know. */
+function withUnknown(d: ResolvedDefinition, catalog: Catalog | undefined): ResolvedDefinition {
+  const { name, status, tools, ...rest } = d;
+  return { name, status, tools, unknown: catalog ? catalog.unknownAmong(tools) : [], ...rest };
+}
+
+/**
+ * A file the runtime cannot read (it does not parse, is too large or binary) is one definition
+ * with the runtime's verdict on such a file, named as the file names itself when a name can be
+ * read from the partial parse, else from the file name. It grants nothing.
+ */
+function unparsableDefinition(module: DialectModule, analysis: Analysis, outcome: Outcome): ResolvedDefinition {
+  const context = analysis.context;
+  const path = context?.path ?? analysis.path ?? '';
+  const stem = context?.fileStem ?? fileStem(path, module.id);
+  const name = (context && module.names.of(context.file, stem)[0]?.name) || stem;
+  const { reasons, silenced } = verdictOf(outcome, undefined, (rule) => rule.startsWith('syntax/'));
+  return {
+    name,
+    status: module.unparsableStatus ?? 'rejected',
+    tools: [],
+    unknown: [],
+    removed: [],
+    reasons,
+    ...(silenced.length ? { silenced } : {}),
+    range: context?.file.source.firstLine() ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+  };
 }

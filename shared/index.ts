@@ -37,6 +37,7 @@ export type { ParsedFile } from './text/document';
 export { getValue } from './text/tree';
 export { MAX_FILE_BYTES, sizeOverLimit, tooLargeReason } from './text/limits';
 export { printable, printableBytes, printableJson } from './text/printable';
+export { nearestName } from './text/nearest';
 export * from './protocol';
 
 // Editor features: pure functions over an analysis.
@@ -56,7 +57,7 @@ export { skeletonText, subagentSkeleton, warmUpSamples, type Skeleton } from './
 export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).
-export { fixAll, applyFixes, preferredFixes, type FixAllOptions, type FixAllResult } from './fixes/apply';
+export { fixAll, applyFixes, markFixable, preferredFixes, type FixAllOptions, type FixAllResult } from './fixes/apply';
 export { fixPlansFor, rulesWithFixes } from './fixes/registry';
 export { minimalEdit } from './fixes/edits';
 

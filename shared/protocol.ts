@@ -5,6 +5,8 @@
 import type { Resolution } from './results';
 
 export type { Resolution, ResolvedDefinition, ResolveStatus } from './results';
+/** How every view counts a tool set (the unknown entries apart): the client words its view with it too. */
+export { toolCount } from './results';
 
 /** `subagents/resolve`: the resolution of an open definition from the editor's current text. */
 export const RESOLVE_REQUEST = 'subagents/resolve';
@@ -95,8 +97,10 @@ export interface WorkspaceDefinition {
   /** Where it belongs under its runtime (see `WorkspaceRuntime.groupKind`): the project or folder (workspace-relative), or a Profy Expert's name. */
   group: string;
   status: DefinitionStatus;
-  /** How many tools the runtime grants it. */
+  /** How many tools the runtime grants it (the unknown ones included). */
   tools: number;
+  /** Optional: how many of those the catalog does not know (`ResolvedDefinition.unknown`); absent from an older server. */
+  unknown?: number;
   /** The definition's problems as shown (after `rules:` and suppression comments): the file's; in a Profy Expert, its entry's plus the Expert's own. */
   problems: ProblemCounts;
   /** The name's range, where a click opens the definition. */

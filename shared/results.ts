@@ -32,6 +32,12 @@ export interface ResolvedDefinition {
   status: ResolveStatus;
   /** Sorted and unique. */
   tools: string[];
+  /**
+   * The entries of `tools` the catalog does not know (sorted, unique; `Catalog.unknownAmong`):
+   * they stay in `tools`, since the catalog may be incomplete, and every view marks them and
+   * counts them apart (`toolCount`). Set by the engine for every definition.
+   */
+  unknown?: string[];
   undeferred?: string[];
   unexpanded?: string[];
   removed: RemovedTool[];
@@ -53,6 +59,19 @@ export interface ResolvedDefinition {
 /** The verdict the workspace view shows: the status, or `shadowed` for a definition that loads but never runs. */
 export function shownStatus(d: Pick<ResolvedDefinition, 'status' | 'shadowedBy'>): ResolveStatus | 'shadowed' {
   return d.status === 'loads' && d.shadowedBy ? 'shadowed' : d.status;
+}
+
+/**
+ * A tool set's size as every view says it, the unknown entries counted apart: `4 tools`,
+ * `4 tools + 1 unknown`, `1 unknown tool`. `tools` counts them all, `unknown` those the
+ * catalog does not know.
+ */
+export function toolCount(tools: number, unknown = 0): string {
+  const known = tools - unknown;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (!unknown) return plural(tools, 'tool');
+  if (!known) return plural(unknown, 'unknown tool');
+  return `${plural(known, 'tool')} + ${unknown} unknown`;
 }
 
 export interface Resolution {

@@ -126,6 +126,8 @@ export interface Outcome {
 /** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */
 export interface Analysis {
   kind: FileKind | undefined;
+  /** A definition file's path (posix): a file that cannot be read or parsed is named from it. */
+  path?: string;
   /** What the editor and the CLI show: after `rules:` overrides and suppression comments. */
   diagnostics: Diagnostic[];
   /** What the rules found, with their own severities: the runtime's verdict reads these. */

@@ -221,7 +221,8 @@ describe('subagents diff', function () {
     fs.writeFileSync(path.join(repo, '.polytoken/subagents/b.md'), VALID_POLYTOKEN('b', '[file_read, shell]'));
     const granted = temps.run(['diff', '--fail-on-grant'], repo);
     assert.equal(granted.code, 1);
-    assert.match(granted.stdout, /\+ shell +granted by tools/);
+    // The catalog does not know `shell` (no configuration declares it): the grant is marked and counted apart.
+    assert.match(granted.stdout, /granted 1 unknown tool\n {2}\+ shell +granted \(unknown tool\) by tools\n/);
     assert.equal(temps.run(['diff'], repo).code, 0, 'without the flag, grants do not fail');
   });
 
@@ -248,6 +249,45 @@ describe('subagents diff', function () {
       temps.run(['diff', 'HEAD~1', 'HEAD', 'nowhere'], repo),
       /nowhere: no such file or folder in HEAD~1 nor in HEAD/,
     );
+  });
+
+  it('a definition renamed inside its file is one renamed entry, its tools compared', () => {
+    const repo = newRepo();
+    commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a', '[file_read]') }, 'first');
+    fs.writeFileSync(path.join(repo, '.polytoken/subagents/a.md'), VALID_POLYTOKEN('b', '[file_read, grep]'));
+    const json = JSON.parse(temps.run(['diff', '-f', 'json'], repo).stdout);
+    assert.deepEqual(json.changes, [
+      {
+        file: '.polytoken/subagents/a.md',
+        dialect: 'polytoken',
+        name: 'b',
+        change: 'renamed',
+        previousName: 'a',
+        // The name no longer matches the file: the runtime rejects it.
+        status: { from: 'loads', to: 'rejected' },
+        granted: [{ tool: 'grep', by: 'tools' }],
+        revoked: [],
+      },
+    ]);
+    const text = temps.run(['diff'], repo).stdout;
+    assert.match(text, /1 definition changed \(0 added, 0 removed, 1 renamed, 0 changed\)/);
+    assert.match(
+      text,
+      /a\.md: b \(polytoken\) renamed from a, status loads → rejected\n {2}\+ grep +granted by tools\n/,
+    );
+  });
+
+  it('a leading argument that is neither a revision nor a path: unknown revision, with the branch meant', () => {
+    const repo = newRepo();
+    git(repo, 'checkout', '-q', '-b', 'master');
+    commit(repo, { '.polytoken/subagents/a.md': VALID_POLYTOKEN('a') }, 'first');
+    assertUsageError(
+      temps.run(['diff', 'main'], repo),
+      /^subagents: unknown revision `main`, nor a file or folder here \(the current branch is `master`\)/,
+    );
+    assertUsageError(temps.run(['diff', 'mastr'], repo), /unknown revision `mastr`.*\(did you mean `master`\?\)/);
+    // Named sides first: the argument after them is a PATH.
+    assertUsageError(temps.run(['diff', 'HEAD', 'main'], repo), /main: no such file or folder in HEAD nor in worktree/);
   });
 
   it('files git archive would leave out (export-ignore) are still compared', () => {

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { defaultConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
+import { fixPlansFor } from '../shared/fixes/registry';
 import { MAX_FILE_CHARS } from '../shared/text/limits';
 import { toolDeclaration } from '../shared/config/add-tool';
 import { checkPaths } from '../cli/batch/check-paths';
@@ -57,12 +58,23 @@ function covered(text: string, f: Finding): string {
   return lines[start.line].slice(start.character, end.character);
 }
 
-/** Parses a broken configuration: only config/invalid errors, and the defaults in force. */
-function broken(text: string): Finding[] {
+/** A configuration without the names it mentions while it has errors (`mentioned`), for comparisons. */
+function settings(loaded: LoadedConfig) {
+  const { mentioned: _mentioned, ...rest } = loaded.config;
+  return rest;
+}
+
+/**
+ * Parses a broken configuration: only config/invalid errors, and in force exactly what
+ * `validPart` configures (every invalid part dropped; the defaults when nothing is left).
+ */
+function broken(text: string, validPart = ''): Finding[] {
   const loaded = parse(text);
   assert.ok(loaded.findings.length > 0, `no finding for ${JSON.stringify(text)}`);
   assert.ok(loaded.findings.every((f) => f.rule === 'config/invalid'));
-  assert.deepStrictEqual(loaded.config, defaultConfig());
+  const expected = parse(validPart);
+  assert.deepStrictEqual(expected.findings, []);
+  assert.deepStrictEqual(settings(loaded), settings(expected));
   assert.strictEqual(loaded.path, FILE);
   return loaded.findings.filter((f) => f.severity !== 'warning');
 }
@@ -120,7 +132,7 @@ describe('config: each kind of breakage', () => {
   it('wrong types: on the offending value', () => {
     const text = 'ignore: 5\nmcp:\n  github: create_issue\npolytoken:\n  facetTools: [file_read, 7]\n';
     assert.deepStrictEqual(
-      broken(text).map((f) => covered(text, f)),
+      broken(text, 'polytoken:\n  facetTools: [file_read]\n').map((f) => covered(text, f)),
       ['5', 'create_issue', '7'],
     );
   });
@@ -148,7 +160,7 @@ describe('config: each kind of breakage', () => {
 
   it('a tool entry without a name: one finding on the entry, not a second "must be a string"', () => {
     const text = 'tools:\n  profy:\n    - { description: Searches. }\n';
-    const findings = broken(text);
+    const findings = broken(text, 'tools:\n  profy: []\n');
     assert.strictEqual(findings.length, 1);
     assert.strictEqual(covered(text, findings[0]), '{ description: Searches. }');
     assert.match(findings[0].message, /needs a `name` key/);
@@ -189,6 +201,39 @@ describe('config: each kind of breakage', () => {
       ['config/invalid', 'warning', 'picasso/unknwn-key', 'picasso/unknown-key'],
     );
     assert.deepStrictEqual(loaded.config.rules, { 'picasso/unknwn-key': 'off', 'picasso/unknown-tool': 'off' });
+  });
+
+  it('an invalid part is dropped and every valid part applies, per key and per list entry', () => {
+    const text =
+      'rulez:\n  x: off\ntools:\n  polytoken: [ok, 42]\n  picasso: run_tests\nmcp:\n  github: [create_issue]\n';
+    const loaded = parse(text);
+    assert.deepStrictEqual(
+      loaded.findings.map((f) => covered(text, f)),
+      ['rulez', '42', 'run_tests'],
+    );
+    assert.ok(
+      loaded.findings.every((f) => /this part is ignored \(the rest of the configuration applies\)/.test(f.message)),
+    );
+    assert.deepStrictEqual(loaded.config.tools, { polytoken: [{ name: 'ok', tags: [] }] });
+    assert.deepStrictEqual(loaded.config.mcp, { github: ['create_issue'] });
+  });
+
+  it('while the configuration has errors, no did-you-mean rewrites a tool it mentions, even in a dropped part', () => {
+    const definition = (tools: string) =>
+      `---\nname: helper\ndescription: Helps.\npolytoken:\n  tools: [${tools}]\n---\nHelp.\n`;
+    const path = '/ws/.polytoken/subagents/helper.md';
+    const titles = (configText: string, tools: string) => {
+      const analysis = analyze({ text: definition(tools), path, config: parse(configText) });
+      const d = analysis.diagnostics.find((x) => x.code === 'polytoken/unknown-tool');
+      assert.ok(d, `no unknown-tool finding with ${JSON.stringify(configText)}`);
+      return fixPlansFor(analysis, d).map((p) => p.title);
+    };
+    // `tols` is not a key: the part declaring file_raed is dropped, so file_raed is unknown, but it is no misspelling to correct.
+    const guarded = titles('tols:\n  polytoken: [file_raed]\n', 'file_raed');
+    assert.ok(!guarded.some((t) => t.includes('file_read')), guarded.join(' | '));
+    // A name the configuration does not mention still gets its suggestion; so does any, once it is valid.
+    assert.ok(titles('tols:\n  polytoken: [other]\n', 'file_raed').some((t) => t.includes('file_read')));
+    assert.ok(titles('ignore: []\n', 'file_raed').some((t) => t.includes('file_read')));
   });
 
   it('an unreadable file: reported on itself, defaults in force', () => {
@@ -351,7 +396,7 @@ describe('config: a broken configuration above the checked paths', () => {
 });
 
 describe('config: bad input never throws', () => {
-  it('any text gives a configuration, and the defaults whenever an error is found (property test)', () => {
+  it('any text gives a configuration, and only valid parts in force whatever the errors (property test)', () => {
     const fc = require('fast-check') as typeof import('fast-check');
     const pieces = [
       'files',
@@ -390,9 +435,20 @@ describe('config: bad input never throws', () => {
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 50 }), (parts) => {
         const loaded = parse(parts.join(''));
         assert.ok(loaded.findings.every((f) => f.rule === 'config/invalid' && f.range.start.line >= 0));
-        if (loaded.findings.some((f) => f.severity !== 'warning'))
-          assert.deepStrictEqual(loaded.config, defaultConfig());
-        assert.ok(Array.isArray(loaded.config.ignore) && typeof loaded.config.rules === 'object');
+        const c = loaded.config;
+        const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+        assert.ok(strings(c.ignore) && typeof c.rules === 'object');
+        assert.ok(Object.values(c.files).every(strings), JSON.stringify(c.files));
+        assert.ok(Object.values(c.mcp).every(strings), JSON.stringify(c.mcp));
+        assert.ok(
+          Object.values(c.tools).every((list) => list!.every((t) => typeof t.name === 'string' && strings(t.tags))),
+          JSON.stringify(c.tools),
+        );
+        assert.ok(
+          Object.values(c.rules).every((v) => ['off', 'error', 'warning', 'information', 'hint'].includes(v)),
+          JSON.stringify(c.rules),
+        );
+        if (!loaded.findings.some((f) => f.severity !== 'warning')) assert.strictEqual(c.mentioned, undefined);
       }),
       { numRuns: 400 },
     );

@@ -30,7 +30,9 @@ describe('the Subagents view', () => {
     const [d] = defs;
     assert.strictEqual(d.status, 'loads');
     assert.strictEqual(d.group, 'ws');
-    assert.strictEqual(definitionDescription(d), '4 tools · 1 warning');
+    // file_raed is not in the catalog: counted apart.
+    assert.strictEqual(d.unknown, 1);
+    assert.strictEqual(definitionDescription(d), '3 tools + 1 unknown · 1 warning');
     assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
     assert.strictEqual(
       hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }),
@@ -42,10 +44,19 @@ describe('the Subagents view', () => {
       true,
     );
     assert.strictEqual(
-      definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }),
+      definitionDescription({
+        ...d,
+        tools: 1,
+        unknown: 0,
+        problems: { errors: 2, warnings: 1, information: 1, hints: 0 },
+      }),
       '1 tool · 2 errors 1 warning 1 info',
     );
-    assert.match(statusLine(d), /^\*\*Loads\*\*: the runtime grants it 4 tools\.$/);
+    assert.match(
+      statusLine(d),
+      /^\*\*Loads\*\*: the runtime grants it 3 tools \+ 1 unknown \(not in the catalog: likely no such tool\)\.$/,
+    );
+    assert.match(statusLine({ ...d, tools: 3, unknown: 0 }), /^\*\*Loads\*\*: the runtime grants it 3 tools\.$/);
     assert.match(
       statusLine({ ...d, status: 'shadowed', shadowedBy: 'a/.polytoken/subagents/reviewer.md' }),
       /replaces it \(a\/\.polytoken\/subagents\/reviewer\.md\)/,
@@ -123,6 +134,28 @@ describe('the Subagents view', () => {
     assert.strictEqual(total(poster), expertOwn, "poster: only the Expert's problems");
     assert.strictEqual(total(auditor), expertOwn + inAuditor, 'auditor: its own and the Expert’s');
     assert.strictEqual(total(poster) + inAuditor, analysis.diagnostics.length, 'every problem counted somewhere');
+  });
+  it('shows a file that does not parse as the runtime verdict, named from the file, with its syntax problems only', () => {
+    const cases: [string, string, string, string][] = [
+      ['.polytoken/subagents/triage.md', '---\nname: [triage\n---\nBody {{ prompt }}\n', 'rejected', 'syntax/yaml'],
+      ['.polytoken/subagents/empty.md', '', 'rejected', 'syntax/frontmatter'],
+      ['apps/cli/agents/planner.yaml', 'name: planner\ninvocation: @planner\n', 'rejected', 'syntax/yaml'],
+      ['ledger.expert.json', '{ "subagents": [ { "name": "a", ', 'dropped', 'syntax/json'],
+    ];
+    for (const [rel, text, status, rule] of cases) {
+      const { defs } = summaries(rel, text);
+      const stem = rel
+        .split('/')
+        .pop()!
+        .replace(/\.(md|yaml|expert\.json)$/, '');
+      assert.deepStrictEqual(
+        defs.map((d) => [d.name, d.status, d.reasons, d.tools]),
+        [[stem, status, [rule], 0]],
+        rel,
+      );
+      assert.ok(defs[0].problems.errors > 0, rel);
+      assert.strictEqual(hasProblems(defs[0]), true, rel);
+    }
   });
 });
 

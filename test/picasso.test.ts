@@ -395,6 +395,7 @@ describe('picasso: the seed example (security_auditor)', () => {
         name: 'security_auditor',
         status: 'loads',
         tools: ['find_symbol', 'glob', 'grep', 'query_memory', 'read_file'],
+        unknown: [],
         removed: [],
         provenance: {
           find_symbol: ['tools'],

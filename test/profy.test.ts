@@ -382,13 +382,22 @@ describe('profy: resolution', () => {
     ]);
   });
 
-  it('broken JSON: definitions from the partial parse are rejected', () => {
-    const text = expert([sub('s', ['read'])]).replace('"name": "bookkeeper",', '"name": "bookkeeper"');
+  it('broken JSON: the Expert cannot load, so it is one dropped definition and no rule but the syntax one reports', () => {
+    // Without delegationBrief and with an unknown key: rules that would fire on a file that parses.
+    const text = expert([sub('s', ['read'])])
+      .replace('"name": "bookkeeper",', '"name": "bookkeeper" "bogus": 1,')
+      .replace(/"delegationBrief": "[^"]*",/, '');
     const { definitions, diagnostics } = run(text);
-    assert.deepStrictEqual(rules(diagnostics), ['syntax/json']);
+    assert.deepStrictEqual([...new Set(rules(diagnostics))], ['syntax/json']);
     assert.deepStrictEqual(
-      definitions.map((d) => [d.status, d.reasons]),
-      [['rejected', ['syntax/json']]],
+      definitions.map((d) => [d.name, d.status, d.reasons, d.tools]),
+      [['bookkeeper', 'dropped', ['syntax/json'], []]],
+    );
+    // Without a name to read, the file names it.
+    const nameless = run('{ "subagents": [ { "name": "s" ');
+    assert.deepStrictEqual(
+      nameless.definitions.map((d) => [d.name, d.status]),
+      [['bookkeeper', 'dropped']],
     );
   });
 });

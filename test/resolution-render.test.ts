@@ -66,6 +66,14 @@ describe('the resolve preview: tool-set chips', () => {
     assert.match(item(html, 'Dropped entries (1)'), /<s><code>write<\/code><\/s> \(not in the main toolset\)/);
   });
 
+  it('marks a tool the catalog does not know and counts it apart', () => {
+    const { md } = rendered('.polytoken/subagents/triage.md', POLY.replace('[file_read', '[grpe, file_read'));
+    assert.match(md, /\*\*Granted \(3 \+ 1 unknown\)\*\*: .*`grpe` ❓/);
+    assert.match(md, /❓ \*\*Unknown \(1\)\*\*: `grpe`: not in the catalog/);
+    assert.ok(md.includes('| `grpe` (unknown tool) | tools |'), md);
+    assert.ok(md.includes('**Effective tools (3 + 1 unknown)**'), md);
+  });
+
   it('still lists every tool with all its sources in the table below', () => {
     const { md } = rendered('.polytoken/subagents/triage.md', POLY);
     assert.ok(md.includes('| `file_read` (undeferred) | tools |'), md);

@@ -16,7 +16,7 @@ import { landingOf, type WritePlace } from './safe-write';
 import { describeError } from '../../shared/node';
 
 /** Bumped when the layout of the file changes. */
-export const FORMAT = 9;
+export const FORMAT = 10;
 
 /** About 230,000 definitions' worth: a larger file is neither read nor written. */
 export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
@@ -30,7 +30,14 @@ export type StoredDiagnostic = [
   severity: number,
   rule: string,
   message: string,
+  data?: StoredData,
 ];
+
+/** The facts of its `data` the reports print (report.ts `DiagnosticFacts`): `--fix` fixes it, the unknown tool. */
+export interface StoredData {
+  fixable?: true;
+  tool?: string;
+}
 
 /**
  * One file: sha256 of its bytes, index of its context, its diagnostics, for Polytoken and
@@ -147,14 +154,19 @@ const strings = arrayOf(isString);
 
 const isStoredDiagnostic: Check = (d) =>
   Array.isArray(d) &&
-  d.length === 7 &&
+  (d.length === 7 || d.length === 8) &&
   isCount(d[0]) &&
   isCount(d[1]) &&
   isCount(d[2]) &&
   isCount(d[3]) &&
   [1, 2, 3, 4].includes(d[4]) &&
   typeof d[5] === 'string' &&
-  typeof d[6] === 'string';
+  typeof d[6] === 'string' &&
+  (d.length === 7 || (d.length === 8 && isStoredData(d[7])));
+
+const isStoredData: Check = (v) =>
+  isObject(v) &&
+  Object.keys(v).every((k) => (k === 'fixable' && v[k] === true) || (k === 'tool' && typeof v[k] === 'string'));
 
 const entryOf =
   (contexts: number): Check =>

@@ -20,6 +20,7 @@ import {
   serializeCache,
   type CacheFile,
   type Entry,
+  type StoredData,
   type StoredDiagnostic,
 } from './check-cache-file';
 import { digest, fileDigest, type Stamp } from './file-digest';
@@ -34,7 +35,7 @@ const own = <T>(record: Record<string, T>, key: string): T | undefined =>
 /** A diagnostic as stored; undefined for one the cache cannot hold (its file is then not cached). */
 function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
   if (typeof d.code !== 'string' || typeof d.message !== 'string' || d.severity === undefined) return undefined;
-  return [
+  const stored: StoredDiagnostic = [
     d.range.start.line,
     d.range.start.character,
     d.range.end.line,
@@ -43,6 +44,13 @@ function storedDiagnostic(d: Diagnostic): StoredDiagnostic | undefined {
     d.code,
     d.message,
   ];
+  const data = (d.data ?? {}) as { fixable?: unknown; tool?: unknown };
+  const kept: StoredData = {
+    ...(data.fixable === true ? { fixable: true } : {}),
+    ...(typeof data.tool === 'string' ? { tool: data.tool } : {}),
+  };
+  if (kept.fixable || kept.tool !== undefined) stored.push(kept);
+  return stored;
 }
 
 function restoredDiagnostic([
@@ -53,12 +61,14 @@ function restoredDiagnostic([
   severity,
   code,
   message,
+  data,
 ]: StoredDiagnostic): Diagnostic {
   return {
     range: { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } },
     severity: severity as Diagnostic['severity'],
     code,
     message,
+    ...(data ? { data: { ...data } } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   dialectModule,
   fileStem,
   findingsToDiagnostics,
+  markFixable,
   unreadableReason,
   type Analysis,
   type WorkspaceIndex,
@@ -129,7 +130,7 @@ export class Runner {
       const cached = this.cache.get(index);
       this.cache.delete(index);
       if (!cached) return { skipped: true };
-      if ('tooLarge' in cached) return { analysis: tooLargeAnalysis(c.kind, cached.tooLarge) };
+      if ('tooLarge' in cached) return { analysis: tooLargeAnalysis(c.kind, c.path, cached.tooLarge) };
       ({ text, parsed, quickName } = cached);
     } else {
       try {
@@ -140,7 +141,8 @@ export class Runner {
           const findings = [unreadableConfigFinding(e)];
           return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };
         }
-        if (e instanceof RefusedFileError && e.tooLarge) return { analysis: tooLargeAnalysis(c.kind, e.tooLarge) };
+        if (e instanceof RefusedFileError && e.tooLarge)
+          return { analysis: tooLargeAnalysis(c.kind, c.path, e.tooLarge) };
         return { error: describeError(e) };
       }
     }
@@ -154,6 +156,8 @@ export class Runner {
       parsed,
       onRuleError: this.onRuleError,
     });
+    // The reports count what `--fix` would fix (report.ts `DiagnosticFacts`).
+    markFixable(analysis);
     const registered = quickName ?? indexedName;
     if (registered !== undefined) {
       const name = nameOf(c.kind, analysis.context?.file, c.path);
@@ -164,7 +168,7 @@ export class Runner {
 }
 
 /** A definition above the size limit, not read: reported on its first line, as the engine reports a text that large. */
-function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }): Analysis {
+function tooLargeAnalysis(kind: FileKind, path: string, size: { bytes: number; limit: number }): Analysis {
   const rule = dialectModule(kind)?.syntaxRule ?? 'syntax/yaml';
   const findings: Finding[] = [
     {
@@ -173,7 +177,7 @@ function tooLargeAnalysis(kind: FileKind, size: { bytes: number; limit: number }
       message: tooLargeReason(size.bytes, size.limit),
     },
   ];
-  return { kind, findings, diagnostics: findingsToDiagnostics(findings) };
+  return { kind, path, findings, diagnostics: findingsToDiagnostics(findings) };
 }
 
 /** The files phase 1 names: those of the dialects whose names clash (Polytoken shadowing, Picasso duplicate roles). */

@@ -102,7 +102,7 @@ export interface UnmatchedInput {
 export function describeUnmatched(u: UnmatchedInput): string {
   switch (u.form) {
     case 'file':
-      return `${u.input}: not a definition file (see the file patterns in \`subagents --help\`)`;
+      return `${u.input}: not a definition file by its path (see the file patterns in \`subagents --help\`); to check it, add a glob that matches it under \`files:\` in .subagents.yaml`;
     case 'folder':
       return `${u.input}: no definition file in this folder (see the file patterns in \`subagents --help\`)`;
     default:

@@ -1,5 +1,6 @@
 /**
- * Every file the CLI writes (`--fix`, `-o`, the `--cache` file) goes through `writeFileSafely`.
+ * Every file the CLI writes (`--fix`, `-o`, the `--cache` file) goes through `writeFileSafely`;
+ * the files `init` and `new` make, through `createFileExclusively`.
  * A repository is hostile input: it may ship symbolic links where we write, at the target
  * or at any name we might pick for a temporary file. So:
  *
@@ -133,6 +134,45 @@ export function writeFileSafely(
   } catch (e) {
     return { status: 'failed', reason: describeError(e) };
   }
+}
+
+/**
+ * Creates `file`, which must not exist, not even as a link (`subagents init` and `new`): opened
+ * with O_CREAT|O_EXCL|O_NOFOLLOW, so never through a planted link and never over a file made
+ * meanwhile; removed again when the write fails. Never throws.
+ */
+export function createFileExclusively(
+  file: string,
+  text: string,
+  place: WritePlace,
+  request: Pick<WriteRequest, 'makeFolders'> = {},
+): WriteOutcome {
+  const landing = landingOf(file, place, request.makeFolders);
+  if ('failed' in landing) return { status: 'failed', reason: landing.failed };
+  const exists = fs.lstatSync(toPosix(resolve(file)), { throwIfNoEntry: false });
+  if (exists || ('path' in landing && landing.stat)) return { status: 'failed', reason: 'already exists' };
+  if ('skipped' in landing) return { status: 'skipped', reason: landing.skipped };
+  let fd: number;
+  try {
+    fd = fs.openSync(landing.path, C.O_WRONLY | C.O_CREAT | C.O_EXCL | NOFOLLOW, 0o666);
+  } catch (e) {
+    return {
+      status: 'failed',
+      reason: (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'already exists' : describeError(e),
+    };
+  }
+  try {
+    try {
+      writeAll(fd, Buffer.from(text));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    fs.rmSync(landing.path, { force: true });
+    return { status: 'failed', reason: describeError(e) };
+  }
+  return { status: 'written', path: landing.path, how: 'created' };
 }
 
 /** `-o /dev/stdout`, `/dev/null`, `/proc/self/fd/3`: opened (following its links) and written, never made or replaced. */

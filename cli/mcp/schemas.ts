@@ -96,6 +96,10 @@ export const resolution = z.object({
       name: z.string(),
       status: z.enum(RESOLVE_STATUSES),
       tools: z.array(z.string()),
+      unknown: z
+        .array(z.string())
+        .optional()
+        .describe('The entries of `tools` the catalog does not know (the runtime likely has no such tool).'),
       removed: z.array(z.object({ tool: z.string(), by: z.string() })),
       undeferred: z.array(z.string()).optional(),
       unexpanded: z.array(z.string()).optional(),
@@ -125,6 +129,7 @@ export const listOutput = z.object({
       group: z.string().describe('The project or folder (Polytoken, Picasso) or the Expert (Profy) it belongs to.'),
       status: z.enum(DEFINITION_STATUSES),
       tools: z.number().int().describe('How many tools the runtime grants it.'),
+      unknown: z.number().int().optional().describe('How many of those tools the catalog does not know.'),
       problems: problemCounts,
       line: z.number().int().describe('The line of its name (from 0).'),
       index: z.number().int().describe("Its position among the file's definitions (a Profy Expert's subagents)."),

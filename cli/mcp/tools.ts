@@ -6,7 +6,7 @@
  * read, and files that lead out through a link are refused.
  */
 import { pathToFileURL } from 'url';
-import { summarizeFile, ruleDocsUrl, type Analysis, type WorkspaceDefinition } from '../../shared';
+import { summarizeFile, ruleDocsUrl, toolCount, type Analysis, type WorkspaceDefinition } from '../../shared';
 import { readRegularFile, describeError, type ConfigOptions } from '../../shared/node';
 import { describeUnmatched } from '../batch/check-paths';
 import type { CheckOptions } from '../batch/check-types';
@@ -122,7 +122,7 @@ export class Tools {
     for (const d of definitions) counts[d.status]++;
     const lines = definitions.slice(0, TEXT_LINES).map((d) => {
       const p = d.problems;
-      return `${d.status.padEnd(8)} ${d.dialect.padEnd(9)} ${d.name || '(unnamed)'}  ${d.path}:${d.line + 1}  ${d.tools} tools, ${p.errors} errors, ${p.warnings} warnings`;
+      return `${d.status.padEnd(8)} ${d.dialect.padEnd(9)} ${d.name || '(unnamed)'}  ${d.path}:${d.line + 1}  ${toolCount(d.tools, d.unknown)}, ${p.errors} errors, ${p.warnings} warnings`;
     });
     if (definitions.length > TEXT_LINES) lines.push(`… and ${definitions.length - TEXT_LINES} more`);
     const tally = DEFINITION_STATUSES.map((s) => `${counts[s]} ${s}`).join(', ');

@@ -82,8 +82,16 @@ export class Catalog {
     }
   }
 
+  /** Whether the runtime is known to have the tool: the one verdict the unknown-tool rules and every view of a tool set read. */
   has(name: string): boolean {
     return this.tools.has(name);
+  }
+
+  /** The names among `tools` the catalog does not know, sorted and unique. */
+  unknownAmong(tools: Iterable<string>): string[] {
+    const out = new Set<string>();
+    for (const t of tools) if (!this.has(t)) out.add(t);
+    return [...out].sort();
   }
 
   get(name: string): CatalogTool | undefined {

@@ -5,7 +5,7 @@ import type { ConfigDocument, LoadedConfig, SubagentsConfig, ToolEntry } from '.
 import { SourceText } from '../text/source';
 import { MAX_FILE_CHARS, sizeOverLimit } from '../text/limits';
 import { getProperty, getValue, pathOf, toPlain, type AstNode } from '../text/tree';
-import { describeProblem, validateNode, type SchemaProblem } from '../schema/validate';
+import { describeProblem, invalidPaths, validateNode, type SchemaProblem } from '../schema/validate';
 import { nearestName } from '../text/nearest';
 import { RULES, ruleMeta } from '../rules/registry';
 import { globFindings, keptGlobs } from './glob-guard';
@@ -39,10 +39,13 @@ export function defaultLoadedConfig(dir: string): LoadedConfig {
 
 /** Said after every problem that makes the whole file unusable. */
 const FALLBACK = 'so the whole configuration is ignored and the defaults are used until it is fixed';
+/** Said after a problem in one part: that part is dropped, the rest applies. */
+const IGNORED = 'so this part is ignored (the rest of the configuration applies) until it is fixed';
 
 /**
- * Parses `.subagents.yaml`. A malformed file yields `config/invalid` findings and the
- * defaults, so the checker carries on. A rule id that is well formed but unknown is
+ * Parses `.subagents.yaml`. A file that is not YAML or not a mapping yields `config/invalid`
+ * findings and the defaults, so the checker carries on; an invalid part of a mapping is
+ * reported and dropped, and every valid part applies. A rule id that is well formed but unknown is
  * only a warning: that setting has no effect and the rest of the file applies.
  */
 export function parseConfig(text: string, path: string, dir: string): LoadedConfig {
@@ -97,23 +100,86 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
   }
   const problems = relevantProblems(validateNode(configSchema(), root));
   const warnings = unknownRuleIds(parsed.source, root);
-  if (problems.length) {
-    const errors: Finding[] = problems.map((p) => {
-      const { node, message, data } = explain(p);
-      const at = rangeNode(node);
-      return {
-        rule: 'config/invalid',
-        range: source.range(at.start, at.end),
-        message: `${message}, ${FALLBACK}.`,
-        ...(data ? { data } : {}),
-      };
-    });
-    return invalid(sortFindings([...errors, ...warnings]));
-  }
-  const config = fromPlain(toPlain(root) as Record<string, any>);
+  const errors: Finding[] = problems.map((p) => {
+    const { node, message, data } = explain(p);
+    const at = rangeNode(node);
+    return {
+      rule: 'config/invalid',
+      range: source.range(at.start, at.end),
+      message: `${message}, ${IGNORED}.`,
+      ...(data ? { data } : {}),
+    };
+  });
+  // Every invalid part is dropped and the rest applies (as markdownlint does); none is left when the document as a whole is wrong.
+  const valid = problems.length ? validPart(toPlain(root)) : toPlain(root);
+  if (valid === undefined) return invalid(sortFindings([...errors, ...warnings]));
+  const config = fromPlain(valid as Record<string, any>);
   config.ignore = keptGlobs(config.ignore);
   for (const d of Object.keys(config.files) as Dialect[]) config.files[d] = keptGlobs(config.files[d]!);
-  return { config, path, dir, findings: sortFindings([...warnings, ...globFindings(source, root)]) };
+  if (problems.length) config.mentioned = mentionedNames(root);
+  return { config, path, dir, findings: sortFindings([...errors, ...warnings, ...globFindings(source, root)]) };
+}
+
+/** Rounds of dropping invalid parts: a drop can leave its parent invalid (a list that must not be empty). */
+const PRUNE_ROUNDS = 4;
+
+/** The value without the parts the schema refuses; undefined when the whole is refused or it does not settle. */
+function validPart(value: unknown): unknown {
+  for (let round = 0; round < PRUNE_ROUNDS; round++) {
+    const paths = invalidPaths(configSchema(), value);
+    if (!paths.length) return value;
+    if (paths.some((p) => p.length === 0)) return undefined;
+    value = withoutPaths(value, paths);
+  }
+  return undefined;
+}
+
+/** A copy of `value` without the keys and list items at `paths` (the ones that exist). */
+function withoutPaths(value: unknown, paths: readonly (string | number)[][]): unknown {
+  const drop = new Map<object, Set<string | number>>();
+  for (const path of paths) {
+    let parent: unknown = value;
+    for (const step of path.slice(0, -1)) parent = isContainer(parent) ? (parent as any)[step] : undefined;
+    if (!isContainer(parent)) continue;
+    const marks = drop.get(parent) ?? new Set();
+    marks.add(path[path.length - 1]);
+    drop.set(parent, marks);
+  }
+  const copy = (v: unknown): unknown => {
+    if (!isContainer(v)) return v;
+    const marks = drop.get(v);
+    if (Array.isArray(v)) return v.filter((_, i) => !marks?.has(i)).map(copy);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v))
+      if (!marks?.has(k))
+        Object.defineProperty(out, k, { value: copy(x), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return copy(value);
+}
+
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+/**
+ * Every name a configuration with errors mentions, in its valid and invalid parts: strings, keys,
+ * and `mcp__<key>__<item>` for a list under a key. While it has errors, a did-you-mean fix does not
+ * rewrite a tool among them (it may be declared in the part that was dropped).
+ */
+function mentionedNames(root: AstNode): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: AstNode, key?: string) => {
+    if (node.kind === 'string') {
+      names.add(String(node.value));
+      if (key !== undefined) names.add(`mcp__${key}__${String(node.value)}`);
+    }
+    for (const p of node.properties ?? []) {
+      names.add(p.key);
+      if (p.value) visit(p.value, p.key);
+    }
+    for (const item of node.items ?? []) visit(item, key);
+  };
+  visit(root);
+  return names;
 }
 
 const sortFindings = (findings: Finding[]) =>

@@ -24,6 +24,11 @@ export interface SubagentsConfig {
   rules: Record<string, SeveritySetting>;
   /** Each dialect's own section (`polytoken:`, `profy:`), as its module read it: a dialect reads its own through `sectionOf`. */
   sections: Partial<Record<Dialect, unknown>>;
+  /**
+   * Only while the file has errors: every name it mentions, in its valid and invalid parts. A
+   * did-you-mean fix does not rewrite a tool among them (it may be declared in a dropped part).
+   */
+  mentioned?: ReadonlySet<string>;
 }
 
 /** A dialect's section of the configuration; its defaults (`read(undefined)`) when the configuration holds none. */
@@ -48,6 +53,6 @@ export interface LoadedConfig {
 /** The configuration file as the editor features read it: its parsed text and the settings it gives. */
 export interface ConfigDocument {
   file: ParsedFile;
-  /** What the file configures (the defaults while it is invalid). */
+  /** What the file configures (its valid parts; the defaults while it is not a YAML mapping). */
   config: SubagentsConfig;
 }

@@ -204,8 +204,13 @@ export interface DialectModule<M = any, Id extends string = string> {
   rules: readonly Rule<M>[];
   /** The metadata of its rules (id `<id>/<name>`, default severity, summary), in the order its docs describe them. */
   readonly ruleMeta: readonly RuleMeta[];
-  /** The definitions in the file and what the runtime grants each. */
+  /** The definitions in the file and what the runtime grants each (a file that parses: the engine answers for one that does not). */
   resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
+  /**
+   * What the runtime does with a file it cannot parse (default `rejected`; Profy: the Expert
+   * cannot load, so its subagents are `dropped`): the one definition such a file resolves to.
+   */
+  readonly unparsableStatus?: 'rejected' | 'dropped';
   /** A file holds one definition, or several (Profy: the Expert's subagents, each resolved and shown on its own). */
   readonly definitionsPerFile: 'one' | 'many';
   readonly editor: DialectEditor<M>;

@@ -1,4 +1,4 @@
-import type { Resolution, ResolvedDefinition } from '../results';
+import { toolCount, type Resolution, type ResolvedDefinition } from '../results';
 import type { StatusSummary } from '../protocol';
 import { dialectModule } from '../dialects';
 
@@ -12,6 +12,14 @@ const STATUS_LABEL: Record<string, string> = {
   rejected: '✗ rejected: the runtime refuses to load it',
   dropped: '✗ dropped: the runtime skips it without any error',
 };
+
+/** What an unknown entry means, said once under the chips. */
+const UNKNOWN_NOTE =
+  'not in the catalog, so the runtime will likely grant no such tool; if it exists, declare it under `tools` or `mcp` in .subagents.yaml.';
+
+/** A heading's count, the unknown entries apart: `3`, `3 + 1 unknown`. */
+const countApart = (tools: number, unknown: number): string =>
+  unknown ? `${tools - unknown} + ${unknown} unknown` : `${tools}`;
 
 const code = (s: string): string => '`' + s.replace(/`/g, 'ˋ') + '`';
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -40,8 +48,11 @@ const chips = (groups: Map<string, string[]>, chip: (tool: string) => string): s
  */
 function toolSetChips(d: ResolvedDefinition, out: string[]): void {
   const undeferred = new Set(d.undeferred ?? []);
+  const unknown = new Set(d.unknown ?? []);
   const granted = bySource(d.tools, (t) => d.provenance?.[t]?.[0] ?? '');
-  out.push(`- ✓ **Granted (${d.tools.length})**: ${d.tools.length ? chips(granted, (t) => `${code(t)}${undeferred.has(t) ? ' ⚡' : ''}`) : '_none_'}`);
+  const chip = (t: string) => `${code(t)}${unknown.has(t) ? ' ❓' : ''}${undeferred.has(t) ? ' ⚡' : ''}`;
+  out.push(`- ✓ **Granted (${countApart(d.tools.length, unknown.size)})**: ${d.tools.length ? chips(granted, chip) : '_none_'}`);
+  if (unknown.size) out.push(`- ❓ **Unknown (${unknown.size})**: ${[...unknown].map(code).join(' ')}: ${UNKNOWN_NOTE}`);
   if (d.removed.length) {
     // The first removal of a tool names what removed it (a lookup per chip would be quadratic).
     const removedBy = new Map<string, string>();
@@ -62,13 +73,15 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   toolSetChips(d, out);
   out.push('');
 
-  out.push(`**Effective tools (${d.tools.length})**`, '');
+  const unknown = new Set(d.unknown ?? []);
+  out.push(`**Effective tools (${countApart(d.tools.length, unknown.size)})**`, '');
   if (d.tools.length) {
     out.push('| Tool | Granted by |', '| --- | --- |');
     const undeferred = new Set(d.undeferred ?? []);
     for (const t of d.tools) {
       const by = d.provenance?.[t]?.join(', ') ?? '';
-      out.push(`| ${code(t)}${undeferred.has(t) ? ' (undeferred)' : ''} | ${cell(by)} |`);
+      const marks = [unknown.has(t) ? 'unknown tool' : '', undeferred.has(t) ? 'undeferred' : ''].filter(Boolean);
+      out.push(`| ${code(t)}${marks.length ? ` (${marks.join(', ')})` : ''} | ${cell(by)} |`);
     }
   } else {
     out.push('_No tools._');
@@ -113,12 +126,13 @@ export function renderError(message: string, fileLabel: string): string {
 export function summarize(r: Resolution): StatusSummary {
   const defs = r.definitions;
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const count = (d: ResolvedDefinition) => toolCount(d.tools.length, d.unknown?.length);
   if (defs.length === 1 && !holdsMany(r)) {
     const d = defs[0];
     const icon = d.status === 'loads' ? '$(check)' : d.status === 'dropped' ? '$(warning)' : '$(error)';
     return {
-      text: `${icon} ${r.dialect} · ${d.status} · ${plural(d.tools.length, 'tool')}`,
-      tooltip: `${d.name || '(unnamed)'}: ${d.status}, ${plural(d.tools.length, 'tool')}. Click to show the resolved tool set.`,
+      text: `${icon} ${r.dialect} · ${d.status} · ${count(d)}`,
+      tooltip: `${d.name || '(unnamed)'}: ${d.status}, ${count(d)}. Click to show the resolved tool set.`,
     };
   }
   const notLoading = defs.filter((d) => d.status !== 'loads');
@@ -126,13 +140,13 @@ export function summarize(r: Resolution): StatusSummary {
   if (!notLoading.length) {
     return {
       text: `$(check) ${r.dialect} · ${plural(defs.length, 'subagent')} · all load`,
-      tooltip: defs.map((d) => `${d.name}: loads, ${plural(d.tools.length, 'tool')}`).join('\n'),
+      tooltip: defs.map((d) => `${d.name}: loads, ${count(d)}`).join('\n'),
     };
   }
   const anyRejected = notLoading.some((d) => d.status === 'rejected');
   const verb = anyRejected ? 'not loaded' : 'dropped';
   return {
     text: `${anyRejected ? '$(error)' : '$(warning)'} ${r.dialect} · ${notLoading.length} of ${plural(defs.length, 'subagent')} ${verb}`,
-    tooltip: defs.map((d) => `${d.name || '(unnamed)'}: ${d.status}, ${plural(d.tools.length, 'tool')}`).join('\n'),
+    tooltip: defs.map((d) => `${d.name || '(unnamed)'}: ${d.status}, ${count(d)}`).join('\n'),
   };
 }

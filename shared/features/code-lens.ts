@@ -1,6 +1,7 @@
 /** A code lens above each definition: its status and tool count, opening the resolution. */
 import type { CodeLens, Range } from 'vscode-languageserver-types';
 import type { Analysis } from '../types';
+import { toolCount } from '../results';
 import { featureFile } from './common';
 import { definitionNames } from '../workspace/names';
 import { resolveWithProvenance } from './resolve';
@@ -26,7 +27,7 @@ export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLen
     return {
       range,
       command: {
-        title: lensTitle(d.status, d.tools.length, d.reasons, d.name, file.module.definitionsPerFile === 'many'),
+        title: lensTitle(d.status, toolCount(d.tools.length, d.unknown?.length), d.reasons, d.name, many),
         command: RESOLVE_COMMAND,
         arguments: [uri],
       },
@@ -34,15 +35,15 @@ export function codeLenses(analysis: Analysis | undefined, uri: string): CodeLen
   });
 }
 
+/** `loads · 4 tools + 1 unknown`, or the status and why. */
 function lensTitle(
   status: string,
-  tools: number,
+  count: string,
   reasons: string[] | undefined,
   name: string,
   showName: boolean,
 ): string {
   const who = showName ? `${name}: ` : '';
-  const count = `${tools} tool${tools === 1 ? '' : 's'}`;
   if (status === 'loads') return `${who}loads \u00b7 ${count}`;
   const ids = [...new Set(reasons ?? [])].map((r) => r.replace(/^[a-z]+\//, ''));
   const why = ids.length ? ` \u00b7 ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` +${ids.length - 3}` : ''}` : '';

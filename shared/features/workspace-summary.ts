@@ -91,6 +91,7 @@ export function summarizeFile(analysis: Analysis, uri: string, place: SummaryPla
       group,
       status,
       tools: d.tools.length,
+      unknown: d.unknown?.length ?? 0,
       problems: problemsOf(index),
       range: many ? nameRanges[index] : (d.range ?? FIRST_LINE),
       index,

@@ -47,6 +47,17 @@ export function preferredFixes(analysis: Analysis, options: { renames?: boolean 
   return out;
 }
 
+/**
+ * Marks each diagnostic that "Fix all" and `--fix` would fix (`data.fixable`: its preferred fix
+ * has edits in the file), for reports that count them. The diagnostics are the analysis's own.
+ */
+export function markFixable(analysis: Analysis): void {
+  for (const d of analysis.diagnostics) {
+    const plan = fixPlansFor(analysis, d).find((p) => p.preferred);
+    if (plan && isAppliedByFixAll(plan)) d.data = { ...(d.data as object | undefined), fixable: true };
+  }
+}
+
 const offsetsOf = (source: SourceText, e: TextEdit) => ({
   start: source.offset(e.range.start),
   end: source.offset(e.range.end),

@@ -102,13 +102,20 @@ export function normalizingFixes(req: FixTarget): FixPlan[] {
  * entry is offered first, since the rename would list it twice.
  */
 export function toolSuggestionFixes(req: FixRequest<unknown>): FixPlan[] {
-  const replacement = dataString(req, 'replacement');
+  // While the configuration has errors, a tool it mentions may be declared in the part that was dropped: no rewrite.
+  const written = req.node?.kind === 'string' ? String(req.node.value) : undefined;
+  const mentioned = written !== undefined && !!req.ctx.config?.mentioned?.has(written);
+  const replacement = mentioned ? undefined : dataString(req, 'replacement');
   const siblings = req.node?.parent?.items ?? [];
   const unquoted = replacement !== undefined && /^".*"$/s.test(replacement) ? unquoteJson(replacement) : replacement;
   const listed =
     unquoted !== undefined && siblings.some((n) => n !== req.node && n.kind === 'string' && n.value === unquoted);
   const fixes = standardFixes(
-    listed ? { ...req, data: { ...req.data, replacement: undefined, removable: true } } : req,
+    listed
+      ? { ...req, data: { ...req.data, replacement: undefined, removable: true } }
+      : mentioned
+        ? { ...req, data: { ...req.data, replacement: undefined } }
+        : req,
   );
   return offered(fixes);
 }

@@ -48,6 +48,26 @@ export function validateNode(schema: object, root: AstNode): SchemaProblem[] {
   });
 }
 
+/**
+ * Where a plain value breaks the schema, as paths to drop: a key the schema does not allow (its
+ * key's path), else the value the error is about. Empty when the value is valid; `[]` among
+ * them when the value as a whole is wrong.
+ */
+export function invalidPaths(schema: object, value: unknown): (string | number)[][] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = validatorFor(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => {
+    const path = pointerToPath(e.instancePath);
+    if (e.keyword === 'additionalProperties') return [...path, String(e.params.additionalProperty)];
+    if (e.keyword === 'propertyNames') return [...path, String(e.params.propertyName)];
+    return path;
+  });
+}
+
 /** anyOf/oneOf produce one error per branch; keep the most specific one per location. */
 function collapse(errors: ErrorObject[]): ErrorObject[] {
   const byPath = new Map<string, ErrorObject[]>();

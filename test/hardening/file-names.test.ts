@@ -4,11 +4,11 @@
  * never start a line of output or reach the terminal), names that are not valid UTF-8.
  */
 import { strict as assert } from 'assert';
-import { execFileSync, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
-import { CLI, Temps, VALID_POLYTOKEN } from '../support/cli';
+import { CLI, git, Temps, VALID_POLYTOKEN } from '../support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -305,21 +305,6 @@ describe('hardening: file names that are not valid UTF-8', function () {
     assert.equal(revision.stderr, `subagents: HEAD: ${message}\n`);
   });
 });
-
-function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: repo,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'T',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 'T',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-      GIT_CONFIG_NOSYSTEM: '1',
-    },
-  });
-}
 
 function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -725,7 +725,11 @@ function checkResolution(c: Case, loaded: LoadedConfig, o: Outcome, root: AstNod
         throw new Error(`\`${value}\` is in tools_deny but resolved as granted`);
     }
     if (granted('switch_facet')) throw new Error('switch_facet resolved as granted');
-    if (!granted('exit_tool')) throw new Error('exit_tool is always registered but missing');
+    // A file that does not parse is rejected and grants nothing (the runtime cannot load it).
+    const unparsable = r.definitions.some((d) => d.reasons?.some((rule) => rule.startsWith('syntax/')));
+    if (!granted('exit_tool') && !unparsable) throw new Error('exit_tool is always registered but missing');
+    if (unparsable && r.definitions.some((d) => d.tools.length || d.status === 'loads'))
+      throw new Error('a file that does not parse resolved as granting tools or loading');
   }
   if (c.kind === 'picasso' && isObject(root)) {
     for (const { value } of stringItems(getValue(root, 'deny')))

@@ -130,6 +130,16 @@ describe('LSP symbols, lenses, definition and resolve', function () {
     await client.close(uri);
     assert.strictEqual(lenses.length, 1);
     assert.strictEqual(lenses[0].command!.title, 'loads \u00b7 4 tools');
+    // A tool the catalog does not know is counted apart.
+    const unknownUri = await client.open(
+      file('.polytoken/subagents/triage.md'),
+      TRIAGE.replace('tools: [', 'tools: [grpe, '),
+    );
+    const unknownLens = await client.request<CodeLens[]>('textDocument/codeLens', {
+      textDocument: { uri: unknownUri },
+    });
+    await client.close(unknownUri);
+    assert.strictEqual(unknownLens[0].command!.title, 'loads \u00b7 4 tools + 1 unknown');
     // A client that does not implement `subagents.resolve` itself gets the server's command (commands.test.ts).
     assert.strictEqual(lenses[0].command!.command, 'subagents.server.resolve');
     assert.deepStrictEqual(lenses[0].command!.arguments, [uri]);

@@ -1,6 +1,6 @@
 /** Running the built `subagents` CLI (dist/cli.js) as a process on throw-away workspaces. */
 import { strict as assert } from 'assert';
-import { spawn, spawnSync } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -72,6 +72,22 @@ export class Temps {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
+}
+
+/** Runs git in `repo` with a fixed identity and no system configuration; its standard output. */
+export function git(repo: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+    },
+  });
 }
 
 /** A usage or I/O error: exit 2, nothing on stdout, exactly one `subagents: …` line on stderr, no stack trace. */

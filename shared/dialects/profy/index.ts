@@ -63,6 +63,8 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
     unknownToolset,
   ],
   resolve: resolveProfy,
+  // An Expert that is not valid JSON cannot be published: none of its subagents exists.
+  unparsableStatus: 'dropped',
   definitionsPerFile: 'many',
   editor: profyEditor,
   view: { icon: 'json', tooltip: 'Profy subagents, by Expert', groupKind: 'definition' },

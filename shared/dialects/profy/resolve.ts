@@ -21,25 +21,21 @@ export interface ProfyResolvedDefinition extends ResolvedDefinition {
  * status is `dropped` only when a rule that does not need the toolset fires (including
  * no-tools when no entry could ever resolve); otherwise `loads`.
  *
- * A file with JSON syntax errors cannot be read by Profy at all: every definition found in
- * the partial parse is `rejected` with `syntax/json` among its reasons. (A duplicate key,
- * also reported as syntax/json, does not count: such a file still parses.)
+ * A file with JSON syntax errors cannot be read by Profy at all: the engine resolves it to one
+ * `dropped` definition (`unparsableStatus`), and this resolver is not asked.
  */
 export function resolveProfy(ctx: RuleContext<ExpertModel>, outcome: Outcome): ResolvedDefinition[] {
   const model = ctx.model;
-  // A key given twice is reported too, but the file still loads (the runtime keeps one value).
-  const broken = ctx.file.syntax.some((f) => !f.data?.duplicateKey);
-  return model.subagents.map((s) => definition(ctx, s, model.toolset, broken, outcome));
+  return model.subagents.map((s) => definition(ctx, s, model.toolset, outcome));
 }
 
 function definition(
   ctx: RuleContext<ExpertModel>,
   s: SubagentModel,
   toolset: Toolset,
-  broken: boolean,
   outcome: Outcome,
 ): ProfyResolvedDefinition {
-  const reasons = [...(broken ? ['syntax/json'] : []), ...s.dropReasons];
+  const reasons = [...s.dropReasons];
   const range = ctx.file.source.range(s.node.start, s.node.end);
   // Which of the drop rules the author's display settings hide here (the runtime drops the subagent all the same).
   const { silenced } = verdictOf(outcome, range, (rule) => s.dropReasons.includes(rule));
@@ -52,7 +48,7 @@ function definition(
   }
   return {
     name: s.label,
-    status: broken ? 'rejected' : reasons.length ? 'dropped' : 'loads',
+    status: reasons.length ? 'dropped' : 'loads',
     tools: s.tools,
     unexpanded,
     removed: s.removed,

@@ -4,7 +4,7 @@
  * tools, renaming a definition with its file).
  */
 import type { AddHint, DialectEditor, FeatureFile } from '../../module';
-import { countLabel, expansionLine } from '../../../features/kit/tool-lines';
+import { countLabel, expansionLine, unknownLines } from '../../../features/kit/tool-lines';
 import type { AstNode } from '../../../text/tree';
 import { STATUS_FIELDS } from '../constants';
 import { polytokenKeys } from '../keys';
@@ -56,10 +56,11 @@ function inlayHints(file: PolytokenFile, add: AddHint): void {
     if (meaning.kind === 'name') continue;
     const detail = () =>
       entry.expansion ? expansionLine('Expands now to', entry.expansion) : emptyExpansionLine(meaning);
+    const catalog = file.ctx.catalog;
     add(
       entry.node,
-      () => countLabel(entry.expansion?.length ?? 0),
-      () => [`**${entry.text}**`, detail()],
+      () => countLabel(entry.expansion ?? [], catalog),
+      () => [`**${entry.text}**`, detail(), ...unknownLines(entry.expansion ?? [], catalog)],
     );
   }
 }

@@ -26,8 +26,9 @@ export const unknownToolRule: PolytokenRule = {
 };
 
 function report(ctx: PolytokenContext, e: PolytokenToolEntry): PolytokenFinding {
+  // `tool`: the entry as written (reports show it, e.g. SARIF's `unknownTool`).
   const make = (message: string, data: Record<string, unknown> | undefined, severity: SeverityName) =>
-    findingOn(ctx, 'polytoken/unknown-tool', e.node, message, data, severity);
+    findingOn(ctx, 'polytoken/unknown-tool', e.node, message, { ...data, tool: e.text }, severity);
   const { what, near } = e.unknown!;
   const m = e.meaning;
   if (what === 'tag' && m.kind === 'tag') {

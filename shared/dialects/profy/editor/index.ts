@@ -45,7 +45,7 @@ function inlayHints(file: ProfyFile, add: AddHint): void {
       const lines = () => globMatchLines({ known, granted: entry.granted, reservedMatches: entry.reservedMatches });
       add(
         entry.node,
-        () => (known ? countLabel(entry.granted.length) : '\u2192 ? tools'),
+        () => (known ? countLabel(entry.granted) : '\u2192 ? tools'),
         () => [`**${entry.text}**`, ...lines()],
       );
     }
