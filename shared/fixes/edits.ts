@@ -120,13 +120,16 @@ export function removePropertyEdit(file: EditTarget, key: AstNode): TextEdit {
   return { range: rangeOf(file, start, nextLineStart(text, valueEnd)), newText: '' };
 }
 
-/** A scalar written so that YAML reads it back as this string. */
+/**
+ * A scalar written so that YAML reads it back as this string (test/fix-plans.test.ts holds it
+ * for generated strings): a trailing `:` would make a plain scalar a key.
+ */
 export function yamlScalar(value: string, original?: string): string {
   const quote = original && /^["']/.test(original) ? original[0] : undefined;
   if (quote === "'") return `'${value.replace(/'/g, "''")}'`;
   if (quote === '"') return JSON.stringify(value);
   if (
-    /^[@`!&*%|>?:,\[\]{}#'"-]|^\s|\s$|: | #|^(true|false|null|yes|no|on|off|~|[-+.\d][\d._eE+-]*)$/i.test(value) ||
+    /^[@`!&*%|>?:,\[\]{}#'"-]|^\s|\s$|: |:$| #|^(true|false|null|yes|no|on|off|~|[-+.\d][\d._eE+-]*)$/i.test(value) ||
     value === ''
   )
     return JSON.stringify(value);

@@ -1,0 +1,9 @@
+// Required by the mutation run's test runner (stryker.config.mjs): every fast-check property
+// runs from one fixed seed, so a mutant is killed or not the same way on every run and an
+// incremental run can reuse the last result. Suites that pass their own `seed` read FC_SEED.
+'use strict';
+const fc = require('fast-check');
+
+const seed = Number(process.env.FC_SEED ?? 23);
+process.env.FC_SEED = String(seed);
+fc.configureGlobal({ seed });

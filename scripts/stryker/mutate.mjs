@@ -1,0 +1,20 @@
+// `npm run mutate [-- stryker options]`: StrykerJS with the Mocha 12 shim preloaded in every
+// process it starts (its test runners and checkers inherit NODE_OPTIONS). See docs/testing.md.
+import { spawnSync } from 'child_process';
+import { createRequire } from 'module';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const shim = path.join(here, 'mocha12-cli.cjs');
+const core = path.dirname(createRequire(import.meta.url).resolve('@stryker-mutator/core/package.json'));
+const stryker = path.join(core, 'bin', 'stryker.js');
+const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(shim)}`].filter(Boolean).join(' ');
+
+const args = process.argv.slice(2);
+const run = spawnSync(process.execPath, [stryker, ...(args[0] === 'run' ? args : ['run', ...args])], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_OPTIONS: nodeOptions },
+});
+if (run.error) throw run.error;
+process.exit(run.status ?? 1);

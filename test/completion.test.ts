@@ -1,0 +1,69 @@
+/**
+ * Completion as the engine answers it (the server only moves these items): a tool list never
+ * offers what it already holds, except the entry being edited, which may be rewritten in place.
+ * test/lsp/features.test.ts asks the same of the real server; these run in-process, where the
+ * mutation run (docs/testing.md) sees them.
+ */
+import * as assert from 'assert';
+import { parseConfig } from '../shared/config/config';
+import { analyze } from '../shared/engine';
+import { completions } from '../shared/features/completion';
+import { SourceText } from '../shared/text/source';
+
+const CONFIG = `mcp:
+  github: [create_issue, list_issues]
+`;
+
+/** The labels offered at the `|` of `marked`, a file at `path` under /w with CONFIG. */
+function labelsAt(path: string, marked: string): string[] {
+  const at = marked.indexOf('|');
+  assert.ok(at >= 0, 'no cursor marker');
+  const text = marked.slice(0, at) + marked.slice(at + 1);
+  const config = parseConfig(CONFIG, '/w/.subagents.yaml', '/w');
+  const analysis = analyze({ text, path, config, root: '/w' });
+  return completions(analysis, new SourceText(text).position(at)).map((i) => i.label);
+}
+
+const EXPERT = '/w/experts/book.expert.json';
+
+describe('completion: a tool list offers what it does not hold yet', () => {
+  it('Profy Expert tools: the catalog without the entries listed, without reserved names', () => {
+    const labels = labelsAt(EXPERT, '{ "name": "book", "tools": ["read", "mcp__github__create_issue", "|"] }');
+    for (const l of ['grep', 'glob', 'mcp__github__list_issues']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['read', 'mcp__github__create_issue', 'delegate']) assert.ok(!labels.includes(l), `${l} offered`);
+  });
+
+  it('Profy Expert tools: the entry being edited is offered again (it replaces itself)', () => {
+    const labels = labelsAt(EXPERT, '{ "name": "book", "tools": ["grep", "re|ad"] }');
+    assert.ok(labels.includes('read'), `read in ${labels}`);
+    assert.ok(!labels.includes('grep'), `grep offered in ${labels}`);
+  });
+
+  it('Profy subagent allowlist: the main toolset without what the subagent lists', () => {
+    const labels = labelsAt(
+      EXPERT,
+      '{ "name": "book", "tools": ["read", "grep", "glob"], "subagents": [ { "name": "scan", "tools": ["glob", "|"] } ] }',
+    );
+    for (const l of ['read', 'grep', '*']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    assert.ok(!labels.includes('glob'), `glob offered in ${labels}`);
+  });
+
+  it('Polytoken tools: shorthands and catalog, not what is listed', () => {
+    const labels = labelsAt(
+      '/w/.polytoken/subagents/triage.md',
+      '---\nname: triage\npolytoken:\n  tools: [file_read, mcp__github, |]\n---\nBody.\n',
+    );
+    for (const l of ['grep', 'tag!ALL', 'mcp__github__create_issue'])
+      assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['file_read', 'mcp__github', 'exit_tool']) assert.ok(!labels.includes(l), `${l} offered`);
+  });
+
+  it('Picasso tools: the catalog without what is listed or denied', () => {
+    const labels = labelsAt(
+      '/w/apps/cli/agents/auditor.yaml',
+      'name: auditor\ntools:\n  - read_file\n  - |\ndeny: [delete_file]\n',
+    );
+    for (const l of ['grep', 'query_memory']) assert.ok(labels.includes(l), `${l} in ${labels}`);
+    for (const l of ['read_file', 'delete_file']) assert.ok(!labels.includes(l), `${l} offered`);
+  });
+});
