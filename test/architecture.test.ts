@@ -97,7 +97,7 @@ const LAYERS: { name: string; why: string; files: RegExp[] }[] = [
     name: 'basics',
     why: 'text and trees, results, the protocol, the rule-id vocabulary, schema validation',
     files: [
-      /^shared\/(basics|results|protocol|severity|diagnostics-cap)\.ts$/,
+      /^shared\/(basics|results|protocol|severity|diagnostics-cap|host)\.ts$/,
       /^shared\/text\//,
       /^shared\/rules\/ids\.ts$/,
       /^shared\/schema\//,
