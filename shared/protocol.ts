@@ -90,7 +90,7 @@ export interface StatResult {
  */
 export const DOCUMENT_PATTERNS_NOTIFICATION = 'subagents/documentPatterns';
 export interface DocumentPattern {
-  /** A folder's `file:` URI. */
+  /** A folder's URI (`file:`, or a virtual workspace's). */
   baseUri: string;
   /** A glob relative to it. */
   pattern: string;
