@@ -116,8 +116,11 @@ function createClient(
     initializationOptions: (): InitializationOptions => {
       const cfg = vscode.workspace.getConfiguration('subagents');
       // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
+      // A plain copy: VS Code hands setting objects out as read-only proxies, which a Web Worker's
+      // postMessage cannot clone (IPC to the Node server sends JSON, which can).
+      const settings = { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } };
       return {
-        settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } },
+        settings: JSON.parse(JSON.stringify(settings)) as unknown,
         clientCommands: [CLIENT_RESOLVE_COMMAND],
         documentPatterns: true,
         // client/files.ts answers the file system requests: a virtual workspace is read through it.
