@@ -1,4 +1,5 @@
 import { createServerConnection } from '../server/connection';
+import { nodePlatform } from '../server/node-platform';
 import { startServer } from '../server/server';
 
 /** `subagents lsp --stdio`: the language server for any LSP editor. */
@@ -15,6 +16,6 @@ export function runLsp(args: string[]): number | undefined {
     ),
   );
   const connection = createServerConnection(process.stdin, process.stdout);
-  startServer(connection);
+  startServer(connection, nodePlatform);
   return undefined; // keeps running until the client exits it
 }

@@ -8,7 +8,7 @@
  * and only their nodes (and the counts above them) are refreshed.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import {
   RESOLVE_REQUEST,
   WORKSPACE_CHANGED_NOTIFICATION,

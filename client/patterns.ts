@@ -7,13 +7,19 @@
  * in the workspace state, so the next session starts with them and does not restart at once.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
 import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared/protocol';
 import { documentSelector } from './selector';
 
 const STATE_KEY = 'subagents.documentPatterns';
 
-type LspFilter = { scheme: string; pattern: string | DocumentPattern };
+/** Stops and starts the client again (the browser's client has no `restart` of its own; it starts a new worker). */
+export async function restartClient(client: LanguageClient): Promise<void> {
+  await client.stop();
+  await client.start();
+}
+
+type LspFilter = { pattern: string | DocumentPattern };
 
 function validPatterns(value: unknown): DocumentPattern[] {
   if (!Array.isArray(value)) return [];
@@ -27,7 +33,7 @@ export class DocumentPatterns implements vscode.Disposable {
   private restarting: Promise<void> = Promise.resolve();
   private subscription: vscode.Disposable | undefined;
 
-  private readonly defaults: { scheme: string; pattern: string }[];
+  private readonly defaults: LspFilter[];
 
   constructor(
     private readonly state: vscode.Memento,
@@ -39,16 +45,15 @@ export class DocumentPatterns implements vscode.Disposable {
 
   /** The selector for vscode-languageclient (LSP shapes: a relative pattern is `{ baseUri, pattern }`). */
   clientSelector(): LspFilter[] {
-    return [...this.defaults, ...this.patterns.map((pattern) => ({ scheme: 'file', pattern }))];
+    return [...this.defaults, ...this.patterns.map((pattern) => ({ pattern }))];
   }
 
   /** Whether the language server is handed this document. */
   matches(doc: vscode.TextDocument): boolean {
     const extra = this.patterns.map((p) => ({
-      scheme: 'file',
       pattern: new vscode.RelativePattern(vscode.Uri.parse(p.baseUri), p.pattern),
     }));
-    return vscode.languages.match([...this.defaults, ...extra], doc) > 0;
+    return vscode.languages.match([...(this.defaults as { pattern: string }[]), ...extra], doc) > 0;
   }
 
   /** The extra patterns in force (for tests). */
@@ -72,7 +77,7 @@ export class DocumentPatterns implements vscode.Disposable {
           `Definition files changed (${next.length} pattern${next.length === 1 ? '' : 's'} beyond the defaults): restarting the language client.`,
         );
         try {
-          await client.restart();
+          await restartClient(client);
         } catch (e) {
           log(`The language client did not restart: ${e instanceof Error ? e.message : String(e)}`);
         }

@@ -20,5 +20,9 @@ export function definitionGlobs(packageJSON: unknown): string[] {
 /** One glob for file watchers: VS Code's brace syntax. */
 export const watchGlob = (globs: readonly string[]): string => `{${globs.join(',')}}`;
 
-/** Document filters for the language client (file scheme only: dialects are decided by path). */
-export const documentSelector = (globs: readonly string[]) => globs.map((pattern) => ({ scheme: 'file', pattern }));
+/**
+ * Document filters for the language client: any scheme (`file:`, and a virtual workspace's
+ * `vscode-vfs:` or `memfs:`), since dialects are decided by path; the server analyses a document
+ * of a scheme it cannot read (`git:`) from its own text alone.
+ */
+export const documentSelector = (globs: readonly string[]) => globs.map((pattern) => ({ pattern }));

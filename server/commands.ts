@@ -12,10 +12,7 @@
  * the client supports it (Neovim 0.8+, VS Code); otherwise (Neovim 0.7) a `window/showMessage`
  * gives each definition's status and tools and the rendering's path.
  */
-import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as os from 'os';
-import { posix, join } from 'path';
+import { posix } from 'path';
 import {
   MessageType,
   ShowMessageNotification,
@@ -26,6 +23,7 @@ import {
 import { renderResolution, toolCount } from '../shared';
 import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared';
 import type { Resolution, ResolvedDefinition } from '../shared';
+import type { RenderingStore } from './platform';
 import { pathToUri, uriToPath } from './uri';
 
 export { SERVER_RESOLVE_COMMAND };
@@ -44,6 +42,8 @@ export interface CommandsHost {
   resolve: (uri: string) => Resolution | undefined;
   /** The workspace folder holding a path, to name the file relative to it. */
   folderOf: (path: string) => string | undefined;
+  /** Where renderings are written (Node: a private temporary folder); undefined: a message only. */
+  renderings?: () => RenderingStore;
 }
 
 /** At most this many tool names per definition in the message; the file has them all. */
@@ -70,8 +70,8 @@ function uriArgument(args: unknown[] | undefined): string | undefined {
 }
 
 export class ServerCommands {
-  /** Private temporary folder for the renderings, made on first use and removed at shutdown or exit. */
-  private dir: string | undefined;
+  /** Made on first use, disposed of at shutdown. */
+  private store: RenderingStore | undefined;
 
   constructor(private readonly host: CommandsHost) {}
 
@@ -101,7 +101,8 @@ export class ServerCommands {
     const label = folder ? posix.relative(folder, path) : path;
     let rendered: string | undefined;
     try {
-      rendered = this.write(uri, posix.basename(path), renderResolution(resolution, label, { live: false }));
+      if (this.host.renderings) this.store ??= this.host.renderings();
+      rendered = this.store?.write(uri, posix.basename(path), renderResolution(resolution, label, { live: false }));
     } catch (error) {
       connection.console.error(
         `subagents: could not write the resolution: ${error instanceof Error ? error.message : String(error)}`,
@@ -131,27 +132,9 @@ export class ServerCommands {
     void this.host.connection.sendNotification(ShowMessageNotification.type, { type, message });
   }
 
-  /** Removes the renderings (at shutdown, and at exit: a client may go away without `shutdown`). */
+  /** Removes the renderings. */
   dispose = (): void => {
-    process.off('exit', this.dispose);
-    try {
-      if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
-    } catch {
-      // the temporary folder's cleaner takes what is left
-    }
-    this.dir = undefined;
+    this.store?.dispose();
+    this.store = undefined;
   };
-
-  /** Writes the rendering of one source file (one file per source, rewritten each time); returns its path. */
-  private write(uri: string, baseName: string, markdown: string): string {
-    if (!this.dir) {
-      this.dir = fs.mkdtempSync(join(os.tmpdir(), 'subagents-resolve-'));
-      process.on('exit', this.dispose);
-    }
-    const sub = join(this.dir, createHash('sha1').update(uri).digest('hex').slice(0, 10));
-    fs.mkdirSync(sub, { recursive: true });
-    const file = join(sub, `${baseName}.resolved.md`);
-    fs.writeFileSync(file, markdown);
-    return file;
-  }
 }

@@ -9,10 +9,9 @@
  * tool-count inlay hints and the faded removed tools off. An open `.subagents.yaml` is read from
  * the editor's text (`openText`), so unsaved edits apply.
  */
-import { defaultLoadedConfig, type LoadedConfig } from '../shared';
-import { ConfigResolver } from '../shared/node';
+import { ConfigResolver, defaultLoadedConfig, type LoadedConfig, type WorkspaceHost } from '../shared';
 import type { SeveritySetting } from '../shared';
-import { uriToPath } from './uri';
+import { uriToPath, virtualRoot } from './uri';
 
 export interface Settings {
   rules: Record<string, SeveritySetting>;
@@ -67,6 +66,9 @@ export class Configuration {
   private merged = new WeakMap<LoadedConfig, LoadedConfig>();
   private detached: LoadedConfig | undefined;
 
+  /** `host`: how configuration files are read (the disk, or the client's files: server/files.ts). */
+  constructor(private readonly host: WorkspaceHost) {}
+
   setFolders(uris: string[]): void {
     this.folders = uris
       .map((uri) => uriToPath(uri))
@@ -92,7 +94,8 @@ export class Configuration {
   }
 
   configFor(path: string): LoadedConfig {
-    return this.withSettings(this.resolverFor(this.folderOf(path)).forFile(path));
+    // Outside every folder, a virtual file's configuration is searched up to its file system's root, never on the disk.
+    return this.withSettings(this.resolverFor(this.folderOf(path) ?? virtualRoot(path)).forFile(path));
   }
 
   /**
@@ -135,6 +138,7 @@ export class Configuration {
       this.resolvers.set(
         key,
         (r = new ConfigResolver({
+          host: this.host,
           stopAt: folder,
           globalDirSetting: this.settings.globalDir,
           openText: (p) => this.openText?.(p),

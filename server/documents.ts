@@ -29,10 +29,10 @@ import type { LoadedConfig } from '../shared';
 import { nameKeyOf } from '../shared';
 import { fixAll } from '../shared';
 import { minimalEdit } from '../shared';
-import { nodeWorkspaceHost } from '../shared/node';
-import { removedToolDiagnostics } from '../shared';
+import { readIfRegular, removedToolDiagnostics, type WorkspaceHost } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
+import { nextTurn } from './turn';
 import { documentIdentity, type DocumentIdentity } from './uri';
 
 /** Past this many diagnostics per document, the editor gets the most severe ones and a note. */
@@ -105,10 +105,15 @@ export class OpenDocuments {
   /** Told of each published analysis, after the index took it in (the workspace view's live summaries). */
   onPublished: ((uri: string, path: string, analysis: Analysis) => void) | undefined;
 
+  /** While set, publishing waits (the first index build is loading the files read through the client). */
+  private held: Set<string> | undefined;
+
   constructor(
     private readonly connection: Connection,
     private readonly configuration: Configuration,
     private readonly index: DefinitionIndex,
+    /** How closed files are read (the disk, or the client's files). */
+    private readonly files: WorkspaceHost,
   ) {
     // Registered before the server's own listeners: they see the subject already up to date.
     this.text.onDidOpen((e) => this.opened(e.document.uri));
@@ -165,8 +170,25 @@ export class OpenDocuments {
     return entry;
   }
 
+  /**
+   * Publishing waits until `loaded` settles: the configurations read through the client are not
+   * there before, and diagnostics under the defaults would flash and change.
+   */
+  holdUntil(loaded: Promise<unknown>): void {
+    const held = (this.held ??= new Set());
+    void loaded.finally(() => {
+      if (this.held !== held) return;
+      this.held = undefined;
+      for (const uri of held) this.schedule(uri);
+    });
+  }
+
   /** Publishes the document's diagnostics soon, replacing any publication already pending. */
   schedule(uri: string): void {
+    if (this.held) {
+      this.held.add(uri);
+      return;
+    }
     const existing = this.timers.get(uri);
     if (existing) existing.cancel();
     // Cheap documents are checked at once, after the messages already received; costly ones
@@ -174,8 +196,8 @@ export class OpenDocuments {
     // loop, so "at once" is two turns: a burst already received ends in one publication.
     if ((this.cost.get(uri) ?? 0) < CHEAP_ANALYSIS_MS) {
       let cancelled = false;
-      setImmediate(() => {
-        if (!cancelled) setImmediate(() => !cancelled && this.publish(uri));
+      nextTurn(() => {
+        if (!cancelled) nextTurn(() => !cancelled && this.publish(uri));
       });
       this.timers.set(uri, { cancel: () => (cancelled = true) });
     } else {
@@ -250,7 +272,7 @@ export class OpenDocuments {
   }
 
   /** A file's text: the editor's when it is open, else the disk's (regular files only). */
-  readText = (path: string): string | undefined => this.openText(path) ?? nodeWorkspaceHost.readFile(path);
+  readText = (path: string): string | undefined => this.openText(path) ?? readIfRegular(this.files, path);
 
   /** The editor's text of an open file (its most recently changed spelling); undefined when it is not open. */
   openText = (path: string): string | undefined => {

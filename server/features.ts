@@ -57,6 +57,17 @@ export function registerFeatures(
   lensCommand: () => string = () => RESOLVE_COMMAND,
   resolveClosed: (uri: string) => Resolution | undefined = () => undefined,
 ): void {
+  registerEditing(connection, documents, capabilities);
+  registerNavigation(connection, documents, index);
+  registerResolution(connection, documents, lensCommand, resolveClosed);
+}
+
+/** Completion, hover and quick fixes: what helps while typing. */
+function registerEditing(
+  connection: Connection,
+  documents: OpenDocuments,
+  capabilities: () => ClientCapabilities,
+): void {
   const safe = requestGuard(connection);
 
   connection.onCompletion(
@@ -95,6 +106,11 @@ export function registerFeatures(
       });
     }),
   );
+}
+
+/** Links to rule docs, symbols, folding and go to definition: moving around. */
+function registerNavigation(connection: Connection, documents: OpenDocuments, index: DefinitionIndex): void {
+  const safe = requestGuard(connection);
 
   connection.onDocumentLinks(
     safe([], (params) => {
@@ -134,6 +150,16 @@ export function registerFeatures(
       );
     }),
   );
+}
+
+/** The resolve code lens, and the resolution and its rendered preview on request. */
+function registerResolution(
+  connection: Connection,
+  documents: OpenDocuments,
+  lensCommand: () => string,
+  resolveClosed: (uri: string) => Resolution | undefined,
+): void {
+  const safe = requestGuard(connection);
 
   connection.onCodeLens(
     safe([], (params) => {

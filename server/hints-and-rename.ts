@@ -5,7 +5,6 @@
  * know about a rename (definitions of the new name that shadow it or that it shadows, a file the
  * editor could not rename) comes as a `window/showMessage` notification.
  */
-import * as fs from 'fs';
 import {
   LSPErrorCodes,
   MessageType,
@@ -15,7 +14,7 @@ import {
   type Connection,
   type ServerCapabilities,
 } from 'vscode-languageserver';
-import { inlayHints } from '../shared';
+import { inlayHints, type WorkspaceHost } from '../shared';
 import { isRefusal, prepareRename, renameDefinition } from '../shared';
 import type { Configuration } from './configuration';
 import type { OpenDocuments } from './documents';
@@ -38,6 +37,8 @@ export interface HintsAndRenameHost {
   documents: OpenDocuments;
   index: DefinitionIndex;
   configuration: Configuration;
+  /** Whether a rename's target exists (the disk, or the client's files). */
+  files: WorkspaceHost;
   capabilities: () => ClientCapabilities;
 }
 
@@ -74,7 +75,7 @@ export function registerHintsAndRename(host: HintsAndRenameHost): void {
         documentChanges: !!workspaceEdit?.documentChanges,
         version: documents.versionOf(uri),
         pathToUri,
-        exists: (p) => fs.existsSync(p),
+        exists: (p) => host.files.stat(p) !== undefined,
         definitions: index.names.all(),
         scope: configuration.folderOf(path),
       });

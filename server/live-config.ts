@@ -16,13 +16,13 @@ import {
   type Connection,
   type Disposable,
 } from 'vscode-languageserver';
-import { parseConfig, type LoadedConfig } from '../shared';
+import { parseConfig, readIfRegular, type LoadedConfig, type WorkspaceHost } from '../shared';
 import { DIALECTS, dialectModules, discoveryWatches, recognitionKey } from '../shared';
 import { relativeInside } from '../shared';
 import { DOCUMENT_PATTERNS_NOTIFICATION, type DocumentPattern, type DocumentPatternsParams } from '../shared';
 import type { Configuration } from './configuration';
+import type { Timer } from './turn';
 import { pathToUri } from './uri';
-import { nodeWorkspaceHost } from '../shared/node';
 
 /** A pause in typing before an edited configuration applies. */
 const CONFIG_TYPING_PAUSE_MS = 300;
@@ -31,6 +31,8 @@ export interface LiveConfigHost {
   connection: Connection;
   capabilities: () => ClientCapabilities;
   configuration: Configuration;
+  /** How configuration files are read when they are not open (the disk, or the client's files). */
+  files: WorkspaceHost;
   /** The editor's text of an open file; undefined when it is not open. */
   openText: (path: string) => string | undefined;
   /**
@@ -47,9 +49,6 @@ function discoveryKey(text: string | undefined, path: string): string {
   if (text === undefined) return '';
   return recognitionKey(parseConfig(text, path, posix.dirname(path)));
 }
-
-/** The file's text on disk, read as every file is (regular files only, within the size limit). */
-const readDisk = (path: string): string | undefined => nodeWorkspaceHost.readFile(path);
 
 /** The extra definition patterns of the loaded configurations, sorted and without repeats. */
 export function documentPatterns(configs: Iterable<LoadedConfig>, folders: readonly string[]): DocumentPattern[] {
@@ -70,7 +69,7 @@ export function documentPatterns(configs: Iterable<LoadedConfig>, folders: reado
 }
 
 export class LiveConfiguration {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, Timer>();
   /** Each configuration file's text as last applied (absent: the disk's; undefined: no file). */
   private readonly applied = new Map<string, string | undefined>();
   private sentPatterns: string | undefined;
@@ -110,8 +109,10 @@ export class LiveConfiguration {
 
   private apply(path: string): void {
     // undefined: no such file (which is not the same as an empty one).
-    const text = this.host.openText(path) ?? readDisk(path);
-    const previous = this.applied.has(path) ? this.applied.get(path) : readDisk(path);
+    // The file's saved text, read as every file is (regular files only, within the size limit).
+    const saved = () => readIfRegular(this.host.files, path);
+    const text = this.host.openText(path) ?? saved();
+    const previous = this.applied.has(path) ? this.applied.get(path) : saved();
     if (text === previous) return;
     this.applied.set(path, text);
     this.host.configurationChanged(discoveryKey(text, path) !== discoveryKey(previous, path));

@@ -4,6 +4,7 @@
  * `--pipe=NAME`), as vscode-languageclient passes it.
  */
 import { createServerConnection } from './connection';
+import { nodePlatform } from './node-platform';
 import { startServer } from './server';
 
-startServer(createServerConnection());
+startServer(createServerConnection(), nodePlatform);

@@ -10,32 +10,37 @@
  * workspace folder leaves requests answered meanwhile). A batch waits for a running rebuild, so
  * what it read from disk is never overwritten by the rebuild's older reading.
  */
-import * as fs from 'fs';
 import { posix } from 'path';
 import { FileChangeType, type ClientCapabilities, type Connection, type FileEvent } from 'vscode-languageserver';
 import { kindOf, type Analysis } from '../shared';
 import { CONFIG_FILE_NAME, type LoadedConfig } from '../shared';
 import { definitionNames } from '../shared';
 import { relativeInside } from '../shared';
-import { nodeWorkspaceHost } from '../shared/node';
-import { inSkippedFolder, walkFolders } from '../shared/node';
 import {
   DefinitionIndex as NameIndex,
   DIALECTS,
   discoveryFolders,
+  inSkippedFolder,
   namesFromText,
   readDiscoveryFolders,
+  readIfRegular,
+  walkHost,
   type IndexEntry,
-  type WorkspaceHost,
 } from '../shared';
 import type { Dialect } from '../shared';
 import type { Configuration } from './configuration';
+import type { ServerFiles } from './files';
+import { yieldTurn } from './turn';
 import { pathToUri, uriToPath } from './uri';
 
 export interface DefinitionIndexHost {
   connection: Connection;
   capabilities: () => ClientCapabilities;
   configuration: Configuration;
+  /** How files are read: the disk, or the client's files, which the index loads ahead (server/mirror.ts). */
+  files: ServerFiles;
+  /** Configuration files were loaded through the client: what was found before they were is stale. */
+  configurationsLoaded: () => void;
   /** Whether a path is open in the editor: its text wins over the disk. */
   isOpen: (path: string) => boolean;
   /** Called when a rebuild completes: cached analyses are stale. */
@@ -51,8 +56,6 @@ export interface FilesChanged {
   /** The files whose entries were read again or removed. */
   files: string[];
 }
-
-const host: WorkspaceHost = { ...nodeWorkspaceHost, toUri: pathToUri };
 
 /** Work per turn of the event loop: requests wait at most about this long. */
 const SLICE_MS = 4;
@@ -75,24 +78,8 @@ class Slices {
 
   async next(): Promise<void> {
     if (this.busy()) await new Promise((resolve) => setTimeout(resolve, SLICE_MS));
-    else await new Promise((resolve) => setImmediate(resolve));
+    else await yieldTurn();
     this.deadline = performance.now() + SLICE_MS;
-  }
-}
-
-/** A file's entry read from disk; undefined when it cannot be read or parsed: nothing to index, as the runtime skips it. */
-function readEntry(path: string, kind: Dialect): IndexEntry | undefined {
-  const text = host.readFile(path);
-  const names = text === undefined ? undefined : namesFromText(kind, text, path);
-  return names ? { path, uri: pathToUri(path), kind, names } : undefined;
-}
-
-/** A folder, not followed through a link (as the walker does). */
-function isFolder(path: string): boolean {
-  try {
-    return fs.lstatSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 
@@ -176,6 +163,7 @@ export class DefinitionIndex {
       : undefined;
     progress?.begin('Subagents: indexing definitions', undefined, undefined, false);
     try {
+      if (await this.load(build)) return;
       const found = new Map<string, IndexEntry>();
       // The discovery folders of each folder's configuration, and of each definition's, per dialect.
       const folderConfigs = configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_')));
@@ -188,12 +176,12 @@ export class DefinitionIndex {
         return build !== this.build || this.shuttingDown;
       };
       for (const folder of configuration.folders) {
-        for (const files of walkFolders(folder)) {
+        for (const files of walkHost(this.host.files, folder)) {
           for (const path of files) {
             const config = configuration.configFor(path);
             const kind = kindOf({ path, config, root: configuration.folderOf(path) });
             if (kind && kind !== 'config') {
-              const entry = readEntry(path, kind);
+              const entry = this.readEntry(path, kind);
               if (entry) found.set(path, entry);
               configs.get(kind)?.add(config);
             }
@@ -204,7 +192,7 @@ export class DefinitionIndex {
         }
       }
       for (const [kind, used] of configs)
-        for (const e of readDiscoveryFolders(kind, discoveryFolders(kind, used), host, (p) => found.has(p)))
+        for (const e of readDiscoveryFolders(kind, discoveryFolders(kind, used), this.host.files, (p) => found.has(p)))
           found.set(e.path, e);
       if (build !== this.build || this.shuttingDown) return;
       this.names.replaceAll(found, this.host.isOpen);
@@ -223,6 +211,7 @@ export class DefinitionIndex {
     };
     const goneFolders = new Set<string>();
     const newFolders: string[] = [];
+    await this.loadChanges(changes);
     for (const change of changes) {
       if (slices.due()) await slices.next();
       if (this.shuttingDown) break;
@@ -240,21 +229,21 @@ export class DefinitionIndex {
       }
       if (!configuration.folderOf(path)) continue;
       const kind = this.kindAt(path);
-      if (kind || this.names.get(path)) set(path, kind ? readEntry(path, kind) : undefined);
-      else if (isFolder(path)) newFolders.push(path);
+      if (kind || this.names.get(path)) set(path, kind ? this.readEntry(path, kind) : undefined);
+      else if (this.isFolder(path)) newFolders.push(path);
     }
     if (goneFolders.size) this.removeBelow(goneFolders, set, result);
     // A folder that came: what it holds is new. A configuration among it means a rebuild, which reads everything.
     for (const folder of newFolders) {
       if (result.configChanged || this.shuttingDown) break;
-      for (const files of walkFolders(folder)) {
+      for (const files of walkHost(this.host.files, folder)) {
         for (const path of files) {
           if (slices.due()) await slices.next();
           if (result.configChanged || this.shuttingDown) break;
           if (posix.basename(path) === CONFIG_FILE_NAME) result.configChanged = true;
           else if (!isOpen(path)) {
             const kind = this.kindAt(path);
-            if (kind) set(path, readEntry(path, kind));
+            if (kind) set(path, this.readEntry(path, kind));
           }
         }
         if (result.configChanged || this.shuttingDown) break;
@@ -295,6 +284,81 @@ export class DefinitionIndex {
   /** Re-reads one file from disk. */
   private indexFile(path: string): string[] {
     const kind = this.kindAt(path);
-    return this.names.set(path, kind ? readEntry(path, kind) : undefined);
+    return this.names.set(path, kind ? this.readEntry(path, kind) : undefined);
+  }
+
+  /** A file's entry; undefined when it cannot be read or parsed: nothing to index, as the runtime skips it. */
+  private readEntry(path: string, kind: Dialect): IndexEntry | undefined {
+    const text = readIfRegular(this.host.files, path);
+    const names = text === undefined ? undefined : namesFromText(kind, text, path);
+    return names ? { path, uri: pathToUri(path), kind, names } : undefined;
+  }
+
+  /**
+   * A folder, not reached through a link: its parent lists it as a folder (a link to a folder is
+   * never listed), so a link to `/` made in the workspace is not walked.
+   */
+  private isFolder(path: string): boolean {
+    const { files } = this.host;
+    if (files.stat(path) !== 'folder') return false;
+    const name = posix.basename(path);
+    return !!files.readDirectory(posix.dirname(path))?.some((e) => e.name === name && e.kind === 'folder');
+  }
+
+  /**
+   * Loads what a rebuild reads through the client into its files (server/mirror.ts): every folder
+   * of the workspace folders read that way is listed, then their configurations are read, then
+   * the definition files they make (and those of discovery folders read that way). Nothing to do
+   * for folders on the disk. True when a newer rebuild or the shutdown made this one stale.
+   */
+  private async load(build: number): Promise<boolean> {
+    const { files, configuration } = this.host;
+    const roots = configuration.folders.filter((f) => files.throughClient(f));
+    if (!files.client || !roots.length) return false;
+    const stale = () => build !== this.build || this.shuttingDown;
+    const found = await files.client.listTree(roots, stale);
+    if (!stale()) await this.loadFiles(found);
+    return stale();
+  }
+
+  /** Reads the configurations among `found`, then the definition files (read through the client). */
+  private async loadFiles(found: readonly string[]): Promise<void> {
+    const { files, configuration } = this.host;
+    const client = files.client;
+    if (!client) return;
+    const configs = found.filter((p) => posix.basename(p) === CONFIG_FILE_NAME);
+    if (configs.length) {
+      await client.readFiles(configs);
+      this.host.configurationsLoaded();
+    }
+    const discovery = new Set<string>();
+    for (const kind of DIALECTS)
+      for (const dir of discoveryFolders(kind, configuration.loadedConfigs()))
+        if (files.throughClient(dir) && !files.readDirectory(dir)) discovery.add(dir);
+    const more = discovery.size ? await client.listTree([...discovery], undefined, 1) : [];
+    await client.readFiles([...found, ...more].filter((p) => !this.skipped(p) && this.kindAt(p) !== undefined));
+  }
+
+  /**
+   * Watched-file events of files read through the client: what is at each path now is asked, a
+   * folder that came is listed, and files are read again, before the events are applied.
+   */
+  private async loadChanges(changes: readonly FileEvent[]): Promise<void> {
+    const { files } = this.host;
+    const client = files.client;
+    const paths = changes
+      .map((c) => uriToPath(c.uri))
+      .filter((p): p is string => !!p && files.throughClient(p) && !this.skipped(p));
+    if (!client || !paths.length) return;
+    const kinds = await client.statAll(paths);
+    const folders: string[] = [];
+    const changed: string[] = [];
+    paths.forEach((path, i) => {
+      client.noteKind(path, kinds[i]);
+      if (kinds[i] === 'folder') folders.push(path);
+      else if (kinds[i] === 'file') changed.push(path);
+    });
+    const below = folders.length ? await client.listTree(folders) : [];
+    await this.loadFiles([...changed, ...below]);
   }
 }

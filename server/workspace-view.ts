@@ -17,8 +17,7 @@ import { posix } from 'path';
 import type { Connection } from 'vscode-languageserver';
 import { analyze, type Analysis } from '../shared';
 import { resolveWithProvenance } from '../shared';
-import { summarizeFile, workspaceRuntimes, type SummaryPlace } from '../shared';
-import { nodeWorkspaceHost } from '../shared/node';
+import { readIfRegular, summarizeFile, workspaceRuntimes, type SummaryPlace, type WorkspaceHost } from '../shared';
 import {
   WORKSPACE_CHANGED_NOTIFICATION,
   WORKSPACE_REQUEST,
@@ -30,6 +29,7 @@ import {
 import type { Dialect, Resolution } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
+import { nextTurn, type Cancellable, type Timer } from './turn';
 import { uriToPath } from './uri';
 
 /**
@@ -55,6 +55,8 @@ export interface WorkspaceViewHost {
   connection: Connection;
   configuration: Configuration;
   index: DefinitionIndex;
+  /** How closed files are read (the disk, or the client's files). */
+  files: WorkspaceHost;
   /** Open documents are summarized from their live analysis (`documentAnalyzed`), not from disk. */
   isOpen(path: string): boolean;
 }
@@ -73,18 +75,18 @@ export class WorkspaceView {
   /** Paths to summarize from disk, in order. */
   private readonly queue = new Set<string>();
   private pass: Pass = 'awaiting-index';
-  private worker: NodeJS.Immediate | undefined;
+  private worker: Cancellable | undefined;
   /** The Polytoken global folders of the workspace's configurations: read for shadowing, not listed. */
   private globalDirs: Set<string> | undefined;
   /** Notifications start once the client asked `subagents/workspace` (clients without a view hear nothing). */
   private subscribed = false;
   private readonly changedUris = new Set<string>();
   private everythingChanged = false;
-  private quietTimer: NodeJS.Timeout | undefined;
-  private maxWaitTimer: NodeJS.Timeout | undefined;
+  private quietTimer: Timer | undefined;
+  private maxWaitTimer: Timer | undefined;
   /** Open documents' latest analyses, waiting for a pause in their edits. */
   private readonly live = new Map<string, { uri: string; analysis: Analysis }>();
-  private liveTimer: NodeJS.Timeout | undefined;
+  private liveTimer: Timer | undefined;
   private liveSince = 0;
   private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
@@ -123,7 +125,7 @@ export class WorkspaceView {
   resolveClosed(uri: string): Resolution | undefined {
     const path = uriToPath(uri);
     const entry = path && !this.host.isOpen(path) ? this.host.index.names.get(path) : undefined;
-    const text = entry && nodeWorkspaceHost.readFile(entry.path);
+    const text = entry && readIfRegular(this.host.files, entry.path);
     if (!entry || text === undefined) return undefined;
     return resolveWithProvenance(this.analyzeText(entry.path, text, entry.kind), uri);
   }
@@ -180,7 +182,7 @@ export class WorkspaceView {
 
   shutdown(): void {
     this.shuttingDown = true;
-    if (this.worker) clearImmediate(this.worker);
+    this.worker?.cancel();
     clearTimeout(this.liveTimer);
     clearTimeout(this.quietTimer);
     clearTimeout(this.maxWaitTimer);
@@ -194,7 +196,7 @@ export class WorkspaceView {
 
   private kick(): void {
     if (this.worker || this.shuttingDown || !this.subscribed) return;
-    this.worker = setImmediate(() => this.work());
+    this.worker = nextTurn(() => this.work());
   }
 
   private work(): void {
@@ -224,7 +226,7 @@ export class WorkspaceView {
   private summarizeFromDisk(path: string): void {
     if (this.host.isOpen(path)) return; // summarized from its live analysis
     const entry = this.host.index.names.get(path);
-    const text = entry && !this.isGlobal(path) ? nodeWorkspaceHost.readFile(path) : undefined;
+    const text = entry && !this.isGlobal(path) ? readIfRegular(this.host.files, path) : undefined;
     if (!entry || text === undefined) return this.remove(path);
     this.store(path, entry.uri, this.analyzeText(path, text, entry.kind));
   }

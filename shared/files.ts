@@ -11,8 +11,11 @@ export function toPosixOn(platform: NodeJS.Platform, p: string): string {
   return platform === 'win32' && p.includes('\\') ? p.replace(/\\/g, '/') : p;
 }
 
+/** The platform we run on; in a browser (no `process`), posix paths. */
+const PLATFORM: NodeJS.Platform = typeof process === 'object' && process?.platform ? process.platform : 'linux';
+
 /** toPosixOn for the platform we run on: every path from the file system or the user goes through it. */
-export const toPosix = (p: string): string => toPosixOn(process.platform, p);
+export const toPosix = (p: string): string => toPosixOn(PLATFORM, p);
 
 export type Matcher = (path: string) => boolean;
 
@@ -22,7 +25,7 @@ export type Matcher = (path: string) => boolean;
  * check classifies tens of thousands. (On Windows, picomatch's own matcher, which also takes `\\`.)
  */
 export function globMatcher(globs: readonly string[]): Matcher {
-  if (process.platform === 'win32') return picomatch(globs as string[], { dot: true });
+  if (PLATFORM === 'win32') return picomatch(globs as string[], { dot: true });
   const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
   // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths fail on it.
   // (Not a negated one: `!…` matches what the rest does not. picomatch also takes one trailing `/`.)

@@ -77,6 +77,18 @@ export {
   type IndexedFile,
   type IndexEntry,
   type NameLists,
-  type WorkspaceHost,
 } from './workspace/names';
+// How the engine reads a workspace (the disk's host is in node/, the editor's in server/mirror.ts).
+export {
+  describeError,
+  inSkippedFolder,
+  isSkippedFolder,
+  readIfRegular,
+  walkHost,
+  type DirEntry,
+  type EntryKind,
+  type Homes,
+  type WorkspaceHost,
+} from './host';
+export { ConfigResolver, globalDirFor, loadConfigFile, unreadableConfigFinding } from './config/resolver';
 export { QUICK_NAMES } from './text/quick-name';

@@ -47,6 +47,40 @@ export interface InitializationOptions {
   clientCommands?: string[];
   /** The client wants `subagents/documentPatterns` (it hands the server only the files it selects). */
   documentPatterns?: boolean;
+  /**
+   * The client answers `subagents/readDirectory`, `subagents/readFile` and `subagents/stat` (the VS
+   * Code extension, with `vscode.workspace.fs`): the server then reads the workspace folders of
+   * other schemes than `file:` through it, and in a browser every file.
+   */
+  fileSystem?: boolean;
+}
+
+/**
+ * Server → client file system requests, for what the server cannot read itself (a virtual
+ * workspace; in a Web Worker, everything). Each takes a batch of URIs and answers one result per
+ * URI, in order, so that a folder of a hundred files is one round trip, not a hundred.
+ */
+export const READ_DIRECTORY_REQUEST = 'subagents/readDirectory';
+export const READ_FILE_REQUEST = 'subagents/readFile';
+export const STAT_REQUEST = 'subagents/stat';
+export type FsEntryKind = 'file' | 'folder';
+export interface FsBatchParams {
+  uris: string[];
+}
+/** Per folder: its regular files and folders (links to folders are left out: never followed), or null when it cannot be listed. */
+export interface ReadDirectoryResult {
+  entries: ([name: string, kind: FsEntryKind][] | null)[];
+}
+export interface ReadFileParams extends FsBatchParams {
+  /** A larger file is not read: its result says so. */
+  maxBytes: number;
+}
+/** Per file: its text (UTF-8), or why it was not read. */
+export interface ReadFileResult {
+  files: ({ text: string } | { error: string })[];
+}
+export interface StatResult {
+  kinds: (FsEntryKind | null)[];
 }
 
 /**
@@ -58,7 +92,7 @@ export interface InitializationOptions {
  */
 export const DOCUMENT_PATTERNS_NOTIFICATION = 'subagents/documentPatterns';
 export interface DocumentPattern {
-  /** A folder's `file:` URI. */
+  /** A folder's URI (`file:`, or a virtual workspace's). */
   baseUri: string;
   /** A glob relative to it. */
   pattern: string;

@@ -97,7 +97,7 @@ const LAYERS: { name: string; why: string; files: RegExp[] }[] = [
     name: 'basics',
     why: 'text and trees, results, the protocol, the rule-id vocabulary, schema validation',
     files: [
-      /^shared\/(basics|results|protocol|severity|diagnostics-cap)\.ts$/,
+      /^shared\/(basics|results|protocol|severity|diagnostics-cap|host)\.ts$/,
       /^shared\/text\//,
       /^shared\/rules\/ids\.ts$/,
       /^shared\/schema\//,
@@ -299,20 +299,13 @@ function longFunctions(text: string, file: string, max: number): string[] {
   return found;
 }
 
-/**
- * Functions still being split into named steps by work under way (each leaves the list when it lands);
- * the list must end empty.
- */
-const LONG_FOR_NOW = new Set(['activate', 'startServer', 'registerFeatures']);
-
 describe('architecture: no function over 100 lines', () => {
   it('in shared/, server/, cli/ and client/ (generated files aside)', () => {
     const long: string[] = [];
     for (const folder of ['shared', 'server', 'cli', 'client'])
       for (const file of sourceFiles(folder)) {
         if (file.endsWith('.generated.ts')) continue;
-        for (const hit of longFunctions(fs.readFileSync(path.join(ROOT, file), 'utf8'), file, 100))
-          if (!LONG_FOR_NOW.has(hit.split(' ')[0])) long.push(hit);
+        for (const hit of longFunctions(fs.readFileSync(path.join(ROOT, file), 'utf8'), file, 100)) long.push(hit);
       }
     assert.deepStrictEqual(long, []);
   });

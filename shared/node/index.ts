@@ -9,7 +9,7 @@ export {
   unreadableConfigFinding,
   type ConfigOptions,
 } from './config-loader';
-export { nodeWorkspaceHost } from './host';
+export { homesOf, nodeHost, nodeWorkspaceHost } from './host';
 export { isRegularFile, readRegularBytes, readRegularFile, RefusedFileError } from './read';
 export {
   describeError,

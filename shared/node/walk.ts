@@ -3,9 +3,10 @@ import * as fs from 'fs';
 import { posix } from 'path';
 import { toPosix } from '../files';
 import { printableBytes } from '../text/printable';
+import { inSkippedFolder, isSkippedFolder, describeError } from '../host';
 import { isRegularFile } from './read';
 
-const SKIPPED = new Set(['node_modules', '.git']);
+export { describeError, inSkippedFolder };
 
 export interface WalkProblem {
   path: string;
@@ -76,7 +77,7 @@ export function* walkFolders(
     const files: string[] = [];
     let undecoded = false;
     for (const entry of entries) {
-      if (SKIPPED.has(entry.name)) continue;
+      if (isSkippedFolder(entry.name)) continue;
       // A name Node could not decode holds U+FFFD; such entries are listed again by bytes to tell which.
       if (entry.name.includes('\uFFFD')) {
         undecoded = true;
@@ -89,11 +90,6 @@ export function* walkFolders(
     if (undecoded) listByBytes(dir, stack, files, problems, undecodable);
     yield files;
   }
-}
-
-/** Whether a path lies in a folder every walk skips (node_modules, .git). */
-export function inSkippedFolder(path: string): boolean {
-  return path.split('/').some((segment) => SKIPPED.has(segment));
 }
 
 /**
@@ -129,30 +125,5 @@ function listByBytes(
     if (!entry.isFile() && !(entry.isSymbolicLink() && isRegularFile(bytes))) continue;
     if (valid) files.push(full);
     else undecodable.push({ path: full, name: printableBytes(entry.name) });
-  }
-}
-
-export function describeError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a folder';
-    case 'ELOOP':
-      return 'too many levels of symbolic links';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'EFBIG':
-      return 'file too large for the file system or the process size limit';
-    case 'EROFS':
-      return 'read-only file system';
-    default:
-      return err?.message ? err.message.split('\n')[0] : String(e);
   }
 }

@@ -6,6 +6,7 @@
 import { SymbolKind, type Range } from 'vscode-languageserver-types';
 import { posix } from 'path';
 import type { Dialect } from '../basics';
+import { readIfRegular, type WorkspaceHost } from '../host';
 import type { LoadedConfig } from '../config/types';
 import { dialectModule } from '../dialects';
 import { discoveryFoldersOf, fileStem, isDiscoveryFile } from '../recognition';
@@ -14,16 +15,6 @@ import { unreadableReason } from '../text/limits';
 import { QUICK_NAMES, type QuickName } from '../text/quick-name';
 import { SourceText } from '../text/source';
 import type { IndexedName, NamedDefinition, WorkspaceIndex } from '../types';
-
-/** How the index reads the file system. */
-export interface WorkspaceHost {
-  /** The entry names of a folder; undefined when it cannot be read. */
-  listDir(dir: string): string[] | undefined;
-  /** A regular file's text; undefined when it is not one or cannot be read. */
-  readFile(path: string): string | undefined;
-  /** The URI the editor knows a path by. */
-  toUri(path: string): string;
-}
 
 /** A definition file's names, as the workspace index holds them. */
 export interface IndexedFile {
@@ -113,11 +104,11 @@ export function readDiscoveryFolders(
   const out: IndexEntry[] = [];
   if (!module?.files.discoveryPattern) return out;
   for (const dir of dirs) {
-    for (const name of host.listDir(dir) ?? []) {
-      if (!isDiscoveryFile(module, name)) continue;
+    for (const { name, kind: type } of host.readDirectory(dir) ?? []) {
+      if (type !== 'file' || !isDiscoveryFile(module, name)) continue;
       const path = posix.join(dir, name);
       if (skip(path)) continue;
-      const text = host.readFile(path);
+      const text = readIfRegular(host, path);
       const names = text === undefined ? undefined : namesFromText(kind, text, path);
       if (names) out.push({ path, uri: host.toUri(path), kind, names });
     }

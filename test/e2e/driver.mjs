@@ -7,6 +7,10 @@
 // of test/e2e/workspace; the runner extension runs the mocha suite in the extension host and
 // writes results.json; the driver prints them, plays the screenshot scenes into test-results/,
 // stops every process it started (by id) and exits non-zero when a test failed or none ran.
+// `--web`: VS Code for the web instead. The installed extension loses its `main` (so VS Code runs
+// its `browser` entry in the Web Worker extension host, as vscode.dev and github.dev do), the
+// workspace is `memfs:/ws` (the runner extension's in-memory file system, seeded from the copy),
+// and the suite is test/e2e/web/ (it drives the extension from the Node extension host).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -31,12 +35,13 @@ const resultsDir = path.resolve(repo, opt('out', 'test-results'));
 const chromiumPath = opt('chromium', process.env.CHROMIUM_PATH || '/usr/bin/chromium');
 const suiteTimeoutMs = Number(opt('timeout', '600')) * 1000;
 const keep = args.includes('--keep');
+const web = args.includes('--web');
 
 const log = (...a) => console.log('[e2e]', ...a);
 const entry = path.join(codeServerDir, 'out/node/entry.js');
 if (!fs.existsSync(entry)) throw new Error(`code-server not found at ${codeServerDir} (run test/e2e/setup.sh)`);
 if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found (run npm run package)`);
-const suite = path.join(repo, 'out/test/e2e/suite/index.js');
+const suite = path.join(repo, web ? 'out/test/e2e/web/index.js' : 'out/test/e2e/suite/index.js');
 if (!fs.existsSync(suite)) throw new Error(`${suite} not found (compile with tsc -p test/e2e)`);
 
 const runId = randomUUID();
@@ -158,6 +163,7 @@ function installExtensions() {
   if (r.status !== 0 || !/successfully installed/i.test(out))
     throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}):\n${out}`);
   log(`installed ${path.basename(vsix)} into a fresh extensions dir (${Date.now() - t} ms)`);
+  if (web) webOnly();
   // The runner extension (tests only) goes beside it as an unpacked folder.
   // VS Code only loads what extensions.json lists (an unlisted folder is marked removed): list it.
   const folder = 'subagents-e2e.e2e-runner-0.0.1';
@@ -177,6 +183,25 @@ function installExtensions() {
   fs.writeFileSync(listFile, JSON.stringify(list));
 }
 
+/** The installed extension without its Node entry: VS Code then runs its web build in the Web Worker extension host. */
+function webOnly() {
+  const folder = fs.readdirSync(dirs.ext).find((f) => f.startsWith('subagents-tooling.subagents-tooling-'));
+  if (!folder) throw new Error('the installed extension was not found');
+  const manifest = path.join(dirs.ext, folder, 'package.json');
+  const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  if (!pkg.browser) throw new Error('the package has no browser entry');
+  delete pkg.main;
+  fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2));
+  log(`web run: ${folder} keeps only its browser entry (${pkg.browser})`);
+}
+
+/** The web run's workspace file: one folder, `memfs:/ws`. */
+function webWorkspace() {
+  const file = path.join(tmp, 'web.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: [{ uri: 'memfs:/ws', name: 'ws (memfs)' }] }, null, 2));
+  return file;
+}
+
 async function main() {
   installExtensions();
   const port = await freePort();
@@ -187,7 +212,9 @@ async function main() {
     SUBAGENTS_E2E_SUITE: suite,
     SUBAGENTS_E2E_RESULTS: resultsFile,
     SUBAGENTS_E2E_SCENES: dirs.scenes,
+    ...(web ? { SUBAGENTS_E2E_MEMFS: dirs.ws } : {}),
   };
+  const opened = web ? webWorkspace() : dirs.ws;
   delete env.VSCODE_IPC_HOOK_CLI;
   const cs = spawn(
     process.execPath,
@@ -205,7 +232,7 @@ async function main() {
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      dirs.ws,
+      opened,
     ],
     { env, detached: true, stdio: ['ignore', serverLog, serverLog] },
   );
@@ -248,7 +275,12 @@ async function main() {
   });
   const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
   page.on('pageerror', (e) => fs.appendFileSync(path.join(tmp, 'browser.log'), `${e}\n`));
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.ws)}`);
+  // The page's and its workers' console (the web extension host logs there): kept in browser.log.
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning' || /subagents/i.test(m.text()))
+      fs.appendFileSync(path.join(tmp, 'browser.log'), `[${m.type()}] ${m.text()}\n`);
+  });
+  await page.goto(`http://127.0.0.1:${port}/?${web ? 'workspace' : 'folder'}=${encodeURIComponent(opened)}`);
   await page.waitForSelector('.monaco-workbench', { timeout: 120000 });
   log(`workbench loaded (${Date.now() - t0} ms); waiting for the suite in the extension host`);
 
@@ -293,7 +325,8 @@ async function frameTexts(page) {
       texts.push(await f.evaluate(() => document.body?.innerText ?? ''));
     } catch {}
   }
-  return texts.join('\n');
+  // Editors (the Output view is one) lay out spaces as no-break spaces.
+  return texts.join('\n').replace(/\u00a0/g, ' ');
 }
 
 async function screenshots(page) {
@@ -359,8 +392,8 @@ try {
     if (fs.existsSync(p)) fs.copyFileSync(p, path.join(resultsDir, f));
   }
 } finally {
-  if (fs.existsSync(path.join(tmp, 'code-server.log')))
-    fs.copyFileSync(path.join(tmp, 'code-server.log'), path.join(resultsDir, 'code-server.log'));
+  for (const f of ['code-server.log', 'browser.log'])
+    if (fs.existsSync(path.join(tmp, f))) fs.copyFileSync(path.join(tmp, f), path.join(resultsDir, f));
   await cleanup();
 }
 log(ok ? 'PASSED' : 'FAILED');

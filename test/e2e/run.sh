@@ -3,7 +3,7 @@
 # integration suite in a real VS Code (code-server 4.100.3, VS Code 1.100.3) driven by headless
 # Chromium. Provisions what it needs (idempotent, cached in ${XDG_CACHE_HOME:-$HOME/.cache}/subagents-e2e),
 # builds and packages the extension, installs the .vsix into a fresh extensions dir, runs the
-# suite and takes screenshots into test-results/.
+# suite and takes screenshots into test-results/; then the web run (driver.mjs --web) into test-results/web/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,5 +22,13 @@ ls -l subagents-tooling.vsix | awk '{ printf "[e2e] subagents-tooling.vsix: %d b
 vscode_status=0
 node test/e2e/driver.mjs --code-server "$CACHE/node_modules/code-server" --vsix subagents-tooling.vsix --out test-results "$@" || vscode_status=$?
 
+# The same package as VS Code for the web runs it: its web build in the Web Worker extension host,
+# on a workspace on no disk (memfs:/ws), screenshots into test-results/web/.
+echo "[e2e] VS Code for the web"
+web_status=0
+node test/e2e/driver.mjs --web --code-server "$CACHE/node_modules/code-server" --vsix subagents-tooling.vsix --out test-results/web "$@" || web_status=$?
+
 [ "$nvim_status" = 0 ] || echo "[e2e] the Neovim part failed (exit $nvim_status)"
-[ "$nvim_status" = 0 ] && [ "$vscode_status" = 0 ]
+[ "$vscode_status" = 0 ] || echo "[e2e] the VS Code part failed (exit $vscode_status)"
+[ "$web_status" = 0 ] || echo "[e2e] the VS Code for the web part failed (exit $web_status)"
+[ "$nvim_status" = 0 ] && [ "$vscode_status" = 0 ] && [ "$web_status" = 0 ]

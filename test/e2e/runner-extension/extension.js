@@ -1,11 +1,15 @@
 // Test-only extension, installed beside the packaged extension by test/e2e/driver.mjs.
 // When SUBAGENTS_E2E_SUITE names the compiled suite (out/test/e2e/suite/index.js), it runs the
-// mocha suite, writes SUBAGENTS_E2E_RESULTS (JSON), then plays the screenshot scenes.
+// mocha suite, writes SUBAGENTS_E2E_RESULTS (JSON), then plays the screenshot scenes. With
+// SUBAGENTS_E2E_MEMFS (the web run) it first provides the `memfs:` file system, seeded from that folder.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 
-exports.activate = function activate() {
+exports.activate = function activate(context) {
+  // The web run's workspace, `memfs:/ws`: a file system on no disk (memfs.js).
+  if (process.env.SUBAGENTS_E2E_MEMFS)
+    context.subscriptions.push(require('./memfs').registerMemFs(process.env.SUBAGENTS_E2E_MEMFS));
   const suite = process.env.SUBAGENTS_E2E_SUITE;
   const resultsFile = process.env.SUBAGENTS_E2E_RESULTS;
   if (!suite || !resultsFile) return;

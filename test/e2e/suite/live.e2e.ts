@@ -11,15 +11,19 @@ import * as vscode from 'vscode';
 import {
   codeOf,
   codes,
+  exists,
   extensionApi,
   fileUri,
   hoverText,
   labelOf,
   ours,
+  labelText,
   positionOf,
+  renameAt,
   replace,
   revert,
   show,
+  tooltipText,
   waitFor,
   waitForCodes,
 } from './helpers';
@@ -27,46 +31,6 @@ import {
 const POLY_OK = '.polytoken/subagents/triage.md';
 const POLY_BAD = '.polytoken/subagents/reviewer.md';
 const PICASSO_OK = '.picasso/agents/planner.md';
-
-const labelText = (h: vscode.InlayHint) =>
-  typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
-const tooltipText = (h: vscode.InlayHint) => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Renames through the language server (F2) at `needle` and saves the moved document. The
- * `vscode.executeDocumentRenameProvider` command hands back the text edits after the file
- * operations (F2 itself keeps the server's order: edits, then the rename), so its two parts are
- * applied in the server's order here: the text edits, then what is left, the server's RenameFile.
- */
-async function renameAt(uri: vscode.Uri, needle: string, newName: string, moved: vscode.Uri): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const position = positionOf(doc, needle, true).translate(0, 1);
-  const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
-    'vscode.executeDocumentRenameProvider',
-    uri,
-    position,
-    newName,
-  );
-  assert.ok(edit, 'the server answers a rename');
-  const textEdits = new vscode.WorkspaceEdit();
-  for (const [u, edits] of edit.entries()) {
-    textEdits.set(u, edits);
-    edit.set(u, null as unknown as vscode.TextEdit[]); // null removes the resource's text edits (the typings omit it)
-  }
-  assert.ok(await vscode.workspace.applyEdit(textEdits), 'the text edits applied');
-  assert.ok(await vscode.workspace.applyEdit(edit), 'the file rename applied');
-  const movedDoc = await vscode.workspace.openTextDocument(moved);
-  if (movedDoc.isDirty) assert.ok(await movedDoc.save(), `save ${moved.path}`);
-}
 
 describe('Subagents extension in VS Code: live editing', function () {
   this.timeout(90000);

@@ -14,6 +14,7 @@ import {
   positionOf,
   replace,
   revert,
+  root,
   show,
   waitFor,
   waitForCodes,
@@ -160,10 +161,15 @@ function allScenes(): Scene[] {
   return out;
 }
 
-export async function runScenes(dir: string, log: (line: string) => void): Promise<void> {
+export function runScenes(dir: string, log: (line: string) => void): Promise<void> {
+  return playScenes(allScenes(), dir, log);
+}
+
+/** Sets up each scene, tells the driver, waits for its shot, undoes the scene; then `all.done`. */
+export async function playScenes(scenes: Scene[], dir: string, log: (line: string) => void): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await vscode.commands.executeCommand('notifications.clearAll');
-  for (const scene of allScenes()) {
+  for (const scene of scenes) {
     const { name, setup, teardown, ...spec } = scene;
     try {
       await setup();
@@ -181,6 +187,7 @@ export async function runScenes(dir: string, log: (line: string) => void): Promi
       log(`scene ${name}: teardown failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file') await revert(doc.uri);
+  for (const doc of vscode.workspace.textDocuments)
+    if (doc.isDirty && doc.uri.scheme === root().scheme) await revert(doc.uri);
   fs.writeFileSync(path.join(dir, 'all.done'), '');
 }
