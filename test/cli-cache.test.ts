@@ -65,6 +65,18 @@ const inWorkspace = (opened: string[]) =>
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/**
+ * Every file of a workspace changed an hour from now: no run reads one two seconds after its last
+ * change, so none is ever stamped (file-digest.ts) and an analyzed file is always opened twice,
+ * however slow the machine. For the tests about what a change invalidates, not about stamps.
+ */
+function neverStamped(ws: string): string {
+  const future = new Date(Date.now() + 3600_000);
+  for (const name of fs.readdirSync(ws, { recursive: true }) as string[])
+    fs.utimesSync(path.join(ws, name), future, future);
+  return ws;
+}
+
 /** A whole second: utimes can put it back exactly (not a sub-millisecond mtime). */
 const PINNED = new Date('2024-01-01T00:00:00Z');
 const pinMtime = (file: string) => fs.utimesSync(file, PINNED, PINNED);
@@ -162,7 +174,7 @@ describe('check --cache', function () {
   });
 
   it('a changed configuration, or another --config, makes every file it covers be analyzed again', () => {
-    const ws = temps.workspace(FILES);
+    const ws = neverStamped(temps.workspace(FILES));
     runWatched(['check', '--cache'], ws);
     fs.appendFileSync(path.join(ws, '.subagents.yaml'), 'rules:\n  polytoken/unknown-tool: off\n');
     const r = runWatched(['check', '--cache', '-f', 'json'], ws);
@@ -180,7 +192,7 @@ describe('check --cache', function () {
   });
 
   it('an unchanged file is checked again when a same-name Polytoken definition appears or goes', () => {
-    const ws = temps.workspace(FILES);
+    const ws = neverStamped(temps.workspace(FILES));
     const first = runWatched(['check', '--cache', '-f', 'json'], ws);
     assert.doesNotMatch(first.stdout, /polytoken\/shadowed/);
     // A project definition named `helper` now shadows the unchanged vendor/agents/helper.md.

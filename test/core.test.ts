@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -36,6 +37,45 @@ describe('core: frontmatter', () => {
     assert.strictEqual(findFrontmatter('---\nname: a\n').kind, 'unclosed');
     assert.strictEqual(findFrontmatter('name: a\n---\n').kind, 'none');
     assert.strictEqual(findFrontmatter('').kind, 'none');
+  });
+  it('finds the closing line as a line-by-line reading does (LF, CR, CRLF, spaces, tabs, near misses)', () => {
+    // Lines split by a regular expression, each tested by another: the oracle.
+    const reference = (text: string) => {
+      const open = /^---[ \t]*(\r\n|\n|\r|$)/.exec(text);
+      if (!open) return { kind: 'none' };
+      const yamlStart = open[0].length;
+      const line = /([^\r\n]*)(\r\n|\n|\r|$)/g;
+      line.lastIndex = yamlStart;
+      for (let m = line.exec(text); m && m[0] && m.index < text.length; m = line.exec(text)) {
+        if (/^(---|\.\.\.)[ \t]*$/.test(m[1]))
+          return { kind: 'closed', yamlStart, yamlEnd: m.index, closeStart: m.index, bodyStart: m.index + m[0].length };
+      }
+      return { kind: 'unclosed', openEnd: 3, yamlStart };
+    };
+    const piece = fc.constantFrom(
+      '---',
+      '...',
+      '--',
+      '----',
+      ' ---',
+      '--- ',
+      '---\t',
+      'a',
+      'name: x',
+      '\n',
+      '\r',
+      '\r\n',
+      ' ',
+      '.',
+      'x---',
+    );
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(piece, { maxLength: 14 }), (opened, pieces) => {
+        const text = (opened ? '---\n' : '') + pieces.join('');
+        assert.deepStrictEqual(findFrontmatter(text), reference(text), JSON.stringify(text));
+      }),
+      { numRuns: 20_000 },
+    );
   });
   it('gives syntax/frontmatter on the first line of a Markdown file without one', () => {
     const file = parseMarkdownFile('# Title\n');

@@ -10,6 +10,7 @@ import Ajv from 'ajv';
 import fc from 'fast-check';
 import { VALIDATORS_BY_ID } from '../shared/schema/validators.generated';
 import { shippedConfigSchemaText } from '../shared/config/schema';
+import { validateSchema } from '../shared/dialects/polytoken/rules/exit-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SCHEMAS = ['polytoken', 'picasso', 'profy', 'subagents-config'].map(
@@ -91,4 +92,60 @@ describe('precompiled schema validators', () => {
       assert.ok(invalid > 50, `most generated records are invalid somewhere (${invalid})`);
     });
   }
+
+  it("the draft-07 meta-schema, compiled ahead of time, judges exit schemas as ajv's validateSchema does", () => {
+    const keywords = [
+      'type',
+      'properties',
+      'required',
+      'enum',
+      'items',
+      'minLength',
+      'additionalProperties',
+      '$schema',
+      '$ref',
+      'const',
+      'anyOf',
+    ];
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.constantFrom(
+          'object',
+          'string',
+          'integer',
+          'strin',
+          'http://json-schema.org/draft-07/schema#',
+          'https://x/y',
+        ),
+        tie('schema'),
+        fc.array(tie('any'), { maxLength: 3 }),
+      ),
+      schema: fc.dictionary(fc.constantFrom(...keywords), tie('any'), { maxKeys: 5 }),
+    }));
+    let invalid = 0;
+    // ajv compiling the meta-schema at run time, as the check did before.
+    const reference = new Ajv({ strict: false, allErrors: false, validateFormats: false });
+    fc.assert(
+      fc.property(value.schema, (schema) => {
+        let expected: { valid: boolean; errors?: unknown } | { threw: string };
+        try {
+          expected = { valid: reference.validateSchema(schema) as boolean, errors: reference.errors };
+        } catch (e) {
+          expected = { threw: (e as Error).message };
+        }
+        let actual: typeof expected;
+        try {
+          actual = validateSchema('draft-07', schema);
+        } catch (e) {
+          actual = { threw: (e as Error).message };
+        }
+        assert.deepStrictEqual(actual, expected, JSON.stringify(schema));
+        if ('valid' in expected && !expected.valid) invalid++;
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(invalid > 300, `only ${invalid} generated schemas were invalid`);
+  });
 });

@@ -1,10 +1,24 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'worker_threads';
+import { receiveMessageOnPort } from 'worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LoadedConfig } from '../../shared';
 import { nameIndex, type NameLists } from '../../shared';
 import type { FileKind } from '../../shared';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
+import {
+  closePool,
+  GO,
+  heartbeatSlot,
+  itemsSlot,
+  ownListSlot,
+  P1,
+  P2,
+  SIGNAL,
+  spawnWorkers,
+  STATE,
+  type WorkerPool,
+  type WorkerStart,
+} from './worker-pool';
 
 /** Files per unit of work handed out between threads. */
 const CHUNK = 32;
@@ -16,14 +30,9 @@ const CHUNK = 32;
 // (Atomics.wait) and takes the workers' messages with receiveMessageOnPort. Work is
 // handed out in chunks through shared counters, so a worker that starts late simply
 // takes fewer chunks, and one that never starts takes none (the main thread does all).
-
-/** Slots of the shared Int32Array. */
-const P1 = 0; // next phase-1 chunk
-const P2 = 1; // next phase-2 chunk
-const SIGNAL = 2; // bumped after every message a worker posts
-const GO = 3; // 1: the index is posted, phase 2 may start; 2: abort
-const STATE = 4; // per worker: 0 not started, 1 running, 2 done, 3 cancelled before it started, 4 idle until the index comes
-// After the STATE slots: one heartbeat per worker, bumped after every file it handles.
+// In phase 2 any thread analyzes any file: each first takes the files it named in phase 1
+// (their text is in its memory), then the unnamed ones, then those other threads named
+// and have not reached (read again), so that all threads finish together.
 
 interface WireItem {
   path: string;
@@ -32,17 +41,15 @@ interface WireItem {
   root: string;
 }
 
-export interface WorkerInput {
+/** The work a worker is sent when the walk is done. */
+interface WorkerInput {
   items: WireItem[];
   configs: LoadedConfig[];
   poly: number[];
   other: number[];
-  ctl: SharedArrayBuffer;
-  port: MessagePort;
-  slot: number;
-  /** Its heartbeat slot in `ctl`. */
-  heartbeat: number;
 }
+
+export type { WorkerStart };
 
 /**
  * A worker stopped making progress while busy: it died without running its `finally`
@@ -75,6 +82,12 @@ interface RuleErrorWire {
   stack?: string;
 }
 
+/** What a worker gets when phase 2 starts: the index, and the files each thread named (the main thread's first) with their names. */
+interface Phase2Start {
+  lists: NameLists;
+  named: [number, string][][];
+}
+
 type WorkerMessage =
   | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
   | {
@@ -87,9 +100,34 @@ type WorkerMessage =
   | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
   | { type: 'done'; ruleErrors?: undefined };
 
-const chunkOf = (list: readonly number[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
-const chunks = (list: readonly number[]) => Math.ceil(list.length / CHUNK);
+const chunkOf = <T>(list: readonly T[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
+const chunks = (list: readonly unknown[]) => Math.ceil(list.length / CHUNK);
 
+/**
+ * Phase 2's order for `thread`: its own named files, the unnamed ones, then the named
+ * files of the other threads; `analyze` gets each chunk it claims.
+ */
+function claimPhase2(
+  ctl: Int32Array,
+  count: number,
+  thread: number,
+  named: readonly (readonly [number, string])[][],
+  other: readonly number[],
+  analyze: (chunk: readonly (readonly [number, string | undefined])[]) => void,
+): void {
+  const claim = (slot: number, list: readonly (readonly [number, string | undefined])[]) => {
+    const total = chunks(list);
+    for (let c = Atomics.add(ctl, slot, 1); c < total; c = Atomics.add(ctl, slot, 1)) analyze(chunkOf(list, c));
+  };
+  claim(ownListSlot(count, thread), named[thread] ?? []);
+  claim(
+    P2,
+    other.map((i) => [i, undefined] as const),
+  );
+  for (let t = 0; t < named.length; t++) if (t !== thread) claim(ownListSlot(count, t), named[t]);
+}
+
+/** `pool`: workers started during the walk (else started here). */
 export function runParallel(
   items: Item[],
   options: CheckOptions,
@@ -97,6 +135,7 @@ export function runParallel(
   file: string,
   keepFor: (path: string) => boolean,
   preset?: Preset,
+  pool?: WorkerPool,
 ): ItemsRun {
   // Files whose analysis is kept are done on this thread; the rest is shared. Skipped
   // items (answered by the cache) come with their names and need neither phase.
@@ -119,14 +158,16 @@ export function runParallel(
     }
     return { path: c.path, kind: c.kind, config: id, root: c.root };
   });
-  const ctlBuffer = new SharedArrayBuffer(4 * (STATE + 2 * count));
-  const ctl = new Int32Array(ctlBuffer);
-  const workers: { worker: Worker; port: MessagePort; slot: number; active: boolean; done: boolean }[] = [];
+  pool ??= spawnWorkers(count, file);
+  const ctl = pool.ctl;
+  const workers = pool.workers.map((w) => ({ ...w, active: true, done: false }));
   const reports: (FileReport | undefined)[] = new Array(items.length);
   const readErrors: ReadError[] = [];
   const names = new Map<number, string>(preset?.names);
   const redo: { phase: 1 | 2; indexes: number[] }[] = [];
   const corrections: [number, string][] = [];
+  /** The files each worker named in phase 1, by slot. */
+  const namedBy: number[][] = Array.from({ length: count }, () => []);
   let phase1Done = 0;
 
   const handle = (m: WorkerMessage, w: (typeof workers)[number]) => {
@@ -137,7 +178,10 @@ export function runParallel(
     }
     switch (m.type) {
       case 'names':
-        for (const [i, name] of m.names) names.set(i, name);
+        for (const [i, name] of m.names) {
+          names.set(i, name);
+          namedBy[w.slot].push(i);
+        }
         for (const e of m.errors) readErrors.push(e);
         phase1Done++;
         break;
@@ -168,7 +212,7 @@ export function runParallel(
     const now = Date.now();
     for (const w of workers) {
       const busy = w.active && !w.done && Atomics.load(ctl, STATE + w.slot) === 1;
-      if (watch.stalled(w.slot, busy, Atomics.load(ctl, STATE + count + w.slot), now)) {
+      if (watch.stalled(w.slot, busy, Atomics.load(ctl, heartbeatSlot(count, w.slot)), now)) {
         throw new WorkerStalledError(`worker ${w.slot} made no progress for ${watch.stallMs} ms`);
       }
     }
@@ -184,29 +228,10 @@ export function runParallel(
   };
 
   try {
-    for (let slot = 0; slot < count; slot++) {
-      const { port1, port2 } = new MessageChannel();
-      const workerData: WorkerInput = {
-        items: wire,
-        configs,
-        poly,
-        other,
-        ctl: ctlBuffer,
-        port: port2,
-        slot,
-        heartbeat: STATE + count + slot,
-      };
-      let worker: Worker;
-      try {
-        worker = new Worker(file, { workerData, transferList: [port2] });
-      } catch {
-        port1.close(); // no thread (resource limits…): the others, and this one, share its work
-        continue;
-      }
-      worker.unref();
-      worker.on('error', () => undefined); // a failed start leaves its work to the others
-      workers.push({ worker, port: port1, slot, active: true, done: false });
-    }
+    const work: WorkerInput = { items: wire, configs, poly, other };
+    for (const w of workers) w.port.postMessage(work);
+    Atomics.store(ctl, itemsSlot(count), 1);
+    Atomics.notify(ctl, itemsSlot(count));
     const runner = new Runner(items, options.onRuleError, options.contents);
 
     // Phase 1: the shadowing index.
@@ -236,13 +261,18 @@ export function runParallel(
       }
     }
     const workspace = buildIndex(items, names);
-    for (const w of workers) if (w.active) w.port.postMessage(workspace.lists);
+    // Unreadable files were reported in phase 1: not named, and analyzed by nobody.
+    const withName = (list: number[]) =>
+      list.filter((i) => names.has(i)).map((i): [number, string] => [i, names.get(i)!]);
+    const named = [withName(runner.owned().filter((i) => !pinned[i])), ...namedBy.map(withName)];
+    const start: Phase2Start = { lists: workspace.lists, named };
+    for (const w of workers) if (w.active) w.port.postMessage(start);
     Atomics.store(ctl, GO, 1);
     Atomics.notify(ctl, GO);
 
     // Phase 2: every thread analyzes the Polytoken files it parsed, then takes chunks of the rest.
-    const analyzeHere = (i: number) => {
-      const r = runner.analyzeOne(i, workspace);
+    const analyzeHere = (i: number, indexedName?: string) => {
+      const r = runner.analyzeOne(i, workspace, indexedName);
       if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
       else if ('analysis' in r) {
         reports[i] = {
@@ -254,15 +284,14 @@ export function runParallel(
         if (r.corrected !== undefined) corrections.push([i, r.corrected]);
       }
     };
-    for (const i of runner.owned()) analyzeHere(i);
+    for (const i of runner.owned()) if (pinned[i]) analyzeHere(i);
     for (const i of pinnedOther) analyzeHere(i);
-    const phase2Chunks = chunks(other);
-    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1)) {
-      for (const i of chunkOf(other, c)) analyzeHere(i);
-    }
+    claimPhase2(ctl, count, 0, named, other, (chunk) => {
+      for (const [i, name] of chunk) analyzeHere(i, name);
+    });
     waitUntil(() => workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
     drain();
-    for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i);
+    for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i, names.get(i));
     const corrected = applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
     return { reports, readErrors, names, workspace: corrected ?? workspace };
   } finally {
@@ -270,20 +299,20 @@ export function runParallel(
       Atomics.store(ctl, GO, 2);
       Atomics.notify(ctl, GO);
     }
-    for (const w of workers) {
-      w.port.close();
-      void w.worker.terminate().catch(() => undefined);
-    }
+    closePool(pool);
   }
 }
 
-/** The body of `check-worker.js`. */
-export function workerMain(data: WorkerInput): void {
-  const ctl = new Int32Array(data.ctl);
-  const port = data.port;
+/** The body of `check-worker.js`: it waits for its work, which comes when the walk is done. */
+export function workerMain(begin: WorkerStart): void {
+  const ctl = new Int32Array(begin.ctl);
+  const port = begin.port;
   try {
-    if (Atomics.compareExchange(ctl, STATE + data.slot, 0, 1) !== 0) return;
-    const beat = () => Atomics.add(ctl, data.heartbeat, 1);
+    Atomics.wait(ctl, itemsSlot(begin.count), 0);
+    const posted = Atomics.load(ctl, itemsSlot(begin.count)) === 1 ? receiveMessageOnPort(port) : undefined;
+    if (!posted || Atomics.compareExchange(ctl, STATE + begin.slot, 0, 1) !== 0) return;
+    const data = { ...begin, ...(posted.message as WorkerInput) };
+    const beat = () => Atomics.add(ctl, heartbeatSlot(data.count, data.slot), 1);
     const post = (m: WorkerMessage) => {
       port.postMessage(m);
       Atomics.add(ctl, SIGNAL, 1);
@@ -325,16 +354,17 @@ export function workerMain(data: WorkerInput): void {
     Atomics.store(ctl, STATE + data.slot, 1);
     const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
     if (!received) return;
-    const workspace = nameIndex(received.message as NameLists);
+    const start = received.message as Phase2Start;
+    const workspace = nameIndex(start.lists);
 
-    const analyzeAll = (indexes: number[]) => {
+    const analyzeAll = (chunk: readonly (readonly [number, string | undefined])[]) => {
       const reports: [number, Diagnostic[]][] = [];
       const errors: ReadError[] = [];
       const failed: number[] = [];
       const corrections: [number, string][] = [];
-      for (const i of indexes) {
+      for (const [i, indexedName] of chunk) {
         try {
-          const r = runner.analyzeOne(i, workspace);
+          const r = runner.analyzeOne(i, workspace, indexedName);
           beat();
           if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
           else if ('analysis' in r) {
@@ -355,14 +385,10 @@ export function workerMain(data: WorkerInput): void {
       ruleErrors = [];
       if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });
     };
-    const owned = runner.owned();
-    for (let k = 0; k < owned.length; k += CHUNK) analyzeAll(owned.slice(k, k + CHUNK));
-    const phase2Chunks = chunks(data.other);
-    for (let c = Atomics.add(ctl, P2, 1); c < phase2Chunks; c = Atomics.add(ctl, P2, 1))
-      analyzeAll(chunkOf(data.other, c));
+    claimPhase2(ctl, data.count, 1 + data.slot, start.named, data.other, analyzeAll);
     post({ type: 'done' });
   } finally {
-    Atomics.store(ctl, STATE + data.slot, 2);
+    Atomics.store(ctl, STATE + begin.slot, 2);
     Atomics.add(ctl, SIGNAL, 1);
     Atomics.notify(ctl, SIGNAL);
     port.close();

@@ -13,10 +13,11 @@ import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type Rea
 import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
 import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
+import { EarlyWorkers, type WorkerPool } from './worker-pool';
 
 export { nameOf } from './check-runner';
 export { QUICK_NAMES } from '../../shared';
-export { workerMain, type WorkerInput } from './check-parallel';
+export { workerMain, type WorkerStart } from './check-parallel';
 export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 
 export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
@@ -36,8 +37,23 @@ export interface CheckRun {
 
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
-  const cwd = toPosix(options.cwd);
   const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
+  // Workers start during the walk; those that turn out not to be needed (or an input that fails) end here.
+  const early = cache ? undefined : earlyWorkers(options);
+  try {
+    return checkWith(inputs, options, cache, early);
+  } finally {
+    early?.close();
+  }
+}
+
+function checkWith(
+  inputs: string[],
+  options: CheckOptions,
+  cache: CheckCache | undefined,
+  early: EarlyWorkers | undefined,
+): CheckRun {
+  const cwd = toPosix(options.cwd);
   const resolver = new ConfigResolver(cache ? { ...options, parse: cache.parseConfig } : options);
   const ioErrors: CheckRun['ioErrors'] = [];
   const candidates: Item[] = [];
@@ -47,7 +63,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
   const kinds = new Map<string, FileKind | undefined>();
   const reportedUndecodable = new Set<string>();
   for (const input of inputs.length ? inputs : ['.']) {
-    const { form, root, files, undecodable } = expandInput(input, cwd, ioErrors, virtual);
+    const { form, root, files, undecodable } = expandInput(input, cwd, ioErrors, virtual, early?.onFile);
     const folders = new Map<string, Folder>();
     const kindOf = (path: string) => {
       const dir = posix.dirname(path);
@@ -89,7 +105,7 @@ export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
     kinds.set(loaded.path, 'config');
     candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
   }
-  return { ...runCandidates(candidates, ioErrors, options, cache), unmatched };
+  return { ...runCandidates(candidates, ioErrors, options, cache, early), unmatched };
 }
 
 /** A folder of checked files: the configuration in force there, and which kind each of its files is. */
@@ -116,13 +132,40 @@ function folderOf(dir: string, config: LoadedConfig, root: string): Folder {
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
 export const PARALLEL_THRESHOLD = 2000;
 
-function workerCount(candidates: number, options: CheckOptions): number {
+/** The number of workers asked for (the `workers` option, else SUBAGENTS_WORKERS), if any. */
+function requestedWorkers(options: CheckOptions): number | undefined {
   const requested =
     options.workers ??
     (process.env.SUBAGENTS_WORKERS !== undefined ? Number(process.env.SUBAGENTS_WORKERS) : undefined);
-  if (requested !== undefined && Number.isFinite(requested)) return Math.max(0, Math.min(16, Math.floor(requested)));
-  if (candidates <= PARALLEL_THRESHOLD) return 0;
-  return Math.max(0, Math.min(os.availableParallelism() - 1, 7));
+  return requested !== undefined && Number.isFinite(requested)
+    ? Math.max(0, Math.min(16, Math.floor(requested)))
+    : undefined;
+}
+
+const defaultWorkers = () => Math.max(0, Math.min(os.availableParallelism() - 1, 7));
+
+function workerCount(candidates: number, options: CheckOptions): number {
+  const requested = requestedWorkers(options);
+  if (requested !== undefined) return requested;
+  return candidates <= PARALLEL_THRESHOLD ? 0 : defaultWorkers();
+}
+
+/** Whether the run may use workers at all (it keeps no analysis and hands none over). */
+const mayUseWorkers = (options: CheckOptions) =>
+  options.keepAnalysis === false && !options.analyze && !options.onAnalysis;
+
+/**
+ * Workers for a check that may need them, started during the walk so that their start-up
+ * overlaps it: at once when a count was asked for, else once the walk has passed more
+ * possible definition files than PARALLEL_THRESHOLD. Not with `--cache`, whose warm runs
+ * analyze few files.
+ */
+function earlyWorkers(options: CheckOptions): EarlyWorkers | undefined {
+  if (!mayUseWorkers(options)) return undefined;
+  const requested = requestedWorkers(options);
+  const count = requested ?? defaultWorkers();
+  const file = count > 0 ? (options.workerScript ?? workerFile()) : undefined;
+  return file ? new EarlyWorkers(count, file, requested !== undefined ? 0 : PARALLEL_THRESHOLD) : undefined;
 }
 
 /** The worker entry: next to this file in `out/`, next to the bundle in `dist/`. */
@@ -136,6 +179,7 @@ function runCandidates(
   ioErrors: CheckRun['ioErrors'],
   options: CheckOptions,
   cache?: CheckCache,
+  early?: EarlyWorkers,
 ): Omit<CheckRun, 'unmatched'> {
   const keep = options.keepAnalysis ?? true;
   const keepFor = typeof keep === 'function' ? keep : () => keep;
@@ -143,8 +187,10 @@ function runCandidates(
     const todo = items.length - (preset?.skip.size ?? 0);
     const count = keep === true || opts.analyze || opts.onAnalysis ? 0 : workerCount(todo, opts);
     const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
+    const pool = file ? early?.take(count) : undefined;
+    early?.close();
     return file
-      ? runParallelOrSerial(items, opts, count, file, keepFor, preset)
+      ? runParallelOrSerial(items, opts, count, file, keepFor, preset, pool)
       : runSerial(items, opts, keepFor, preset);
   };
   const cached = cache?.run(items, options, runItems);
@@ -164,9 +210,10 @@ function runParallelOrSerial(
   file: string,
   keepFor: (path: string) => boolean,
   preset?: Preset,
+  pool?: WorkerPool,
 ): ItemsRun {
   try {
-    return runParallel(items, options, count, file, keepFor, preset);
+    return runParallel(items, options, count, file, keepFor, preset, pool);
   } catch (error) {
     if (!(error instanceof WorkerStalledError)) throw error;
     return runSerial(items, options, keepFor, preset);

@@ -113,11 +113,13 @@ export class Runner {
 
   /**
    * Phase 2: one file's analysis; `skipped` when phase 1 already reported it unreadable.
-   * `corrected`: the parse names the file differently from its quick name (a broken file).
+   * `corrected`: the parse names the file differently from its quick name, or from
+   * `indexedName`, the name the index holds for a file another thread named (a broken file).
    */
   analyzeOne(
     index: number,
     workspace: WorkspaceIndex,
+    indexedName?: string,
   ): { analysis: Analysis; corrected?: string } | { error: string } | { skipped: true } {
     const c = this.items[index];
     let text: string;
@@ -152,9 +154,10 @@ export class Runner {
       parsed,
       onRuleError: this.onRuleError,
     });
-    if (quickName !== undefined) {
+    const registered = quickName ?? indexedName;
+    if (registered !== undefined) {
       const name = nameOf(c.kind, analysis.context?.file, c.path);
-      if (name !== quickName) return { analysis, corrected: name };
+      if (name !== registered) return { analysis, corrected: name };
     }
     return { analysis };
   }

@@ -39,6 +39,7 @@ export function expandInput(
   cwd: string,
   problems: WalkProblem[],
   virtual?: ReadonlySet<string>,
+  onFile?: (path: string) => void,
 ): ExpandedInput {
   const pattern = toPosix(input);
   const abs = posix.resolve(cwd, pattern);
@@ -53,7 +54,7 @@ export function expandInput(
   }
   if (stat) {
     if (stat.isDirectory())
-      return { form: 'folder', root: abs, files: walkFiles(abs, problems, undecodable), undecodable };
+      return { form: 'folder', root: abs, files: walkFiles(abs, problems, undecodable, onFile), undecodable };
     return { form: 'file', root: posix.dirname(abs), files: [abs], undecodable };
   }
   const scan = picomatch.scan(pattern);
@@ -70,7 +71,7 @@ export function expandInput(
     // A glob below a folder that does not exist matches nothing.
   }
   const selected = (path: string) => matchesSelfOrFolder(matches, posix.relative(base, path));
-  const files = baseStat?.isDirectory() ? walkFiles(base, problems, undecodable).filter(selected) : [];
+  const files = baseStat?.isDirectory() ? walkFiles(base, problems, undecodable, onFile).filter(selected) : [];
   return { form: 'glob', root: base, files, undecodable: undecodable.filter((u) => selected(u.path)) };
 }
 

@@ -36,10 +36,20 @@ export const undecodableMessage = (name: string, what: 'file' | 'folder') =>
  * end. Links to regular files are listed; links to anything else (FIFOs, devices,
  * dangling links) are not. Unreadable or vanished folders are reported, never thrown,
  * and so are folders whose names are not valid UTF-8; files with such names go to `undecodable`.
+ * `onFile` hears each file's path as the walk finds it.
  */
-export function walkFiles(root: string, problems: WalkProblem[] = [], undecodable: UndecodableFile[] = []): string[] {
+export function walkFiles(
+  root: string,
+  problems: WalkProblem[] = [],
+  undecodable: UndecodableFile[] = [],
+  onFile?: (path: string) => void,
+): string[] {
   const files: string[] = [];
-  for (const step of walkFolders(root, problems, undecodable)) for (const file of step) files.push(file);
+  for (const step of walkFolders(root, problems, undecodable))
+    for (const file of step) {
+      files.push(file);
+      onFile?.(file);
+    }
   return files.sort();
 }
 

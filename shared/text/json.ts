@@ -1,4 +1,5 @@
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { parseJsonFast } from './json-fast';
 import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
 
@@ -25,8 +26,17 @@ export interface JsonParseResult {
 
 const MAX_DEPTH = 500;
 
-/** Strict JSON (no comments, no trailing commas), converted to the neutral tree. */
+/**
+ * Strict JSON (no comments, no trailing commas), converted to the neutral tree. Well-formed
+ * JSON without repeated keys is read in one pass (json-fast.ts); the rest by jsonc-parser.
+ */
 export function parseJson(text: string): JsonParseResult {
+  const root = parseJsonFast(text);
+  return root ? { root, errors: [], duplicateKeys: [] } : parseJsonWithPackage(text);
+}
+
+/** parseJson through jsonc-parser alone (the reference the fast path is held to). */
+export function parseJsonWithPackage(text: string): JsonParseResult {
   const sink = new SyntaxErrorSink('JSON');
   // parseTree only pushes to its error list: a list that keeps a bounded number.
   const parseErrors = {

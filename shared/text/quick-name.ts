@@ -35,25 +35,26 @@ const YAML_WORDS = /^(true|false|yes|no|on|off|null|y|n)$/i;
  * The name of the YAML mapping in `text[start, end)`, read line by line, without a YAML
  * parse: top-level lines that are all simple `key:` lines, one of them `name:` with a plain
  * identifier or a quoted string without escapes, and no line that could open a multi-line
- * quoted or flow value. Otherwise undefined (then the file is parsed). For a file that parses
- * cleanly this is the parse's answer; a broken file's parse can disagree, and checkPaths
- * corrects the index after that parse (applyCorrections).
+ * quoted or flow value. Otherwise undefined (then the file is parsed). Reading stops at the
+ * line after `name:`: in a text that parses cleanly nothing later can change the name (a
+ * second `name:` is a repeated key, a syntax error). For a file that parses cleanly this is
+ * the parse's answer; a broken file's parse can disagree, and checkPaths corrects the index
+ * after that parse (applyCorrections).
  */
 function nameInRegion(text: string, start: number, end: number): QuickName | undefined {
   const region = text.slice(start, end);
-  // A tab, or a lone CR (the yaml package does not break lines on it as this reader would): let the parser decide.
-  if (region.includes('\t') || /\r(?!\n)/.test(region)) return undefined;
   let found: QuickName | undefined;
   let afterName = false;
   let seenKey = false;
   const LINE = /[^\r\n]*(\r\n|\n|\r|$)/g;
   for (let m = LINE.exec(region); m && m[0]; m = LINE.exec(region)) {
-    const line = m[0].replace(/[\r\n]+$/, '');
+    // A tab, or a lone CR (the yaml package does not break lines on it as this reader would): let the parser decide.
+    if (m[0].includes('\t') || m[1] === '\r') return undefined;
+    const line = m[0].slice(0, m[0].length - m[1].length);
     const lineStart = start + m.index;
     if (!line.trim()) continue;
     // The line after `name:` must be a new key: an indented one would continue the value.
-    if (afterName && !TOP_KEY_LINE.test(line)) return undefined;
-    afterName = false;
+    if (afterName) return TOP_KEY_LINE.test(line) ? found : undefined;
     if (line[0] === '#') continue;
     if (!balanced(line)) return undefined;
     if (line[0] === ' ') {
@@ -64,7 +65,7 @@ function nameInRegion(text: string, start: number, end: number): QuickName | und
     seenKey = true;
     if (!line.startsWith('name:')) continue;
     const n = NAME_LINE.exec(line);
-    if (!n || found !== undefined) return undefined;
+    if (!n) return undefined;
     const name = n[1] ?? n[2] ?? n[3];
     if (n[1] !== undefined && YAML_WORDS.test(name)) return undefined;
     const quoted = n[1] === undefined;

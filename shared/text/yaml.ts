@@ -17,6 +17,7 @@ import {
 } from 'yaml';
 import { SyntaxErrorSink, type SyntaxError } from './syntax-errors';
 import type { AstNode, AstProperty } from './tree';
+import { parseYamlFast } from './yaml-fast';
 
 export { MAX_SYNTAX_ERRORS } from './syntax-errors';
 
@@ -34,9 +35,33 @@ const MAX_DEPTH = 500;
 /**
  * Parses YAML text that starts at `base` in the document and converts it to the
  * neutral tree. Duplicate keys are errors, as the runtimes' loaders treat them.
+ * Plain YAML is read in one pass (yaml-fast.ts); everything else by the yaml package.
  */
 export function parseYaml(text: string, base = 0): YamlParseResult {
-  const doc = parseDocumentBounded(text);
+  const fast = parseYamlFast(text, base);
+  if (!fast) return parseYamlWithPackage(text, base);
+  const sink = new SyntaxErrorSink('YAML');
+  addDuplicateKeys(sink, fast.duplicateKeys);
+  return { root: fast.root, errors: sink.result() };
+}
+
+/** Repeated keys (offsets into the whole document) are errors, as the runtimes' loaders treat them. */
+function addDuplicateKeys(sink: SyntaxErrorSink, offsets: number[]): void {
+  for (const offset of offsets) sink.add({ start: offset, end: offset + 1, message: DUPLICATE_KEY_MESSAGE });
+}
+
+/** parseYaml through the yaml package alone (the reference the fast path is held to). */
+export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
+  // The package makes an Error object for every problem it meets (more than it reports), and
+  // capturing their stack traces is more than half of parsing a broken file: nobody reads them.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let doc: ReturnType<typeof parseDocumentBounded>;
+  try {
+    doc = parseDocumentBounded(text);
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
   if ('tooDeep' in doc) {
     return {
       errors: [
@@ -57,8 +82,10 @@ export function parseYaml(text: string, base = 0): YamlParseResult {
     });
   }
   const { aliasTargets, duplicateKeyOffsets } = scanDocument(doc);
-  for (const offset of duplicateKeyOffsets)
-    sink.add({ start: base + offset, end: base + offset + 1, message: DUPLICATE_KEY_MESSAGE });
+  addDuplicateKeys(
+    sink,
+    duplicateKeyOffsets.map((offset) => base + offset),
+  );
   const converter = new Converter(aliasTargets, base);
   const root = doc.contents ? converter.convert(doc.contents as YamlNode, undefined, 0) : undefined;
   if (converter.aliasBudgetExceeded) {

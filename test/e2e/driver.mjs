@@ -311,8 +311,15 @@ async function screenshots(page) {
       await delay(150);
       continue;
     }
+    let spec;
+    try {
+      spec = JSON.parse(fs.readFileSync(path.join(dirs.scenes, `${next}.ready`), 'utf8'));
+    } catch {
+      // Still being written (an older runner extension writes it in place): read it again next turn.
+      await delay(150);
+      continue;
+    }
     done.add(next);
-    const spec = JSON.parse(fs.readFileSync(path.join(dirs.scenes, `${next}.ready`), 'utf8'));
     const problems = [];
     // A click the API cannot do (e.g. collapsing a pane by its header), before the checks.
     if (spec.click)

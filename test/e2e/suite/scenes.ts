@@ -170,7 +170,9 @@ export async function runScenes(dir: string, log: (line: string) => void): Promi
     } catch (e) {
       log(`scene ${name}: setup failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-    fs.writeFileSync(path.join(dir, `${name}.ready`), JSON.stringify(spec));
+    // Written then renamed: the driver polls for `.ready` and must never read it half written.
+    fs.writeFileSync(path.join(dir, `${name}.ready.part`), JSON.stringify(spec));
+    fs.renameSync(path.join(dir, `${name}.ready.part`), path.join(dir, `${name}.ready`));
     if (!(await waitForFile(path.join(dir, `${name}.done`), 120000))) log(`scene ${name}: the driver did not answer`);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     try {

@@ -1,7 +1,8 @@
-import Ajv from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import { distance } from 'fastest-levenshtein';
+import { draft07 as draft07Meta } from '../../../schema/meta-validator.generated';
 import { pointerToPath } from '../../../schema/validate';
 import { isArray, isObject, isString, nodeAtPath, toPlain, type AstNode } from '../../../text/tree';
 import { findingOn } from '../../common';
@@ -10,7 +11,7 @@ import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
 import { polyProperty } from '../model';
 import { readable, type PolytokenRule, type PolytokenFinding } from '../util';
 
-type Draft = 'draft-07' | '2019-09' | '2020-12';
+export type Draft = 'draft-07' | '2019-09' | '2020-12';
 
 interface SchemaVerdict {
   ok: boolean;
@@ -25,11 +26,35 @@ const validators: Partial<Record<Draft, Ajv>> = {};
 function ajvFor(draft: Draft): Ajv {
   let ajv = validators[draft];
   if (!ajv) {
-    const options = { strict: false, allErrors: false, validateFormats: false } as const;
+    // Draft-07 schemas are checked against the precompiled meta-schema before compiling (validateSchema below).
+    const options = { strict: false, allErrors: false, validateFormats: false, validateSchema: draft !== 'draft-07' };
     ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
     validators[draft] = ajv;
   }
   return ajv;
+}
+
+const DRAFT_07_IDS = new Set(['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
+
+interface MetaValidator {
+  (schema: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** Whether `schema` is valid against its draft's meta-schema, and ajv's errors if not: draft-07's compiled ahead of time (scripts/gen-validators.mjs). */
+export function validateSchema(
+  draft: Draft,
+  schema: Record<string, unknown>,
+): { valid: boolean; errors?: ErrorObject[] | null } {
+  // Only for the meta-schema ajv would pick itself: an unknown `$schema` URI is ajv's error to give.
+  if (draft === 'draft-07' && (schema.$schema === undefined || DRAFT_07_IDS.has(schema.$schema as string))) {
+    const meta = draft07Meta as MetaValidator;
+    const valid = meta(schema);
+    return { valid, errors: meta.errors };
+  }
+  const ajv = ajvFor(draft);
+  const valid = ajv.validateSchema(schema) as boolean;
+  return { valid, errors: ajv.errors };
 }
 
 function draftOf(schema: Record<string, unknown>): { draft: Draft; known: boolean } {
@@ -77,9 +102,9 @@ function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
   if (!known) delete schema.$schema;
   const ajv = ajvFor(draft);
   try {
-    const valid = ajv.validateSchema(schema);
-    if (!valid && ajv.errors?.length) {
-      const e = ajv.errors[0];
+    const { valid, errors } = validateSchema(draft, schema);
+    if (!valid && errors?.length) {
+      const e = errors[0];
       const params = e.params as Record<string, unknown>;
       const allowed = Array.isArray(params.allowedValues)
         ? ` (${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`
