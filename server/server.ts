@@ -41,6 +41,7 @@ import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
 import { LiveConfiguration } from './live-config';
 import { WorkspaceView } from './workspace-view';
+import { WorkspaceProblems } from './workspace-problems';
 
 export { capDiagnostics } from './documents';
 
@@ -57,6 +58,7 @@ interface Parts {
   documents: OpenDocuments;
   live: LiveConfiguration;
   view: WorkspaceView;
+  problems: WorkspaceProblems;
   commands: ServerCommands;
   fileEvents: FileEventBatcher;
   state: {
@@ -104,8 +106,10 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
       documents.invalidateAll();
       live.indexRebuilt();
       view.indexRebuilt();
+      problems.indexRebuilt();
     },
   });
+  index.onCheckedFilesChanged = (paths) => problems.filesChanged(paths);
   const documents = new OpenDocuments(connection, configuration, index, files);
   configuration.openText = documents.openText;
   const live: LiveConfiguration = new LiveConfiguration({
@@ -122,6 +126,16 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
   });
   const view = new WorkspaceView({ connection, configuration, index, files, isOpen: (path) => documents.isOpen(path) });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
+  const problems: WorkspaceProblems = new WorkspaceProblems({
+    connection,
+    configuration,
+    index,
+    capabilities: () => state.capabilities,
+    files,
+    isOpen: (path) => documents.isOpen(path),
+    openDiagnostics: documents.diagnosticsOf,
+  });
+  documents.onChecked = (uri, changed) => problems.openDocumentChecked(uri, changed);
   const commands = new ServerCommands({
     connection,
     capabilities: () => state.capabilities,
@@ -142,6 +156,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     documents,
     live,
     view,
+    problems,
     commands,
     fileEvents,
     state,
@@ -149,6 +164,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
       configuration.reset();
       documents.invalidateAll();
       view.configurationChanged(rebuildFollows);
+      if (!rebuildFollows) problems.indexRebuilt(); // over the same index
       state.watcher?.refresh(); // the discovery folders may have changed
       refreshInlayHints(connection, state.capabilities); // the catalog may have changed
     },
@@ -192,6 +208,7 @@ function wireDocuments(parts: Parts): void {
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);
     if (path) view.documentClosed(path);
+    if (path) parts.problems.documentClosed(path);
     parts.state.watcher?.refresh();
   });
 }
@@ -204,6 +221,8 @@ function wireDocuments(parts: Parts): void {
 function onInitialize(parts: Parts, params: InitializeParams): InitializeResult {
   const { state, configuration, files, connection } = parts;
   state.capabilities = params.capabilities;
+  const pulled = parts.problems.capability(params.capabilities);
+  parts.documents.pulled = pulled.diagnosticProvider !== undefined;
   const options = (params.initializationOptions ?? undefined) as InitializationOptions | undefined;
   const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
   if (options?.fileSystem === true) {
@@ -219,7 +238,7 @@ function onInitialize(parts: Parts, params: InitializeParams): InitializeResult 
   state.lensCommand = lensCommandFor(options);
   state.wantsPatterns = options?.documentPatterns === true;
   return {
-    capabilities: serverCapabilities(params.capabilities),
+    capabilities: { ...serverCapabilities(params.capabilities), ...pulled },
     serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
   };
 }
@@ -394,6 +413,12 @@ function registerRequests(parts: Parts): void {
     capabilities: () => state.capabilities,
   });
   view.register();
+  parts.problems.register();
+  // Same-name definitions changed: the view's summaries and the closed files' problems may have.
+  index.names.onNamesChanged = (names) => {
+    view.namesChanged(names);
+    parts.problems.namesChanged(names);
+  };
 }
 
 function shutdown(parts: Parts): void {
@@ -401,6 +426,7 @@ function shutdown(parts: Parts): void {
   parts.index.shutdown();
   parts.documents.shutdown();
   parts.view.shutdown();
+  parts.problems.shutdown();
   parts.state.watcher?.dispose();
   parts.commands.dispose();
   parts.live.dispose();
