@@ -10,6 +10,7 @@ import { State, type BaseLanguageClient, type LanguageClientOptions } from 'vsco
 import {
   CLIENT_RESOLVE_COMMAND,
   PREVIEW_REQUEST,
+  SHOW_RULE_DOCS_COMMAND,
   type DocumentPattern,
   type InitializationOptions,
   type PreviewParams,
@@ -115,10 +116,11 @@ function createClient(
     synchronize: { fileEvents: watcher },
     initializationOptions: (): InitializationOptions => {
       const cfg = vscode.workspace.getConfiguration('subagents');
-      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
+      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview);
+      // the quick fix menu offers each rule's page.
       return {
         settings: { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } },
-        clientCommands: [CLIENT_RESOLVE_COMMAND],
+        clientCommands: [CLIENT_RESOLVE_COMMAND, SHOW_RULE_DOCS_COMMAND],
         documentPatterns: true,
         // client/files.ts answers the file system requests: a virtual workspace is read through it.
         fileSystem: true,
@@ -163,7 +165,8 @@ function registerPreview(
   const previews = new Map<string, { source: vscode.Uri; markdown: string }>(); // preview uri → state
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const previewUri = (source: vscode.Uri): vscode.Uri =>
-    vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (resolved).md`, query: source.toString() });
+    // Without an extension of its own: the tab says "Preview deployer.md (resolved)"; the document is made Markdown below.
+    vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (resolved)`, query: source.toString() });
 
   async function refreshPreview(key: string): Promise<void> {
     const state = previews.get(key);
@@ -213,6 +216,8 @@ function registerPreview(
     if (!previews.has(key)) previews.set(key, { source, markdown: '# Resolving…\n' });
     await refreshPreview(key);
     try {
+      const rendering = await vscode.workspace.openTextDocument(target);
+      if (rendering.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(rendering, 'markdown');
       await vscode.commands.executeCommand('markdown.showPreviewToSide', target);
     } catch {
       // No Markdown preview (disabled built-in extension): show the Markdown source instead.
@@ -260,6 +265,11 @@ function toUri(arg: unknown): vscode.Uri | undefined {
 function registerCommands(context: vscode.ExtensionContext, lc: BaseLanguageClient, output: vscode.LogOutputChannel) {
   context.subscriptions.push(
     vscode.commands.registerCommand('subagents.showOutput', () => output.show(true)),
+    // From the quick fix menu's "Show documentation for rule X": the rule's page (web pages only).
+    vscode.commands.registerCommand(SHOW_RULE_DOCS_COMMAND, (url: unknown) => {
+      const page = typeof url === 'string' ? vscode.Uri.parse(url) : undefined;
+      if (page && (page.scheme === 'https' || page.scheme === 'http')) void vscode.env.openExternal(page);
+    }),
     vscode.commands.registerCommand('subagents.restartServer', async () => {
       output.info('Restarting the language server.');
       await restartClient(lc);

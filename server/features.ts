@@ -48,6 +48,7 @@ export function requestGuard(connection: Connection) {
 /**
  * `lensCommand`: the command id the code lenses carry (see commands.ts). `resolveClosed`: the
  * resolution of a definition that is not open (the workspace view expands any definition).
+ * `ruleDocsCommand`: the client's command that opens a rule's page, when it has one.
  */
 export function registerFeatures(
   connection: Connection,
@@ -56,6 +57,7 @@ export function registerFeatures(
   capabilities: () => ClientCapabilities,
   lensCommand: () => string = () => RESOLVE_COMMAND,
   resolveClosed: (uri: string) => Resolution | undefined = () => undefined,
+  ruleDocsCommand: () => string | undefined = () => undefined,
 ): void {
   const safe = requestGuard(connection);
 
@@ -92,6 +94,7 @@ export function registerFeatures(
         readText: a.onDisk ? documents.readText : undefined,
         createFiles: files && resourceOps.includes('create'),
         fixAll: () => documents.fixAllEdits(params.textDocument.uri),
+        ruleDocsCommand: ruleDocsCommand(),
       });
     }),
   );

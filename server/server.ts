@@ -30,7 +30,7 @@ import type { InitializationOptions } from '../shared';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
 import { registerFeatures, resolveOpen, warmUp } from './features';
-import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
+import { lensCommandFor, ruleDocsCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { registerVirtualScheme, uriToPath } from './uri';
 import { FileEventBatcher } from './file-events';
 import { ServerFiles } from './files';
@@ -65,6 +65,8 @@ interface Parts {
     capabilities: ClientCapabilities;
     wantsPatterns: boolean;
     lensCommand: string;
+    /** The client's command that opens a rule's page (commands.ts), when it has one. */
+    ruleDocsCommand?: string;
     /** Started after initialize when the client cannot register file watchers. */
     watcher?: FolderWatching;
   };
@@ -236,6 +238,7 @@ function onInitialize(parts: Parts, params: InitializeParams): InitializeResult 
   configuration.setFolders(wsFolders.map((f) => f.uri));
   configuration.settings = readSettings((options as { settings?: unknown } | undefined)?.settings);
   state.lensCommand = lensCommandFor(options);
+  state.ruleDocsCommand = ruleDocsCommandFor(options);
   state.wantsPatterns = options?.documentPatterns === true;
   return {
     capabilities: { ...serverCapabilities(params.capabilities), ...pulled },
@@ -402,6 +405,7 @@ function registerRequests(parts: Parts): void {
     () => state.capabilities,
     () => state.lensCommand,
     (uri) => view.resolveClosed(uri),
+    () => state.ruleDocsCommand,
   );
   commands.register();
   registerHintsAndRename({

@@ -37,6 +37,12 @@ export const CLIENT_RESOLVE_COMMAND = 'subagents.resolve';
 /** The server's command for every other editor (`workspace/executeCommand`). */
 export const SERVER_RESOLVE_COMMAND = 'subagents.server.resolve';
 
+/**
+ * A client command (argument: the page's URL) that opens a rule's documentation page; the quick
+ * fix menu offers *Show documentation for rule* when the client lists it in `clientCommands`.
+ */
+export const SHOW_RULE_DOCS_COMMAND = 'subagents.showRuleDocumentation';
+
 /** What the client may send in `initializationOptions`. */
 export interface InitializationOptions {
   /** The `subagents` settings section, for clients without `workspace/configuration`. */

@@ -7,8 +7,8 @@ import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { summarizeFile, workspaceRuntimes } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
-import { definitionDescription, hasProblems, statusLine, toolRows } from '../client/definitions-model';
-import { DefinitionsStore } from '../client/definitions-store';
+import { definitionDescription, hasProblems, problemsLine, statusLine, toolRows } from '../client/definitions-model';
+import { DefinitionsStore, refreshTargets, type DefinitionsNode } from '../client/definitions-store';
 import type { WorkspaceDefinition } from '../shared/protocol';
 
 const ROOT = '/ws';
@@ -30,7 +30,8 @@ describe('the Subagents view', () => {
     const [d] = defs;
     assert.strictEqual(d.status, 'loads');
     assert.strictEqual(d.group, 'ws');
-    assert.strictEqual(definitionDescription(d), '4 tools · 1 warning');
+    assert.strictEqual(definitionDescription(d), '4 tools · 1 ⚠');
+    assert.strictEqual(problemsLine(d), '1 warning');
     assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
     assert.strictEqual(
       hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }),
@@ -43,7 +44,15 @@ describe('the Subagents view', () => {
     );
     assert.strictEqual(
       definitionDescription({ ...d, tools: 1, problems: { errors: 2, warnings: 1, information: 1, hints: 0 } }),
-      '1 tool · 2 errors 1 warning 1 info',
+      '1 tool · 2 ✕ 1 ⚠ 1 ℹ',
+    );
+    assert.strictEqual(
+      problemsLine({ ...d, problems: { errors: 2, warnings: 1, information: 1, hints: 3 } }),
+      '2 errors, 1 warning, 1 info',
+    );
+    assert.strictEqual(
+      problemsLine({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 3 } }),
+      undefined,
     );
     assert.match(statusLine(d), /^\*\*Loads\*\*: the runtime grants it 4 tools\.$/);
     assert.match(
@@ -226,5 +235,27 @@ describe('the Subagents view: its data store', () => {
     ]);
     assert.strictEqual(change.structure, true);
     assert.strictEqual(store.size, 3);
+  });
+
+  it('refreshes nodes one by one only when the tree was given them, else the whole tree', () => {
+    const { defs } = summaries(
+      '.polytoken/subagents/reviewer.md',
+      '---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n',
+    );
+    const store = new DefinitionsStore();
+    // The first definition of an empty workspace: a runtime and a group come, the whole tree is refreshed.
+    const first = store.apply(new Set([defs[0].uri]), defs);
+    assert.strictEqual(refreshTargets(first, new Set()), undefined);
+    // Edited while the tree has not asked for the new runtime yet: still the whole tree.
+    const edited = store.apply(new Set([defs[0].uri]), [{ ...defs[0], tools: defs[0].tools + 1 }]);
+    assert.strictEqual(edited.structure, false);
+    assert.strictEqual(refreshTargets(edited, new Set()), undefined);
+    // Once the tree was given them, only the changed nodes.
+    const given = new Set<DefinitionsNode>(edited.refresh);
+    const again = store.apply(new Set([defs[0].uri]), [{ ...defs[0], tools: defs[0].tools + 2 }]);
+    assert.deepStrictEqual(
+      refreshTargets(again, given)?.map((n) => n.kind),
+      ['definition'],
+    );
   });
 });

@@ -244,7 +244,7 @@ describe('Subagents extension in VS Code', function () {
       () =>
         vscode.window.tabGroups.all
           .flatMap((g) => g.tabs)
-          .find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('(resolved)')),
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.label.endsWith('.md (resolved)')),
       20000,
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label),
     );
