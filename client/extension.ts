@@ -20,6 +20,7 @@ import { definitionGlobs, watchGlob } from './selector';
 import { DocumentPatterns, restartClient } from './patterns';
 import { DefinitionsView } from './definitions-view';
 import { serveFiles } from './files';
+import { registerNewSubagent } from './new-subagent';
 
 const PREVIEW_SCHEME = 'subagents-resolve';
 
@@ -71,6 +72,7 @@ export async function startClient(context: vscode.ExtensionContext, transport: C
   const resolve = resolver(lc, timings, t0, output);
   const preview = registerPreview(context, resolve, patterns);
   registerCommands(context, lc, output);
+  context.subscriptions.push(...registerNewSubagent(lc));
   const definitions = registerView(context, lc);
   const status = registerStatusBar(context, patterns, resolve, output);
   await startServer(context, lc, transport, output, () => {

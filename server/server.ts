@@ -42,6 +42,7 @@ import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } 
 import { LiveConfiguration } from './live-config';
 import { WorkspaceView } from './workspace-view';
 import { WorkspaceProblems } from './workspace-problems';
+import { registerNewSubagent } from './new-subagent';
 
 export { capDiagnostics } from './documents';
 
@@ -418,6 +419,7 @@ function registerRequests(parts: Parts): void {
   });
   view.register();
   parts.problems.register();
+  registerNewSubagent({ connection, configuration, index, files });
   // Same-name definitions changed: the view's summaries and the closed files' problems may have.
   index.names.onNamesChanged = (names) => {
     view.namesChanged(names);
