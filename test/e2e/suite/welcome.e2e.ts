@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { fileUri, ours, waitFor } from './helpers';
+import { EXTENSION_ID, fileUri, ours, waitFor } from './helpers';
 
 type QuickPick = typeof vscode.window.showQuickPick;
 type InputBox = typeof vscode.window.showInputBox;
@@ -64,6 +64,26 @@ describe('New Subagent…', function () {
         .filter((d) => d.severity <= vscode.DiagnosticSeverity.Warning)
         .map((d) => d.message),
       [],
+    );
+  });
+
+  it('opens the getting-started walkthrough', async () => {
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
+    await waitFor(
+      'the walkthrough tab',
+      () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /Welcome|Walkthrough|Get Started/.test(t.label)),
+      20000,
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label),
+    );
+    const walkthroughs = (
+      vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+        contributes: { walkthroughs: { id: string; steps: { id: string }[] }[] };
+      }
+    ).contributes.walkthroughs;
+    assert.deepStrictEqual(
+      walkthroughs.map((w) => [w.id, w.steps.map((s) => s.id)]),
+      [['gettingStarted', ['create', 'problems', 'resolve', 'configure']]],
     );
   });
 
