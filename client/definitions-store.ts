@@ -46,21 +46,6 @@ export interface StoreChange {
   structure: boolean;
 }
 
-/**
- * The nodes to refresh one by one, or undefined for the whole tree: when a runtime or group came
- * or went, or when a node to refresh was never handed to the tree (a runtime shown for the first
- * time, one the filter hid): VS Code refuses to refresh a node it does not know ("No tree item
- * with id ... found"), which is what the first definition of an empty workspace met.
- */
-export function refreshTargets(
-  change: StoreChange,
-  given: { has(node: DefinitionsNode): boolean },
-): DefinitionsNode[] | undefined {
-  if (change.structure) return undefined;
-  const nodes = [...change.refresh];
-  return nodes.every((n) => given.has(n)) ? nodes : undefined;
-}
-
 export class DefinitionsStore {
   /** The server's answer, by file. */
   private readonly files = new Map<string, WorkspaceDefinition[]>();

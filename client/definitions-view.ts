@@ -33,7 +33,6 @@ import {
 } from './definitions-model';
 import {
   DefinitionsStore,
-  refreshTargets,
   type DefinitionNode,
   type DefinitionsNode,
   type DetailNode,
@@ -78,8 +77,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   private pending: Set<string> | 'all' = 'all';
   private fetching: Promise<void> | undefined;
   private completeWaiters: (() => void)[] = [];
-  /** The nodes the tree was given: only those can be refreshed one by one (VS Code knows no others). */
-  private given = new WeakSet<DefinitionsNode>();
 
   constructor(
     private readonly client: LanguageClient,
@@ -130,12 +127,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     await this.state.update(ONLY_PROBLEMS_KEY, on);
     await vscode.commands.executeCommand('setContext', ONLY_PROBLEMS_KEY, on);
     this.updateMessage();
-    this.refreshAll();
-  }
-
-  /** The whole tree again: VS Code asks for what it shows, and knows only those nodes afterwards. */
-  private refreshAll(): void {
-    this.given = new WeakSet();
     this.changed.fire(undefined);
   }
 
@@ -201,12 +192,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   }
 
   async getChildren(node?: DefinitionsNode): Promise<DefinitionsNode[]> {
-    const children = await this.childrenOf(node);
-    for (const child of children) this.given.add(child);
-    return children;
-  }
-
-  private async childrenOf(node?: DefinitionsNode): Promise<DefinitionsNode[]> {
     if (!node) {
       if (!this.loaded) await this.fetch();
       return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
@@ -278,9 +263,8 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     if (result.runtimes) this.store.setRuntimes(result.runtimes);
     const { refresh, structure } = this.store.apply(wanted, result.definitions);
     this.updateMessage();
-    const targets = firstLoad || wanted === 'all' ? undefined : refreshTargets({ refresh, structure }, this.given);
-    if (!targets) this.refreshAll();
-    else if (targets.length) this.changed.fire(targets);
+    if (firstLoad || wanted === 'all' || structure) this.changed.fire(undefined);
+    else if (refresh.size) this.changed.fire([...refresh]);
   }
 
   private visibleMembers(group: GroupNode): DefinitionNode[] {

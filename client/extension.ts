@@ -167,7 +167,6 @@ function registerPreview(
   const previews = new Map<string, { source: vscode.Uri; markdown: string }>(); // preview uri → state
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const previewUri = (source: vscode.Uri): vscode.Uri =>
-    // Without an extension of its own: the tab says "Preview deployer.md (resolved)"; the document is made Markdown below.
     vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (resolved)`, query: source.toString() });
 
   async function refreshPreview(key: string): Promise<void> {
@@ -218,8 +217,10 @@ function registerPreview(
     if (!previews.has(key)) previews.set(key, { source, markdown: '# Resolving…\n' });
     await refreshPreview(key);
     try {
-      const rendering = await vscode.workspace.openTextDocument(target);
-      if (rendering.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(rendering, 'markdown');
+      // Making it Markdown closes and reopens the document: its state is kept across.
+      const state = previews.get(key)!;
+      await asMarkdown(target);
+      previews.set(key, state);
       await vscode.commands.executeCommand('markdown.showPreviewToSide', target);
     } catch {
       // No Markdown preview (disabled built-in extension): show the Markdown source instead.
@@ -255,6 +256,12 @@ function registerPreview(
     { dispose: () => timers.forEach((t) => clearTimeout(t)) },
   );
   return previewUri;
+}
+
+/** The preview's document in the Markdown language (its path has no `.md`: the tab reads "Preview triage.md (resolved)"). */
+async function asMarkdown(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
 }
 
 function toUri(arg: unknown): vscode.Uri | undefined {

@@ -23,27 +23,44 @@ const CONFIG_TEXT = [
 
 export function registerNewSubagent(lc: BaseLanguageClient): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(NEW_SUBAGENT_COMMAND, () => newSubagent(lc)),
+    vscode.commands.registerCommand(NEW_SUBAGENT_COMMAND, (given?: unknown) => newSubagent(lc, readGiven(given))),
     vscode.commands.registerCommand(CREATE_CONFIG_COMMAND, createConfig),
   ];
 }
 
-async function newSubagent(lc: BaseLanguageClient): Promise<vscode.Uri | undefined> {
+/** What a caller may pass instead of being asked (a link, a test): `{ runtime, name }`. */
+function readGiven(given: unknown): { runtime?: string; name?: string } {
+  const g = (given ?? {}) as { runtime?: unknown; name?: unknown };
+  return {
+    runtime: typeof g.runtime === 'string' ? g.runtime : undefined,
+    name: typeof g.name === 'string' ? g.name : undefined,
+  };
+}
+
+async function newSubagent(
+  lc: BaseLanguageClient,
+  given: { runtime?: string; name?: string },
+): Promise<vscode.Uri | undefined> {
   const ask = (params: NewSubagentParams) => lc.sendRequest<NewSubagentResult>(NEW_SUBAGENT_REQUEST, params);
   const folder = await pickFolder();
   if (!folder) return undefined;
   const { runtimes } = await ask({});
-  const runtime = await vscode.window.showQuickPick(
-    runtimes.map((r) => ({ label: r.title, description: r.definition, id: r.id })),
-    { title: 'New Subagent: runtime', placeHolder: 'Which runtime reads it?' },
-  );
+  const items = runtimes.map((r) => ({ label: r.title, description: r.definition, id: r.id }));
+  const runtime =
+    items.find((r) => r.id === given.runtime) ??
+    (await vscode.window.showQuickPick(items, {
+      title: 'New Subagent: runtime',
+      placeHolder: 'Which runtime reads it?',
+    }));
   if (!runtime) return undefined;
   const params = (name: string): NewSubagentParams => ({ runtime: runtime.id, name, folderUri: folder.uri.toString() });
-  const name = await vscode.window.showInputBox({
-    title: `New ${runtime.description}: name`,
-    prompt: 'The name it is called by (the file is named after it).',
-    validateInput: async (value) => (value ? (await ask(params(value))).problem : undefined),
-  });
+  const name =
+    given.name ??
+    (await vscode.window.showInputBox({
+      title: `New ${runtime.description}: name`,
+      prompt: 'The name it is called by (the file is named after it).',
+      validateInput: async (value) => (value ? (await ask(params(value))).problem : undefined),
+    }));
   if (!name) return undefined;
   const { file, problem } = await ask(params(name));
   if (!file) {

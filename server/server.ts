@@ -137,6 +137,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     files,
     isOpen: (path) => documents.isOpen(path),
     openDiagnostics: documents.diagnosticsOf,
+    openUris: () => documents.text.keys(),
   });
   documents.onChecked = (uri, changed) => problems.openDocumentChecked(uri, changed);
   const commands = new ServerCommands({
@@ -207,6 +208,7 @@ function wireDocuments(parts: Parts): void {
   documents.text.onDidClose((e) => {
     // The path of a file no longer open under any spelling.
     const path = documents.closed(e.document.uri);
+    parts.problems.openDocumentClosed(e.document.uri);
     // Closed without saving: the disk's text applies again (or another spelling's).
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);

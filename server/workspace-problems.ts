@@ -52,6 +52,8 @@ export interface WorkspaceProblemsHost {
   /** How closed files are read (the disk, or the client's files). */
   files: WorkspaceHost;
   isOpen(path: string): boolean;
+  /** The URIs of the open documents. */
+  openUris(): Iterable<string>;
   /** An open document's diagnostics as published (pull: answered from them); undefined when it is not open. */
   openDiagnostics(uri: string): { diagnostics: Diagnostic[]; version: number } | undefined;
 }
@@ -77,8 +79,11 @@ export class WorkspaceProblems {
   private nextId = 1;
   /** Workspace pulls waiting for a change (long poll), and for the first pass. */
   private waiting: (() => void)[] = [];
-  /** Open documents whose diagnostics changed without the client asking (pull: a refresh is due). */
-  private readonly unasked = new Set<string>();
+  /**
+   * What the workspace reports last said of each open document: the client takes a document's
+   * diagnostics from the workspace report while it does not pull it itself (open but not visible).
+   */
+  private readonly sentOpen = new Map<string, string>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private reportedCap = -1;
   private shuttingDown = false;
@@ -176,14 +181,17 @@ export class WorkspaceProblems {
    */
   openDocumentChecked(uri: string, changed: boolean): void {
     if (!this.pull || !changed) return;
-    this.unasked.add(uri);
     this.wake();
     if (this.refreshTimer || !this.host.capabilities().workspace?.diagnostics?.refreshSupport) return;
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
-      if (this.unasked.size && !this.shuttingDown)
-        void this.host.connection.languages.diagnostics.refresh().catch(() => undefined);
+      if (!this.shuttingDown) void this.host.connection.languages.diagnostics.refresh().catch(() => undefined);
     }, REFRESH_QUIET_MS);
+  }
+
+  /** An open document was closed: the workspace reports forget what they said of it. */
+  openDocumentClosed(uri: string): void {
+    this.sentOpen.delete(uri);
   }
 
   shutdown(): void {
@@ -243,7 +251,6 @@ export class WorkspaceProblems {
 
   /** `textDocument/diagnostic`: an open document's diagnostics, else what was found on disk. */
   private documentReport(uri: string): DocumentDiagnosticReport {
-    this.unasked.delete(uri);
     const open = this.host.openDiagnostics(uri);
     const path = uriToPath(uri);
     const items = open?.diagnostics ?? (path ? this.reports.get(path)?.diagnostics : undefined) ?? [];
@@ -288,13 +295,15 @@ export class WorkspaceProblems {
           items: report.diagnostics,
         });
     }
-    for (const uri of this.unasked) {
+    for (const uri of this.host.openUris()) {
       const open = this.host.openDiagnostics(uri);
       if (!open) continue;
       known.add(uri);
+      const json = JSON.stringify(open.diagnostics);
+      if (this.sentOpen.get(uri) === json) continue;
+      this.sentOpen.set(uri, json);
       items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: open.version, items: open.diagnostics });
     }
-    this.unasked.clear();
     // Files the client has reports of that are gone (deleted, out of scope, open: their document pull has them).
     for (const [uri, value] of had)
       if (value !== GONE && !known.has(uri) && !this.host.openDiagnostics(uri))

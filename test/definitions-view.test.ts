@@ -8,7 +8,7 @@ import { defaultLoadedConfig } from '../shared/config/config';
 import { summarizeFile, workspaceRuntimes } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { definitionDescription, hasProblems, problemsLine, statusLine, toolRows } from '../client/definitions-model';
-import { DefinitionsStore, refreshTargets, type DefinitionsNode } from '../client/definitions-store';
+import { DefinitionsStore } from '../client/definitions-store';
 import type { WorkspaceDefinition } from '../shared/protocol';
 
 const ROOT = '/ws';
@@ -235,27 +235,5 @@ describe('the Subagents view: its data store', () => {
     ]);
     assert.strictEqual(change.structure, true);
     assert.strictEqual(store.size, 3);
-  });
-
-  it('refreshes nodes one by one only when the tree was given them, else the whole tree', () => {
-    const { defs } = summaries(
-      '.polytoken/subagents/reviewer.md',
-      '---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n',
-    );
-    const store = new DefinitionsStore();
-    // The first definition of an empty workspace: a runtime and a group come, the whole tree is refreshed.
-    const first = store.apply(new Set([defs[0].uri]), defs);
-    assert.strictEqual(refreshTargets(first, new Set()), undefined);
-    // Edited while the tree has not asked for the new runtime yet: still the whole tree.
-    const edited = store.apply(new Set([defs[0].uri]), [{ ...defs[0], tools: defs[0].tools + 1 }]);
-    assert.strictEqual(edited.structure, false);
-    assert.strictEqual(refreshTargets(edited, new Set()), undefined);
-    // Once the tree was given them, only the changed nodes.
-    const given = new Set<DefinitionsNode>(edited.refresh);
-    const again = store.apply(new Set([defs[0].uri]), [{ ...defs[0], tools: defs[0].tools + 2 }]);
-    assert.deepStrictEqual(
-      refreshTargets(again, given)?.map((n) => n.kind),
-      ['definition'],
-    );
   });
 });
