@@ -1,14 +1,33 @@
-const FILES = `Definition files (by path, relative to the checked folder):
-  Polytoken  **/.polytoken/subagents/*.md (and the global folder, for shadowing)
-  Picasso    **/.picasso/agents/*.md, **/apps/cli/agents/*.yaml|yml
-  Profy      **/*.expert.json
-  .subagents.yaml (the project configuration) is checked too.`;
+import { CONFIG_FILE_NAME, dialectModules } from '../shared';
+
+/** The files each runtime reads, from the dialect modules (a runtime added to the registry shows here too). */
+function definitionFiles(): string {
+  const modules = [...dialectModules()].sort((a, b) => a.displayOrder - b.displayOrder);
+  const width = modules.reduce((w, m) => Math.max(w, m.title.length), 0) + 2;
+  const rows = modules.map(
+    (m) =>
+      `  ${m.title.padEnd(width)}${m.files.defaultGlobs.join(', ')}` +
+      (m.files.globalFolder ? ' (and the global folder, for shadowing)' : ''),
+  );
+  return [
+    'Definition files (by path, relative to the checked folder):',
+    ...rows,
+    `  ${CONFIG_FILE_NAME} (the project configuration) is checked too.`,
+  ].join('\n');
+}
+
+/** "Polytoken, Profy and Picasso" */
+function runtimeTitles(): string {
+  const titles = dialectModules().map((m) => m.title);
+  return titles.length > 1 ? `${titles.slice(0, -1).join(', ')} and ${titles[titles.length - 1]}` : titles.join('');
+}
 
 const EXIT = `Exit status: 0 no error (and warnings within --max-warnings), 1 errors or too many
 warnings, 2 usage or I/O error, or a PATH without definition files (one line on stderr).`;
 
 export const HELP = {
-  main: `subagents: checks Polytoken, Profy and Picasso subagent definition files.
+  get main(): string {
+    return `subagents: checks ${runtimeTitles()} subagent definition files.
 
 Usage:
   subagents check [PATH...] [options]
@@ -27,11 +46,12 @@ Commands:
   lsp       start the language server on stdin/stdout
   mcp       start the MCP server on stdin/stdout (tools for agents: docs/mcp.md)
 
-${FILES}
+${definitionFiles()}
 
 ${EXIT}
 Run \`subagents <command> --help\` for a command's options.
-`,
+`;
+  },
   check: `Usage: subagents check [PATH...] [options]
        subagents check --stdin --stdin-filename PATH [options]
 
@@ -69,7 +89,7 @@ Options:
 
 Colour (text format, on a terminal only): NO_COLOR turns it off, FORCE_COLOR on.
 
-${FILES}
+${definitionFiles()}
 
 ${EXIT}
 `,

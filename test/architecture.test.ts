@@ -333,7 +333,7 @@ function longFunctions(text: string, file: string, max: number): string[] {
  * Functions still being split into named steps by work under way (each leaves the list when it lands);
  * the list must end empty.
  */
-const LONG_FOR_NOW = new Set(['activate', 'startServer', 'registerFeatures', 'runParallel']);
+const LONG_FOR_NOW = new Set(['activate', 'startServer', 'registerFeatures']);
 
 describe('architecture: no function over 100 lines', () => {
   it('in shared/, server/, cli/ and client/ (generated files aside)', () => {

@@ -1,27 +1,29 @@
 import { receiveMessageOnPort } from 'worker_threads';
-import type { Diagnostic } from 'vscode-languageserver-types';
-import type { LoadedConfig } from '../../shared';
-import { nameIndex, type NameLists } from '../../shared';
-import type { FileKind } from '../../shared';
+import type { LoadedConfig, NameLists, WorkspaceIndex } from '../../shared';
+
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
+import {
+  chunkOf,
+  chunks,
+  claimPhase2,
+  type Phase2Start,
+  type WireItem,
+  type WorkerInput,
+  type WorkerMessage,
+} from './parallel-protocol';
 import {
   closePool,
   GO,
   heartbeatSlot,
   itemsSlot,
-  ownListSlot,
   P1,
-  P2,
   SIGNAL,
   spawnWorkers,
   STATE,
+  type PooledWorker,
   type WorkerPool,
-  type WorkerStart,
 } from './worker-pool';
-
-/** Files per unit of work handed out between threads. */
-const CHUNK = 32;
 
 // ---- Worker threads -------------------------------------------------------------
 //
@@ -33,23 +35,6 @@ const CHUNK = 32;
 // In phase 2 any thread analyzes any file: each first takes the files it named in phase 1
 // (their text is in its memory), then the unnamed ones, then those other threads named
 // and have not reached (read again), so that all threads finish together.
-
-interface WireItem {
-  path: string;
-  kind: FileKind;
-  config: number;
-  root: string;
-}
-
-/** The work a worker is sent when the walk is done. */
-interface WorkerInput {
-  items: WireItem[];
-  configs: LoadedConfig[];
-  poly: number[];
-  other: number[];
-}
-
-export type { WorkerStart };
 
 /**
  * A worker stopped making progress while busy: it died without running its `finally`
@@ -76,56 +61,8 @@ export class StallWatch {
   }
 }
 
-interface RuleErrorWire {
-  rule: string;
-  message: string;
-  stack?: string;
-}
-
-/** What a worker gets when phase 2 starts: the index, and the files each thread named (the main thread's first) with their names. */
-interface Phase2Start {
-  lists: NameLists;
-  named: [number, string][][];
-}
-
-type WorkerMessage =
-  | { type: 'names'; names: [number, string][]; errors: ReadError[]; ruleErrors?: undefined }
-  | {
-      type: 'reports';
-      reports: [number, Diagnostic[]][];
-      errors: ReadError[];
-      ruleErrors: RuleErrorWire[];
-      corrections: [number, string][];
-    }
-  | { type: 'failed'; phase: 1 | 2; indexes: number[]; ruleErrors?: undefined }
-  | { type: 'done'; ruleErrors?: undefined };
-
-const chunkOf = <T>(list: readonly T[], c: number) => list.slice(c * CHUNK, (c + 1) * CHUNK);
-const chunks = (list: readonly unknown[]) => Math.ceil(list.length / CHUNK);
-
-/**
- * Phase 2's order for `thread`: its own named files, the unnamed ones, then the named
- * files of the other threads; `analyze` gets each chunk it claims.
- */
-function claimPhase2(
-  ctl: Int32Array,
-  count: number,
-  thread: number,
-  named: readonly (readonly [number, string])[][],
-  other: readonly number[],
-  analyze: (chunk: readonly (readonly [number, string | undefined])[]) => void,
-): void {
-  const claim = (slot: number, list: readonly (readonly [number, string | undefined])[]) => {
-    const total = chunks(list);
-    for (let c = Atomics.add(ctl, slot, 1); c < total; c = Atomics.add(ctl, slot, 1)) analyze(chunkOf(list, c));
-  };
-  claim(ownListSlot(count, thread), named[thread] ?? []);
-  claim(
-    P2,
-    other.map((i) => [i, undefined] as const),
-  );
-  for (let t = 0; t < named.length; t++) if (t !== thread) claim(ownListSlot(count, t), named[t]);
-}
+type Workspace = WorkspaceIndex & { readonly lists: NameLists };
+type Tracked = PooledWorker & { active: boolean; done: boolean };
 
 /** `pool`: workers started during the walk (else started here). */
 export function runParallel(
@@ -137,164 +74,11 @@ export function runParallel(
   preset?: Preset,
   pool?: WorkerPool,
 ): ItemsRun {
-  // Files whose analysis is kept are done on this thread; the rest is shared. Skipped
-  // items (answered by the cache) come with their names and need neither phase.
-  const pinned = items.map((c) => keepFor(c.path));
-  const todo = (i: number) => !preset?.skip.has(i);
-  const named = namedIndexes(items);
-  const isNamed = new Set(named);
-  const poly = named.filter((i) => !pinned[i] && todo(i));
-  const pinnedPoly = named.filter((i) => pinned[i] && todo(i));
-  // Named files are analyzed by the thread that named them (phase 1 keeps their text), not again.
-  const other = items.map((_, i) => i).filter((i) => !isNamed.has(i) && !pinned[i] && todo(i));
-  const pinnedOther = items.map((_, i) => i).filter((i) => !isNamed.has(i) && pinned[i] && todo(i));
-  const configIds = new Map<LoadedConfig, number>();
-  const configs: LoadedConfig[] = [];
-  const wire: WireItem[] = items.map((c) => {
-    let id = configIds.get(c.config);
-    if (id === undefined) {
-      configIds.set(c.config, (id = configs.length));
-      configs.push(c.config);
-    }
-    return { path: c.path, kind: c.kind, config: id, root: c.root };
-  });
   pool ??= spawnWorkers(count, file);
-  const ctl = pool.ctl;
-  const workers = pool.workers.map((w) => ({ ...w, active: true, done: false }));
-  const reports: (FileReport | undefined)[] = new Array(items.length);
-  const readErrors: ReadError[] = [];
-  const names = new Map<number, string>(preset?.names);
-  const redo: { phase: 1 | 2; indexes: number[] }[] = [];
-  const corrections: [number, string][] = [];
-  /** The files each worker named in phase 1, by slot. */
-  const namedBy: number[][] = Array.from({ length: count }, () => []);
-  let phase1Done = 0;
-
-  const handle = (m: WorkerMessage, w: (typeof workers)[number]) => {
-    for (const e of m.ruleErrors ?? []) {
-      const error = new Error(e.message);
-      error.stack = e.stack;
-      options.onRuleError?.(e.rule, error);
-    }
-    switch (m.type) {
-      case 'names':
-        for (const [i, name] of m.names) {
-          names.set(i, name);
-          namedBy[w.slot].push(i);
-        }
-        for (const e of m.errors) readErrors.push(e);
-        phase1Done++;
-        break;
-      case 'reports':
-        for (const [i, diagnostics] of m.reports)
-          reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics };
-        for (const e of m.errors) readErrors.push(e);
-        for (const c of m.corrections) corrections.push(c);
-        break;
-      case 'failed':
-        redo.push({ phase: m.phase, indexes: m.indexes });
-        if (m.phase === 1) phase1Done++;
-        break;
-      case 'done':
-        w.done = true;
-        break;
-    }
-  };
-  const drain = () => {
-    for (const w of workers) {
-      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port))
-        handle(m.message as WorkerMessage, w);
-    }
-  };
-  const watch = new StallWatch(options.workerStallMs ?? DEFAULT_WORKER_STALL_MS);
-  /** Throws when a busy worker's heartbeat has not moved for too long. */
-  const checkAlive = () => {
-    const now = Date.now();
-    for (const w of workers) {
-      const busy = w.active && !w.done && Atomics.load(ctl, STATE + w.slot) === 1;
-      if (watch.stalled(w.slot, busy, Atomics.load(ctl, heartbeatSlot(count, w.slot)), now)) {
-        throw new WorkerStalledError(`worker ${w.slot} made no progress for ${watch.stallMs} ms`);
-      }
-    }
-  };
-  const waitUntil = (done: () => boolean) => {
-    for (;;) {
-      const seen = Atomics.load(ctl, SIGNAL);
-      drain();
-      if (done()) return;
-      checkAlive();
-      Atomics.wait(ctl, SIGNAL, seen, Math.min(1000, Math.max(10, watch.stallMs)));
-    }
-  };
-
   try {
-    const work: WorkerInput = { items: wire, configs, poly, other };
-    for (const w of workers) w.port.postMessage(work);
-    Atomics.store(ctl, itemsSlot(count), 1);
-    Atomics.notify(ctl, itemsSlot(count));
-    const runner = new Runner(items, options.onRuleError, options.contents);
-
-    // Phase 1: the shadowing index.
-    for (const i of pinnedPoly) {
-      const r = runner.indexEntry(i);
-      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-      else names.set(i, r.name);
-    }
-    const phase1Chunks = chunks(poly);
-    for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
-      for (const i of chunkOf(poly, c)) {
-        const r = runner.indexEntry(i);
-        if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-        else names.set(i, r.name);
-      }
-      phase1Done++;
-    }
-    workers.forEach((w) => {
-      if (Atomics.compareExchange(ctl, STATE + w.slot, 0, 3) === 0) w.active = false;
-    });
-    waitUntil(() => phase1Done >= phase1Chunks);
-    for (const r of redo.splice(0)) {
-      for (const i of r.indexes) {
-        const e = runner.indexEntry(i);
-        if ('error' in e) readErrors.push({ index: i, path: items[i].path, message: e.error });
-        else names.set(i, e.name);
-      }
-    }
-    const workspace = buildIndex(items, names);
-    // Unreadable files were reported in phase 1: not named, and analyzed by nobody.
-    const withName = (list: number[]) =>
-      list.filter((i) => names.has(i)).map((i): [number, string] => [i, names.get(i)!]);
-    const named = [withName(runner.owned().filter((i) => !pinned[i])), ...namedBy.map(withName)];
-    const start: Phase2Start = { lists: workspace.lists, named };
-    for (const w of workers) if (w.active) w.port.postMessage(start);
-    Atomics.store(ctl, GO, 1);
-    Atomics.notify(ctl, GO);
-
-    // Phase 2: every thread analyzes the Polytoken files it parsed, then takes chunks of the rest.
-    const analyzeHere = (i: number, indexedName?: string) => {
-      const r = runner.analyzeOne(i, workspace, indexedName);
-      if ('error' in r) readErrors.push({ index: i, path: items[i].path, message: r.error });
-      else if ('analysis' in r) {
-        reports[i] = {
-          path: items[i].path,
-          kind: items[i].kind,
-          diagnostics: r.analysis.diagnostics,
-          ...(pinned[i] ? { analysis: r.analysis } : {}),
-        };
-        if (r.corrected !== undefined) corrections.push([i, r.corrected]);
-      }
-    };
-    for (const i of runner.owned()) if (pinned[i]) analyzeHere(i);
-    for (const i of pinnedOther) analyzeHere(i);
-    claimPhase2(ctl, count, 0, named, other, (chunk) => {
-      for (const [i, name] of chunk) analyzeHere(i, name);
-    });
-    waitUntil(() => workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
-    drain();
-    for (const r of redo.splice(0)) for (const i of r.indexes) analyzeHere(i, names.get(i));
-    const corrected = applyCorrections(items, names, corrections, reports, options, (i) => pinned[i]);
-    return { reports, readErrors, names, workspace: corrected ?? workspace };
+    return new MainThreadRun(items, options, count, keepFor, pool, preset).run();
   } finally {
+    const ctl = pool.ctl;
     if (Atomics.load(ctl, GO) === 0) {
       Atomics.store(ctl, GO, 2);
       Atomics.notify(ctl, GO);
@@ -303,94 +87,200 @@ export function runParallel(
   }
 }
 
-/** The body of `check-worker.js`: it waits for its work, which comes when the walk is done. */
-export function workerMain(begin: WorkerStart): void {
-  const ctl = new Int32Array(begin.ctl);
-  const port = begin.port;
-  try {
-    Atomics.wait(ctl, itemsSlot(begin.count), 0);
-    const posted = Atomics.load(ctl, itemsSlot(begin.count)) === 1 ? receiveMessageOnPort(port) : undefined;
-    if (!posted || Atomics.compareExchange(ctl, STATE + begin.slot, 0, 1) !== 0) return;
-    const data = { ...begin, ...(posted.message as WorkerInput) };
-    const beat = () => Atomics.add(ctl, heartbeatSlot(data.count, data.slot), 1);
-    const post = (m: WorkerMessage) => {
-      port.postMessage(m);
-      Atomics.add(ctl, SIGNAL, 1);
-      Atomics.notify(ctl, SIGNAL);
-    };
-    const items: Item[] = data.items.map((w) => ({
-      path: w.path,
-      kind: w.kind,
-      config: data.configs[w.config],
-      root: w.root,
-    }));
-    let ruleErrors: RuleErrorWire[] = [];
-    const runner = new Runner(items, (rule, error) => {
-      const e = error as Error;
-      ruleErrors.push({ rule, message: e?.message ?? String(error), stack: e?.stack });
-    });
+/** The main thread's side of one parallel check: it hands out the work, takes its share, and gathers the results. */
+class MainThreadRun {
+  private readonly ctl: Int32Array;
+  private readonly workers: Tracked[];
+  /** Files whose analysis is kept are done on this thread; the rest is shared. */
+  private readonly pinned: boolean[];
+  private readonly reports: (FileReport | undefined)[];
+  private readonly readErrors: ReadError[] = [];
+  private readonly names: Map<number, string>;
+  private readonly redo: { phase: 1 | 2; indexes: number[] }[] = [];
+  private readonly corrections: [number, string][] = [];
+  /** The files each worker named in phase 1, by slot. */
+  private readonly namedBy: number[][];
+  private readonly watch: StallWatch;
+  private readonly runner: Runner;
+  private phase1Done = 0;
 
-    const phase1Chunks = chunks(data.poly);
+  constructor(
+    private readonly items: Item[],
+    private readonly options: CheckOptions,
+    private readonly count: number,
+    keepFor: (path: string) => boolean,
+    pool: WorkerPool,
+    private readonly preset?: Preset,
+  ) {
+    this.ctl = pool.ctl;
+    this.workers = pool.workers.map((w) => ({ ...w, active: true, done: false }));
+    this.pinned = items.map((c) => keepFor(c.path));
+    this.reports = new Array(items.length);
+    this.names = new Map(preset?.names);
+    this.namedBy = Array.from({ length: count }, () => []);
+    this.watch = new StallWatch(options.workerStallMs ?? DEFAULT_WORKER_STALL_MS);
+    this.runner = new Runner(items, options.onRuleError, options.contents);
+  }
+
+  run(): ItemsRun {
+    const { items, pinned } = this;
+    // Skipped items (answered by the cache) come with their names and need neither phase.
+    const todo = (i: number) => !this.preset?.skip.has(i);
+    const named = namedIndexes(items);
+    const isNamed = new Set(named);
+    const poly = named.filter((i) => !pinned[i] && todo(i));
+    const pinnedPoly = named.filter((i) => pinned[i] && todo(i));
+    // Named files are analyzed by the thread that named them (phase 1 keeps their text), not again.
+    const other = items.map((_, i) => i).filter((i) => !isNamed.has(i) && !pinned[i] && todo(i));
+    const pinnedOther = items.map((_, i) => i).filter((i) => !isNamed.has(i) && pinned[i] && todo(i));
+    this.postWork(poly, other);
+    const workspace = this.phase1(poly, pinnedPoly);
+    this.phase2(workspace, other, pinnedOther);
+    const corrected = applyCorrections(
+      items,
+      this.names,
+      this.corrections,
+      this.reports,
+      this.options,
+      (i) => pinned[i],
+    );
+    return { reports: this.reports, readErrors: this.readErrors, names: this.names, workspace: corrected ?? workspace };
+  }
+
+  /** Sends every worker the items, with each configuration once. */
+  private postWork(poly: number[], other: number[]): void {
+    const configIds = new Map<LoadedConfig, number>();
+    const configs: LoadedConfig[] = [];
+    const wire: WireItem[] = this.items.map((c) => {
+      let id = configIds.get(c.config);
+      if (id === undefined) {
+        configIds.set(c.config, (id = configs.length));
+        configs.push(c.config);
+      }
+      return { path: c.path, kind: c.kind, config: id, root: c.root };
+    });
+    const work: WorkerInput = { items: wire, configs, poly, other };
+    for (const w of this.workers) w.port.postMessage(work);
+    Atomics.store(this.ctl, itemsSlot(this.count), 1);
+    Atomics.notify(this.ctl, itemsSlot(this.count));
+  }
+
+  /** Phase 1: the shadowing index, from this thread's names and the workers'. */
+  private phase1(poly: number[], pinnedPoly: number[]): Workspace {
+    const { ctl } = this;
+    for (const i of pinnedPoly) this.indexHere(i);
+    const phase1Chunks = chunks(poly);
     for (let c = Atomics.add(ctl, P1, 1); c < phase1Chunks; c = Atomics.add(ctl, P1, 1)) {
-      const indexes = chunkOf(data.poly, c);
-      const names: [number, string][] = [];
-      const errors: ReadError[] = [];
-      try {
-        for (const i of indexes) {
-          const r = runner.indexEntry(i);
-          beat();
-          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
-          else names.push([i, r.name]);
+      for (const i of chunkOf(poly, c)) this.indexHere(i);
+      this.phase1Done++;
+    }
+    this.workers.forEach((w) => {
+      if (Atomics.compareExchange(ctl, STATE + w.slot, 0, 3) === 0) w.active = false;
+    });
+    this.waitUntil(() => this.phase1Done >= phase1Chunks);
+    for (const r of this.redo.splice(0)) for (const i of r.indexes) this.indexHere(i);
+    return buildIndex(this.items, this.names);
+  }
+
+  /** Phase 2: every thread analyzes the Polytoken files it parsed, then takes chunks of the rest. */
+  private phase2(workspace: Workspace, other: number[], pinnedOther: number[]): void {
+    const { ctl, pinned, names } = this;
+    // Unreadable files were reported in phase 1: not named, and analyzed by nobody.
+    const withName = (list: number[]) =>
+      list.filter((i) => names.has(i)).map((i): [number, string] => [i, names.get(i)!]);
+    const named = [withName(this.runner.owned().filter((i) => !pinned[i])), ...this.namedBy.map(withName)];
+    const start: Phase2Start = { lists: workspace.lists, named };
+    for (const w of this.workers) if (w.active) w.port.postMessage(start);
+    Atomics.store(ctl, GO, 1);
+    Atomics.notify(ctl, GO);
+
+    for (const i of this.runner.owned()) if (pinned[i]) this.analyzeHere(workspace, i);
+    for (const i of pinnedOther) this.analyzeHere(workspace, i);
+    claimPhase2(ctl, this.count, 0, named, other, (chunk) => {
+      for (const [i, name] of chunk) this.analyzeHere(workspace, i, name);
+    });
+    this.waitUntil(() => this.workers.every((w) => !w.active || w.done || Atomics.load(ctl, STATE + w.slot) === 2));
+    this.drain();
+    for (const r of this.redo.splice(0)) for (const i of r.indexes) this.analyzeHere(workspace, i, names.get(i));
+  }
+
+  private indexHere(i: number): void {
+    const r = this.runner.indexEntry(i);
+    if ('error' in r) this.readErrors.push({ index: i, path: this.items[i].path, message: r.error });
+    else this.names.set(i, r.name);
+  }
+
+  private analyzeHere(workspace: Workspace, i: number, indexedName?: string): void {
+    const item = this.items[i];
+    const r = this.runner.analyzeOne(i, workspace, indexedName);
+    if ('error' in r) this.readErrors.push({ index: i, path: item.path, message: r.error });
+    else if ('analysis' in r) {
+      this.reports[i] = {
+        path: item.path,
+        kind: item.kind,
+        diagnostics: r.analysis.diagnostics,
+        ...(this.pinned[i] ? { analysis: r.analysis } : {}),
+      };
+      if (r.corrected !== undefined) this.corrections.push([i, r.corrected]);
+    }
+  }
+
+  private handle(m: WorkerMessage, w: Tracked): void {
+    for (const e of m.ruleErrors ?? []) {
+      const error = new Error(e.message);
+      error.stack = e.stack;
+      this.options.onRuleError?.(e.rule, error);
+    }
+    switch (m.type) {
+      case 'names':
+        for (const [i, name] of m.names) {
+          this.names.set(i, name);
+          this.namedBy[w.slot].push(i);
         }
-        post({ type: 'names', names, errors });
-      } catch {
-        runner.forget(indexes);
-        post({ type: 'failed', phase: 1, indexes });
+        for (const e of m.errors) this.readErrors.push(e);
+        this.phase1Done++;
+        break;
+      case 'reports':
+        for (const [i, diagnostics] of m.reports)
+          this.reports[i] = { path: this.items[i].path, kind: this.items[i].kind, diagnostics };
+        for (const e of m.errors) this.readErrors.push(e);
+        for (const c of m.corrections) this.corrections.push(c);
+        break;
+      case 'failed':
+        this.redo.push({ phase: m.phase, indexes: m.indexes });
+        if (m.phase === 1) this.phase1Done++;
+        break;
+      case 'done':
+        w.done = true;
+        break;
+    }
+  }
+
+  private drain(): void {
+    for (const w of this.workers) {
+      for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port))
+        this.handle(m.message as WorkerMessage, w);
+    }
+  }
+
+  /** Throws when a busy worker's heartbeat has not moved for too long. */
+  private checkAlive(): void {
+    const now = Date.now();
+    for (const w of this.workers) {
+      const busy = w.active && !w.done && Atomics.load(this.ctl, STATE + w.slot) === 1;
+      if (this.watch.stalled(w.slot, busy, Atomics.load(this.ctl, heartbeatSlot(this.count, w.slot)), now)) {
+        throw new WorkerStalledError(`worker ${w.slot} made no progress for ${this.watch.stallMs} ms`);
       }
     }
+  }
 
-    Atomics.store(ctl, STATE + data.slot, 4); // idle: not a stalled worker
-    Atomics.wait(ctl, GO, 0);
-    Atomics.store(ctl, STATE + data.slot, 1);
-    const received = Atomics.load(ctl, GO) === 1 ? receiveMessageOnPort(port) : undefined;
-    if (!received) return;
-    const start = received.message as Phase2Start;
-    const workspace = nameIndex(start.lists);
-
-    const analyzeAll = (chunk: readonly (readonly [number, string | undefined])[]) => {
-      const reports: [number, Diagnostic[]][] = [];
-      const errors: ReadError[] = [];
-      const failed: number[] = [];
-      const corrections: [number, string][] = [];
-      for (const [i, indexedName] of chunk) {
-        try {
-          const r = runner.analyzeOne(i, workspace, indexedName);
-          beat();
-          if ('error' in r) errors.push({ index: i, path: items[i].path, message: r.error });
-          else if ('analysis' in r) {
-            reports.push([i, r.analysis.diagnostics]);
-            if (r.corrected !== undefined) corrections.push([i, r.corrected]);
-          }
-        } catch {
-          failed.push(i); // the main thread runs it again, and fails the same way a single thread would
-        }
-      }
-      try {
-        post({ type: 'reports', reports, errors, ruleErrors, corrections });
-      } catch {
-        // Not cloneable: done again on the main thread.
-        for (const [i] of reports) failed.push(i);
-        for (const e of errors) failed.push(e.index);
-      }
-      ruleErrors = [];
-      if (failed.length) post({ type: 'failed', phase: 2, indexes: failed });
-    };
-    claimPhase2(ctl, data.count, 1 + data.slot, start.named, data.other, analyzeAll);
-    post({ type: 'done' });
-  } finally {
-    Atomics.store(ctl, STATE + begin.slot, 2);
-    Atomics.add(ctl, SIGNAL, 1);
-    Atomics.notify(ctl, SIGNAL);
-    port.close();
+  private waitUntil(done: () => boolean): void {
+    for (;;) {
+      const seen = Atomics.load(this.ctl, SIGNAL);
+      this.drain();
+      if (done()) return;
+      this.checkAlive();
+      Atomics.wait(this.ctl, SIGNAL, seen, Math.min(1000, Math.max(10, this.watch.stallMs)));
+    }
   }
 }

@@ -17,7 +17,7 @@ import { EarlyWorkers, type WorkerPool } from './worker-pool';
 
 export { nameOf } from './check-runner';
 export { QUICK_NAMES } from '../../shared';
-export { workerMain, type WorkerStart } from './check-parallel';
+export { workerMain, type WorkerStart } from './parallel-worker';
 export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
 
 export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';

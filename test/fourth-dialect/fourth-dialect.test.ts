@@ -160,6 +160,9 @@ describe('a fourth dialect, registered at run time', () => {
       );
       const rules = JSON.parse(cli(['rules', '--format', 'json'], dir).out) as { rules: { id: string }[] };
       assert.strictEqual(rules.rules.at(-7)?.id, 'quill/duplicate-tool');
+      const help = cli(['--help'], dir).out;
+      assert.match(help, /checks Polytoken, Profy, Picasso and Quill subagent definition files/);
+      assert.match(help, /^ {2}Quill {6}\*\*\/\.quill\/agents\/\*\.yaml$/m);
       assert.strictEqual(cli(['check', '.', '--fix', '--no-global'], dir).code, 0);
       assert.strictEqual(
         fs.readFileSync(path.join(dir, '.quill/agents/scribe.yaml'), 'utf8'),
