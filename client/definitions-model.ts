@@ -22,15 +22,26 @@ export function hasProblems(d: WorkspaceDefinition): boolean {
   return d.status !== 'loads' || p.errors + p.warnings + p.information > 0;
 }
 
-/** "4 tools · 2 errors 1 warning" (counts that are zero are left out). */
+/** "4 tools · 2 ✕ 1 ⚠" (✕ errors, ⚠ warnings, ℹ information; counts that are zero are left out; the tooltip has the words). */
 export function definitionDescription(d: WorkspaceDefinition): string {
   const p = d.problems;
   const problems = [
+    p.errors ? `${p.errors} ✕` : '',
+    p.warnings ? `${p.warnings} ⚠` : '',
+    p.information ? `${p.information} ℹ` : '',
+  ].filter(Boolean);
+  return [toolCount(d.tools, d.unknown), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
+}
+
+/** "2 errors, 1 warning" (the words behind the description's marks); undefined when there is none. */
+export function problemsLine(d: WorkspaceDefinition): string | undefined {
+  const p = d.problems;
+  const words = [
     p.errors ? plural(p.errors, 'error') : '',
     p.warnings ? plural(p.warnings, 'warning') : '',
     p.information ? `${p.information} info` : '',
   ].filter(Boolean);
-  return [toolCount(d.tools, d.unknown), ...(problems.length ? [problems.join(' ')] : [])].join(' · ');
+  return words.length ? words.join(', ') : undefined;
 }
 
 /** The status as a sentence (Markdown), for the tooltip. */

@@ -24,6 +24,7 @@ import type { ResolvedDefinition } from '../shared/protocol';
 import {
   definitionDescription,
   hasProblems,
+  problemsLine,
   runtimeInfo,
   statusLine,
   toolRows,
@@ -298,6 +299,8 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(d.name || '(unnamed)')}** (${this.runtime(d.dialect).title})\n\n`);
     md.appendMarkdown(`${statusLine(d)}\n\n`);
+    const problems = problemsLine(d);
+    if (problems) md.appendMarkdown(`Problems: ${problems}.\n\n`);
     if (d.reasons?.length) md.appendMarkdown(`Because of: ${d.reasons.map((r) => `\`${r}\``).join(', ')}\n\n`);
     if (d.silenced?.length)
       md.appendMarkdown(

@@ -10,6 +10,7 @@ import { State, type BaseLanguageClient, type LanguageClientOptions } from 'vsco
 import {
   CLIENT_RESOLVE_COMMAND,
   PREVIEW_REQUEST,
+  SHOW_RULE_DOCS_COMMAND,
   type DocumentPattern,
   type InitializationOptions,
   type PreviewParams,
@@ -19,6 +20,7 @@ import { definitionGlobs, watchGlob } from './selector';
 import { DocumentPatterns, restartClient } from './patterns';
 import { DefinitionsView } from './definitions-view';
 import { serveFiles } from './files';
+import { registerNewSubagent } from './new-subagent';
 
 const PREVIEW_SCHEME = 'subagents-resolve';
 
@@ -70,6 +72,7 @@ export async function startClient(context: vscode.ExtensionContext, transport: C
   const resolve = resolver(lc, timings, t0, output);
   const preview = registerPreview(context, resolve, patterns);
   registerCommands(context, lc, output);
+  context.subscriptions.push(...registerNewSubagent(lc));
   const definitions = registerView(context, lc);
   const status = registerStatusBar(context, patterns, resolve, output);
   await startServer(context, lc, transport, output, () => {
@@ -115,13 +118,14 @@ function createClient(
     synchronize: { fileEvents: watcher },
     initializationOptions: (): InitializationOptions => {
       const cfg = vscode.workspace.getConfiguration('subagents');
-      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview).
+      // clientCommands: the code lenses keep `subagents.resolve`, implemented below (the live preview);
+      // the quick fix menu offers each rule's page.
       // A plain copy: VS Code hands setting objects out as read-only proxies, which a Web Worker's
       // postMessage cannot clone (IPC to the Node server sends JSON, which can).
       const settings = { rules: cfg.get('rules'), polytoken: { globalDir: cfg.get('polytoken.globalDir') } };
       return {
         settings: JSON.parse(JSON.stringify(settings)) as unknown,
-        clientCommands: [CLIENT_RESOLVE_COMMAND],
+        clientCommands: [CLIENT_RESOLVE_COMMAND, SHOW_RULE_DOCS_COMMAND],
         documentPatterns: true,
         // client/files.ts answers the file system requests: a virtual workspace is read through it.
         fileSystem: true,
@@ -166,7 +170,7 @@ function registerPreview(
   const previews = new Map<string, { source: vscode.Uri; markdown: string }>(); // preview uri → state
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const previewUri = (source: vscode.Uri): vscode.Uri =>
-    vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (resolved).md`, query: source.toString() });
+    vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (resolved)`, query: source.toString() });
 
   async function refreshPreview(key: string): Promise<void> {
     const state = previews.get(key);
@@ -216,6 +220,10 @@ function registerPreview(
     if (!previews.has(key)) previews.set(key, { source, markdown: '# Resolving…\n' });
     await refreshPreview(key);
     try {
+      // Making it Markdown closes and reopens the document: its state is kept across.
+      const state = previews.get(key)!;
+      await asMarkdown(target);
+      previews.set(key, state);
       await vscode.commands.executeCommand('markdown.showPreviewToSide', target);
     } catch {
       // No Markdown preview (disabled built-in extension): show the Markdown source instead.
@@ -253,6 +261,12 @@ function registerPreview(
   return previewUri;
 }
 
+/** The preview's document in the Markdown language (its path has no `.md`: the tab reads "Preview triage.md (resolved)"). */
+async function asMarkdown(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+}
+
 function toUri(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   if (typeof arg === 'string') return vscode.Uri.parse(arg);
@@ -263,6 +277,11 @@ function toUri(arg: unknown): vscode.Uri | undefined {
 function registerCommands(context: vscode.ExtensionContext, lc: BaseLanguageClient, output: vscode.LogOutputChannel) {
   context.subscriptions.push(
     vscode.commands.registerCommand('subagents.showOutput', () => output.show(true)),
+    // From the quick fix menu's "Show documentation for rule X": the rule's page (web pages only).
+    vscode.commands.registerCommand(SHOW_RULE_DOCS_COMMAND, (url: unknown) => {
+      const page = typeof url === 'string' ? vscode.Uri.parse(url) : undefined;
+      if (page && (page.scheme === 'https' || page.scheme === 'http')) void vscode.env.openExternal(page);
+    }),
     vscode.commands.registerCommand('subagents.restartServer', async () => {
       output.info('Restarting the language server.');
       await restartClient(lc);

@@ -24,9 +24,13 @@ function zipEntries(file) {
 }
 
 const out = process.argv[2] ?? 'subagents-tooling.vsix';
-const vsce = spawnSync('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '--out', out], {
-  encoding: 'utf8',
-});
+const vsce = spawnSync(
+  'npx',
+  ['--no-install', 'vsce', 'package', '--no-dependencies', '--readme-path', 'EXTENSION.md', '--out', out],
+  {
+    encoding: 'utf8',
+  },
+);
 const printed = `${vsce.stdout}\n${vsce.stderr}`;
 const warnings = printed.split('\n').filter((l) => /\bWARNING\b|\bwarn(ing)?:/i.test(l));
 if (vsce.status !== 0 || !existsSync(out)) {

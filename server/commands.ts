@@ -21,7 +21,7 @@ import {
   type ExecuteCommandParams,
 } from 'vscode-languageserver';
 import { renderResolution, toolCount } from '../shared';
-import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND } from '../shared';
+import { CLIENT_RESOLVE_COMMAND as RESOLVE_COMMAND, SERVER_RESOLVE_COMMAND, SHOW_RULE_DOCS_COMMAND } from '../shared';
 import type { Resolution, ResolvedDefinition } from '../shared';
 import type { RenderingStore } from './platform';
 import { pathToUri, uriToPath } from './uri';
@@ -33,6 +33,12 @@ export const SERVER_COMMANDS: readonly string[] = [SERVER_RESOLVE_COMMAND];
 export function lensCommandFor(initializationOptions: unknown): string {
   const declared = (initializationOptions as { clientCommands?: unknown } | null | undefined)?.clientCommands;
   return Array.isArray(declared) && declared.includes(RESOLVE_COMMAND) ? RESOLVE_COMMAND : SERVER_RESOLVE_COMMAND;
+}
+
+/** The client's command that opens a rule's documentation, when `clientCommands` lists it. */
+export function ruleDocsCommandFor(initializationOptions: unknown): string | undefined {
+  const declared = (initializationOptions as { clientCommands?: unknown } | null | undefined)?.clientCommands;
+  return Array.isArray(declared) && declared.includes(SHOW_RULE_DOCS_COMMAND) ? SHOW_RULE_DOCS_COMMAND : undefined;
 }
 
 export interface CommandsHost {

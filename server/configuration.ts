@@ -6,7 +6,8 @@
  * locally without editing the shared configuration. `subagents.polytoken.globalDir` is the
  * ConfigResolver `globalDirSetting` (a `polytoken.globalDir` in `.subagents.yaml` wins over it).
  * `subagents.inlayHints.enabled` and `subagents.fadeRemovedTools` (both on by default) turn the
- * tool-count inlay hints and the faded removed tools off. An open `.subagents.yaml` is read from
+ * tool-count inlay hints and the faded removed tools off. `subagents.problems.scope` and
+ * `subagents.problems.maxFiles`: which closed files Problems lists (server/workspace-problems.ts). An open `.subagents.yaml` is read from
  * the editor's text (`openText`), so unsaved edits apply.
  */
 import { ConfigResolver, defaultLoadedConfig, type LoadedConfig, type WorkspaceHost } from '../shared';
@@ -20,9 +21,22 @@ export interface Settings {
   inlayHints: boolean;
   /** `subagents.fadeRemovedTools`: granted tools the definition removes again are shown faded. */
   fadeRemovedTools: boolean;
+  /** `subagents.problems.scope`: Problems lists every file of the workspace, or only the open ones. */
+  problemsScope: 'workspace' | 'openFiles';
+  /** `subagents.problems.maxFiles`: past this many files, closed files show problems once opened. */
+  problemsMaxFiles: number;
 }
 
-const DEFAULT_SETTINGS: Settings = { rules: {}, inlayHints: true, fadeRemovedTools: true };
+/** The default of `subagents.problems.maxFiles` (docs/editors.md: what happens past it). */
+export const DEFAULT_PROBLEMS_MAX_FILES = 5000;
+
+const DEFAULT_SETTINGS: Settings = {
+  rules: {},
+  inlayHints: true,
+  fadeRemovedTools: true,
+  problemsScope: 'workspace',
+  problemsMaxFiles: DEFAULT_PROBLEMS_MAX_FILES,
+};
 
 const SEVERITIES = new Set(['off', 'error', 'warning', 'information', 'hint']);
 
@@ -33,6 +47,7 @@ export function readSettings(raw: unknown): Settings {
     polytoken?: { globalDir?: unknown };
     inlayHints?: { enabled?: unknown };
     fadeRemovedTools?: unknown;
+    problems?: { scope?: unknown; maxFiles?: unknown };
   };
   const rules: Record<string, SeveritySetting> = {};
   if (s.rules && typeof s.rules === 'object') {
@@ -49,7 +64,14 @@ export function readSettings(raw: unknown): Settings {
     globalDir,
     inlayHints: s.inlayHints?.enabled !== false,
     fadeRemovedTools: s.fadeRemovedTools !== false,
+    problemsScope: s.problems?.scope === 'openFiles' ? 'openFiles' : 'workspace',
+    problemsMaxFiles: readCount(s.problems?.maxFiles, DEFAULT_PROBLEMS_MAX_FILES),
   };
+}
+
+/** A whole number of zero or more; anything else is the default. */
+function readCount(raw: unknown, fallback: number): number {
+  return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? raw : fallback;
 }
 
 const withoutTrailingSlash = (path: string): string => path.replace(/\/+$/, '') || '/';

@@ -105,6 +105,12 @@ export class OpenDocuments {
   /** Told of each published analysis, after the index took it in (the workspace view's live summaries). */
   onPublished: ((uri: string, path: string, analysis: Analysis) => void) | undefined;
 
+  /** The client pulls diagnostics (LSP 3.17): they are not sent, the last shown are kept to tell a change. */
+  pulled = false;
+  private readonly lastShown = new Map<string, string>();
+  /** Pull: a document was checked again; `changed`: its diagnostics differ from the last shown. */
+  onChecked: ((uri: string, changed: boolean) => void) | undefined;
+
   /** While set, publishing waits (the first index build is loading the files read through the client). */
   private held: Set<string> | undefined;
 
@@ -228,7 +234,8 @@ export class OpenDocuments {
     this.cache.delete(uri);
     this.cost.delete(uri);
     this.trackName(uri, undefined);
-    this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    this.lastShown.delete(uri);
+    if (!this.pulled) this.connection.sendDiagnostics({ uri, diagnostics: [] });
     const subject = this.subjectOf.get(uri);
     if (!subject) return undefined;
     this.subjectOf.delete(uri);
@@ -356,12 +363,35 @@ export class OpenDocuments {
       this.onPublished?.(uri, path, result.analysis);
     }
     // Everything above runs synchronously, so this is the document's current version.
+    const diagnostics = this.shown(result);
+    if (!this.pulled) {
+      this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+      return;
+    }
+    // Pulled: the client asks for them; it is told to ask again when they changed.
+    const json = JSON.stringify(diagnostics);
+    const changed = this.lastShown.get(uri) !== json;
+    this.lastShown.set(uri, json);
+    this.onChecked?.(uri, changed);
+  }
+
+  /** An open document's diagnostics as shown (pull answers them); undefined when it is not open. */
+  diagnosticsOf = (uri: string): { diagnostics: Diagnostic[]; version: number } | undefined => {
+    const doc = this.text.get(uri);
+    if (!doc) return undefined;
+    const diagnostics = this.shown(this.analysisFor(uri));
+    this.lastShown.set(uri, JSON.stringify(diagnostics));
+    return { diagnostics, version: doc.version };
+  };
+
+  /** The findings, the faded removed tools when the setting is on, capped. */
+  private shown(result: DocumentAnalysis | undefined): Diagnostic[] {
     const findings = result?.analysis.diagnostics ?? [];
     const shown =
       result && this.configuration.settings.fadeRemovedTools
         ? findings.concat(removedToolDiagnostics(result.analysis))
         : findings;
-    this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: capDiagnostics(shown) });
+    return capDiagnostics(shown);
   }
 
   private trackName(uri: string, name: string | undefined): void {

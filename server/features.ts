@@ -48,6 +48,7 @@ export function requestGuard(connection: Connection) {
 /**
  * `lensCommand`: the command id the code lenses carry (see commands.ts). `resolveClosed`: the
  * resolution of a definition that is not open (the workspace view expands any definition).
+ * `ruleDocsCommand`: the client's command that opens a rule's page, when it has one.
  */
 export function registerFeatures(
   connection: Connection,
@@ -56,8 +57,9 @@ export function registerFeatures(
   capabilities: () => ClientCapabilities,
   lensCommand: () => string = () => RESOLVE_COMMAND,
   resolveClosed: (uri: string) => Resolution | undefined = () => undefined,
+  ruleDocsCommand: () => string | undefined = () => undefined,
 ): void {
-  registerEditing(connection, documents, capabilities);
+  registerEditing(connection, documents, capabilities, ruleDocsCommand);
   registerNavigation(connection, documents, index);
   registerResolution(connection, documents, lensCommand, resolveClosed);
 }
@@ -67,6 +69,7 @@ function registerEditing(
   connection: Connection,
   documents: OpenDocuments,
   capabilities: () => ClientCapabilities,
+  ruleDocsCommand: () => string | undefined,
 ): void {
   const safe = requestGuard(connection);
 
@@ -103,6 +106,7 @@ function registerEditing(
         readText: a.onDisk ? documents.readText : undefined,
         createFiles: files && resourceOps.includes('create'),
         fixAll: () => documents.fixAllEdits(params.textDocument.uri),
+        ruleDocsCommand: ruleDocsCommand(),
       });
     }),
   );

@@ -30,7 +30,7 @@ import type { InitializationOptions } from '../shared';
 import { Configuration, readSettings } from './configuration';
 import { OpenDocuments } from './documents';
 import { registerFeatures, resolveOpen, warmUp } from './features';
-import { lensCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
+import { lensCommandFor, ruleDocsCommandFor, SERVER_COMMANDS, ServerCommands } from './commands';
 import { registerVirtualScheme, uriToPath } from './uri';
 import { FileEventBatcher } from './file-events';
 import { ServerFiles } from './files';
@@ -41,6 +41,8 @@ import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
 import { LiveConfiguration } from './live-config';
 import { WorkspaceView } from './workspace-view';
+import { WorkspaceProblems } from './workspace-problems';
+import { registerNewSubagent } from './new-subagent';
 
 export { capDiagnostics } from './documents';
 
@@ -57,12 +59,15 @@ interface Parts {
   documents: OpenDocuments;
   live: LiveConfiguration;
   view: WorkspaceView;
+  problems: WorkspaceProblems;
   commands: ServerCommands;
   fileEvents: FileEventBatcher;
   state: {
     capabilities: ClientCapabilities;
     wantsPatterns: boolean;
     lensCommand: string;
+    /** The client's command that opens a rule's page (commands.ts), when it has one. */
+    ruleDocsCommand?: string;
     /** Started after initialize when the client cannot register file watchers. */
     watcher?: FolderWatching;
   };
@@ -104,8 +109,10 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
       documents.invalidateAll();
       live.indexRebuilt();
       view.indexRebuilt();
+      problems.indexRebuilt();
     },
   });
+  index.onCheckedFilesChanged = (paths) => problems.filesChanged(paths);
   const documents = new OpenDocuments(connection, configuration, index, files);
   configuration.openText = documents.openText;
   const live: LiveConfiguration = new LiveConfiguration({
@@ -122,6 +129,17 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
   });
   const view = new WorkspaceView({ connection, configuration, index, files, isOpen: (path) => documents.isOpen(path) });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
+  const problems: WorkspaceProblems = new WorkspaceProblems({
+    connection,
+    configuration,
+    index,
+    capabilities: () => state.capabilities,
+    files,
+    isOpen: (path) => documents.isOpen(path),
+    openDiagnostics: documents.diagnosticsOf,
+    openUris: () => documents.text.keys(),
+  });
+  documents.onChecked = (uri, changed) => problems.openDocumentChecked(uri, changed);
   const commands = new ServerCommands({
     connection,
     capabilities: () => state.capabilities,
@@ -142,6 +160,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     documents,
     live,
     view,
+    problems,
     commands,
     fileEvents,
     state,
@@ -149,6 +168,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
       configuration.reset();
       documents.invalidateAll();
       view.configurationChanged(rebuildFollows);
+      if (!rebuildFollows) problems.indexRebuilt(); // over the same index
       state.watcher?.refresh(); // the discovery folders may have changed
       refreshInlayHints(connection, state.capabilities); // the catalog may have changed
     },
@@ -188,10 +208,12 @@ function wireDocuments(parts: Parts): void {
   documents.text.onDidClose((e) => {
     // The path of a file no longer open under any spelling.
     const path = documents.closed(e.document.uri);
+    parts.problems.openDocumentClosed(e.document.uri);
     // Closed without saving: the disk's text applies again (or another spelling's).
     const config = configPathOf(e.document.uri);
     if (config) live.configTextChanged(config);
     if (path) view.documentClosed(path);
+    if (path) parts.problems.documentClosed(path);
     parts.state.watcher?.refresh();
   });
 }
@@ -204,6 +226,8 @@ function wireDocuments(parts: Parts): void {
 function onInitialize(parts: Parts, params: InitializeParams): InitializeResult {
   const { state, configuration, files, connection } = parts;
   state.capabilities = params.capabilities;
+  const pulled = parts.problems.capability(params.capabilities);
+  parts.documents.pulled = pulled.diagnosticProvider !== undefined;
   const options = (params.initializationOptions ?? undefined) as InitializationOptions | undefined;
   const wsFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
   if (options?.fileSystem === true) {
@@ -217,9 +241,10 @@ function onInitialize(parts: Parts, params: InitializeParams): InitializeResult 
   configuration.setFolders(wsFolders.map((f) => f.uri));
   configuration.settings = readSettings((options as { settings?: unknown } | undefined)?.settings);
   state.lensCommand = lensCommandFor(options);
+  state.ruleDocsCommand = ruleDocsCommandFor(options);
   state.wantsPatterns = options?.documentPatterns === true;
   return {
-    capabilities: serverCapabilities(params.capabilities),
+    capabilities: { ...serverCapabilities(params.capabilities), ...pulled },
     serverInfo: { name: 'subagents-language-server', version: '0.1.0' },
   };
 }
@@ -383,6 +408,7 @@ function registerRequests(parts: Parts): void {
     () => state.capabilities,
     () => state.lensCommand,
     (uri) => view.resolveClosed(uri),
+    () => state.ruleDocsCommand,
   );
   commands.register();
   registerHintsAndRename({
@@ -394,6 +420,13 @@ function registerRequests(parts: Parts): void {
     capabilities: () => state.capabilities,
   });
   view.register();
+  parts.problems.register();
+  registerNewSubagent({ connection, configuration, index, files });
+  // Same-name definitions changed: the view's summaries and the closed files' problems may have.
+  index.names.onNamesChanged = (names) => {
+    view.namesChanged(names);
+    parts.problems.namesChanged(names);
+  };
 }
 
 function shutdown(parts: Parts): void {
@@ -401,6 +434,7 @@ function shutdown(parts: Parts): void {
   parts.index.shutdown();
   parts.documents.shutdown();
   parts.view.shutdown();
+  parts.problems.shutdown();
   parts.state.watcher?.dispose();
   parts.commands.dispose();
   parts.live.dispose();

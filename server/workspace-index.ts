@@ -27,7 +27,7 @@ import {
   walkHost,
   type IndexEntry,
 } from '../shared';
-import type { Dialect } from '../shared';
+import type { Dialect, FileKind } from '../shared';
 import type { Configuration } from './configuration';
 import type { ServerFiles } from './files';
 import { yieldTurn } from './turn';
@@ -93,6 +93,14 @@ function isBelowAny(path: string, folders: ReadonlySet<string>): boolean {
 
 export class DefinitionIndex {
   readonly names = new NameIndex();
+  /**
+   * Every definition and configuration file inside the workspace folders, in walk order (those
+   * that do not parse included: they are the ones with the most to report). What Problems lists
+   * for closed files (server/workspace-problems.ts).
+   */
+  readonly checkedFiles = new Map<string, FileKind>();
+  /** Told after a batch of watched-file events changed `checkedFiles`. */
+  onCheckedFilesChanged: ((paths: readonly string[]) => void) | undefined;
   /** Bumped per rebuild: an older rebuild still running stops. */
   private build = 0;
   /** Rebuilds and event batches, one after the other. */
@@ -165,6 +173,7 @@ export class DefinitionIndex {
     try {
       if (await this.load(build)) return;
       const found = new Map<string, IndexEntry>();
+      const checked = new Map<string, FileKind>();
       // The discovery folders of each folder's configuration, and of each definition's, per dialect.
       const folderConfigs = configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_')));
       const configs = new Map<Dialect, Set<LoadedConfig>>(DIALECTS.map((d) => [d, new Set(folderConfigs)]));
@@ -180,6 +189,7 @@ export class DefinitionIndex {
           for (const path of files) {
             const config = configuration.configFor(path);
             const kind = kindOf({ path, config, root: configuration.folderOf(path) });
+            if (kind) checked.set(path, kind);
             if (kind && kind !== 'config') {
               const entry = this.readEntry(path, kind);
               if (entry) found.set(path, entry);
@@ -196,6 +206,8 @@ export class DefinitionIndex {
           found.set(e.path, e);
       if (build !== this.build || this.shuttingDown) return;
       this.names.replaceAll(found, this.host.isOpen);
+      this.checkedFiles.clear();
+      for (const [path, kind] of checked) this.checkedFiles.set(path, kind);
       this.host.onRebuilt();
     } finally {
       progress?.done();
@@ -205,9 +217,13 @@ export class DefinitionIndex {
   private async applyChanges(changes: readonly FileEvent[], slices: Slices): Promise<FilesChanged> {
     const { configuration, isOpen } = this.host;
     const result = { configChanged: false, touched: new Set<string>(), files: new Set<string>() };
-    const set = (path: string, entry: IndexEntry | undefined) => {
+    const checkedChanged: string[] = [];
+    const set = (path: string, entry: IndexEntry | undefined, kind?: Dialect) => {
       for (const n of this.names.set(path, entry)) result.touched.add(n);
       result.files.add(path);
+      if (kind) this.checkedFiles.set(path, kind);
+      else this.checkedFiles.delete(path);
+      checkedChanged.push(path);
     };
     const goneFolders = new Set<string>();
     const newFolders: string[] = [];
@@ -223,16 +239,18 @@ export class DefinitionIndex {
       }
       if (isOpen(path)) continue; // the editor's text wins
       if (change.type === FileChangeType.Deleted) {
-        if (this.names.get(path)) set(path, undefined);
+        if (this.names.get(path) || this.checkedFiles.has(path)) set(path, undefined);
         else goneFolders.add(path); // maybe a folder
         continue;
       }
       if (!configuration.folderOf(path)) continue;
       const kind = this.kindAt(path);
-      if (kind || this.names.get(path)) set(path, kind ? this.readEntry(path, kind) : undefined);
+      if (kind || this.names.get(path) || this.checkedFiles.has(path))
+        set(path, kind ? this.readEntry(path, kind) : undefined, kind);
       else if (this.isFolder(path)) newFolders.push(path);
     }
     if (goneFolders.size) this.removeBelow(goneFolders, set, result);
+    if (checkedChanged.length) this.onCheckedFilesChanged?.(checkedChanged);
     // A folder that came: what it holds is new. A configuration among it means a rebuild, which reads everything.
     for (const folder of newFolders) {
       if (result.configChanged || this.shuttingDown) break;
@@ -243,7 +261,7 @@ export class DefinitionIndex {
           if (posix.basename(path) === CONFIG_FILE_NAME) result.configChanged = true;
           else if (!isOpen(path)) {
             const kind = this.kindAt(path);
-            if (kind) set(path, this.readEntry(path, kind));
+            if (kind) set(path, this.readEntry(path, kind), kind);
           }
         }
         if (result.configChanged || this.shuttingDown) break;
@@ -259,9 +277,11 @@ export class DefinitionIndex {
     set: (path: string, entry: undefined) => void,
     result: { configChanged: boolean },
   ): void {
-    const below: string[] = [];
+    const below = new Set<string>();
     for (const entry of this.names.all())
-      if (!this.host.isOpen(entry.path) && isBelowAny(entry.path, folders)) below.push(entry.path);
+      if (!this.host.isOpen(entry.path) && isBelowAny(entry.path, folders)) below.add(entry.path);
+    for (const path of this.checkedFiles.keys())
+      if (!this.host.isOpen(path) && isBelowAny(path, folders)) below.add(path);
     for (const path of below) set(path, undefined);
     for (const loaded of this.host.configuration.loadedConfigs())
       if (loaded.path && isBelowAny(loaded.path, folders)) result.configChanged = true;
@@ -284,6 +304,8 @@ export class DefinitionIndex {
   /** Re-reads one file from disk. */
   private indexFile(path: string): string[] {
     const kind = this.kindAt(path);
+    if (kind) this.checkedFiles.set(path, kind);
+    else this.checkedFiles.delete(path);
     return this.names.set(path, kind ? this.readEntry(path, kind) : undefined);
   }
 

@@ -15,7 +15,8 @@
  */
 import { posix } from 'path';
 import type { Connection } from 'vscode-languageserver';
-import { analyze, type Analysis } from '../shared';
+import type { Analysis } from '../shared';
+import { analyzeClosed, ruleErrorLogger, SlicedQueue } from './closed-files';
 import { resolveWithProvenance } from '../shared';
 import { readIfRegular, summarizeFile, workspaceRuntimes, type SummaryPlace, type WorkspaceHost } from '../shared';
 import {
@@ -29,7 +30,7 @@ import {
 import type { Dialect, Resolution } from '../shared';
 import type { Configuration } from './configuration';
 import type { DefinitionIndex } from './workspace-index';
-import { nextTurn, type Cancellable, type Timer } from './turn';
+import type { Timer } from './turn';
 import { uriToPath } from './uri';
 
 /**
@@ -73,9 +74,7 @@ export class WorkspaceView {
   /** By path (posix). */
   private readonly summaries = new Map<string, FileSummary>();
   /** Paths to summarize from disk, in order. */
-  private readonly queue = new Set<string>();
   private pass: Pass = 'awaiting-index';
-  private worker: Cancellable | undefined;
   /** The Polytoken global folders of the workspace's configurations: read for shadowing, not listed. */
   private globalDirs: Set<string> | undefined;
   /** Notifications start once the client asked `subagents/workspace` (clients without a view hear nothing). */
@@ -88,13 +87,27 @@ export class WorkspaceView {
   private readonly live = new Map<string, { uri: string; analysis: Analysis }>();
   private liveTimer: Timer | undefined;
   private liveSince = 0;
-  private readonly loggedRuleErrors = new Set<string>();
   private shuttingDown = false;
+  private readonly onRuleError: (rule: string, error: unknown) => void;
+  /** Paths to check from disk, in order. */
+  private readonly queue: SlicedQueue;
 
-  constructor(private readonly host: WorkspaceViewHost) {}
+  constructor(private readonly host: WorkspaceViewHost) {
+    this.onRuleError = ruleErrorLogger(host.connection);
+    this.queue = new SlicedQueue(
+      SLICE_MS,
+      (path) => this.summarizeFromDisk(path),
+      () => {
+        if (this.pass === 'running') {
+          this.pass = 'done';
+          this.changed(undefined);
+        }
+      },
+      () => !this.shuttingDown && this.subscribed,
+    );
+  }
 
   register(): void {
-    this.host.index.names.onNamesChanged = (names) => this.namesChanged(names);
     this.host.connection.onRequest(WORKSPACE_REQUEST, (params: WorkspaceParams | undefined) => this.answer(params));
   }
 
@@ -151,20 +164,20 @@ export class WorkspaceView {
 
   private summarizeAll(): void {
     this.pass = 'running';
-    for (const entry of this.host.index.names.all()) this.queue.add(entry.path);
+    for (const entry of this.host.index.names.all()) this.queue.paths.add(entry.path);
     this.kick();
   }
 
   /** Files whose index entries the watcher's events read again or removed: summarized again (or forgotten). */
   filesChanged(paths: readonly string[]): void {
-    for (const path of paths) if (!this.host.isOpen(path)) this.queue.add(path);
+    for (const path of paths) if (!this.host.isOpen(path)) this.queue.paths.add(path);
     this.kick();
   }
 
   /** An open document was analysed and published: its live analysis is its summary, once its edits pause. */
   documentAnalyzed(uri: string, path: string, analysis: Analysis): void {
     if (this.shuttingDown) return;
-    this.queue.delete(path);
+    this.queue.paths.delete(path);
     if (!this.live.size) this.liveSince = performance.now();
     this.live.set(path, { uri, analysis });
     if (!this.subscribed) return; // kept (the documents' cache holds it anyway) until a view asks
@@ -176,42 +189,26 @@ export class WorkspaceView {
   /** A file is no longer open: back to the disk's text (or gone, when it is no definition there). */
   documentClosed(path: string): void {
     this.live.delete(path);
-    this.queue.add(path);
+    this.queue.paths.add(path);
     this.kick();
   }
 
   shutdown(): void {
     this.shuttingDown = true;
-    this.worker?.cancel();
+    this.queue.cancel();
     clearTimeout(this.liveTimer);
     clearTimeout(this.quietTimer);
     clearTimeout(this.maxWaitTimer);
   }
 
   /** The name keys (`dialect:name`) whose definitions changed: their files' shadowing or duplicates may have. */
-  private namesChanged(names: readonly string[]): void {
-    for (const name of names) for (const path of this.host.index.names.pathsNamed(name)) this.queue.add(path);
+  namesChanged(names: readonly string[]): void {
+    for (const name of names) for (const path of this.host.index.names.pathsNamed(name)) this.queue.paths.add(path);
     this.kick();
   }
 
   private kick(): void {
-    if (this.worker || this.shuttingDown || !this.subscribed) return;
-    this.worker = nextTurn(() => this.work());
-  }
-
-  private work(): void {
-    this.worker = undefined;
-    const deadline = performance.now() + SLICE_MS;
-    for (const path of this.queue) {
-      this.queue.delete(path);
-      this.summarizeFromDisk(path);
-      if (performance.now() >= deadline) break;
-    }
-    if (this.queue.size) this.kick();
-    else if (this.pass === 'running') {
-      this.pass = 'done';
-      this.changed(undefined);
-    }
+    this.queue.kick();
   }
 
   private summarizeLive(): void {
@@ -232,16 +229,7 @@ export class WorkspaceView {
   }
 
   private analyzeText(path: string, text: string, kind: Dialect): Analysis {
-    const { configuration, index } = this.host;
-    return analyze({
-      text,
-      path,
-      kind,
-      config: configuration.configFor(path),
-      root: configuration.folderOf(path),
-      workspace: index.names.workspaceIndex(),
-      onRuleError: this.onRuleError,
-    });
+    return analyzeClosed(this.host, { path, text, kind }, this.onRuleError);
   }
 
   private store(path: string, uri: string, analysis: Analysis): void {
@@ -297,13 +285,4 @@ export class WorkspaceView {
     this.everythingChanged = false;
     if (!this.shuttingDown) void this.host.connection.sendNotification(WORKSPACE_CHANGED_NOTIFICATION, params);
   }
-
-  /** A rule that throws is logged once per rule; the other rules still report. */
-  private readonly onRuleError = (rule: string, error: unknown): void => {
-    if (this.loggedRuleErrors.has(rule)) return;
-    this.loggedRuleErrors.add(rule);
-    this.host.connection.console.error(
-      `subagents: rule ${rule} failed and was skipped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-  };
 }

@@ -2,6 +2,7 @@
  * The server's requests and commands beyond standard LSP, defined once for the server, the
  * VS Code client and other editors (docs/editors.md). Dependency-free: the client imports it.
  */
+import type { Range } from 'vscode-languageserver-types';
 import type { Resolution } from './results';
 
 export type { Resolution, ResolvedDefinition, ResolveStatus } from './results';
@@ -38,6 +39,35 @@ export interface PreviewResult {
 export const CLIENT_RESOLVE_COMMAND = 'subagents.resolve';
 /** The server's command for every other editor (`workspace/executeCommand`). */
 export const SERVER_RESOLVE_COMMAND = 'subagents.server.resolve';
+
+/**
+ * A client command (argument: the page's URL) that opens a rule's documentation page; the quick
+ * fix menu offers *Show documentation for rule* when the client lists it in `clientCommands`.
+ */
+export const SHOW_RULE_DOCS_COMMAND = 'subagents.showRuleDocumentation';
+
+/**
+ * Request `subagents/newSubagent` (client → server): a new definition file, from its runtime's
+ * skeleton (the same one the MCP server's prompt gives). Without `runtime` and `name`, only the
+ * runtimes are answered (the first quick pick); with them, `problem` says why the name cannot be
+ * used (the input box validates as the name is typed), else `file` is what to create.
+ */
+export const NEW_SUBAGENT_REQUEST = 'subagents/newSubagent';
+
+export interface NewSubagentParams {
+  runtime?: string;
+  name?: string;
+  /** The workspace folder the file goes into (its project folder). */
+  folderUri?: string;
+}
+
+export interface NewSubagentResult {
+  runtimes: { id: string; title: string; definition: string }[];
+  /** Why the name cannot be used (it would not load, break a rule, or the file exists). */
+  problem?: string;
+  /** The file to create (created exclusively by the client), and the description's value to select in it. */
+  file?: { uri: string; text: string; selection: Range };
+}
 
 /** What the client may send in `initializationOptions`. */
 export interface InitializationOptions {

@@ -78,6 +78,36 @@ describe('architecture: one public face', () => {
     );
   });
 
+  it("the definition languages take the Markdown and YAML activation globs (JSON Experts stay json), and only the definitions' grammar scopes", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const globs = (pkg.activationEvents as string[])
+      .filter((e) => e.startsWith('workspaceContains:'))
+      .map((e) => e.slice('workspaceContains:'.length))
+      .filter((g) => !g.endsWith('/.subagents.yaml'));
+    const languages = pkg.contributes.languages as { id: string; filenamePatterns?: string[] }[];
+    const patternsOf = (id: string) => languages.find((l) => l.id === id)?.filenamePatterns ?? [];
+    assert.deepStrictEqual(
+      patternsOf('subagents-markdown'),
+      globs.filter((g) => g.endsWith('.md')),
+    );
+    assert.deepStrictEqual(
+      patternsOf('subagents-yaml'),
+      globs.filter((g) => /\.ya?ml$/.test(g)),
+    );
+    assert.ok(globs.filter((g) => g.endsWith('.json')).length > 0, 'JSON definitions keep the json language');
+    const defaults = pkg.contributes.configurationDefaults as Record<string, Record<string, unknown>>;
+    for (const id of ['subagents-markdown', 'subagents-yaml'])
+      assert.deepStrictEqual(defaults[`[${id}]`]['editor.quickSuggestions'], {
+        other: 'on',
+        comments: 'off',
+        strings: 'on',
+      });
+    assert.ok(
+      !Object.keys(defaults).some((k) => k === '[markdown]' || k === '[yaml]'),
+      'other Markdown and YAML untouched',
+    );
+  });
+
   it("the editor setting subagents.rules takes the rule groups of the registry's modules", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const pattern: string = pkg.contributes.configuration.properties['subagents.rules'].propertyNames.pattern;

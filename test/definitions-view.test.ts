@@ -7,7 +7,7 @@ import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { summarizeFile, workspaceRuntimes } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
-import { definitionDescription, hasProblems, statusLine, toolRows } from '../client/definitions-model';
+import { definitionDescription, hasProblems, problemsLine, statusLine, toolRows } from '../client/definitions-model';
 import { DefinitionsStore } from '../client/definitions-store';
 import type { WorkspaceDefinition } from '../shared/protocol';
 
@@ -32,7 +32,8 @@ describe('the Subagents view', () => {
     assert.strictEqual(d.group, 'ws');
     // file_raed is not in the catalog: counted apart.
     assert.strictEqual(d.unknown, 1);
-    assert.strictEqual(definitionDescription(d), '3 tools + 1 unknown · 1 warning');
+    assert.strictEqual(definitionDescription(d), '3 tools + 1 unknown · 1 ⚠');
+    assert.strictEqual(problemsLine(d), '1 warning');
     assert.strictEqual(hasProblems(d), true, 'a warning is a problem');
     assert.strictEqual(
       hasProblems({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 2 } }),
@@ -50,7 +51,15 @@ describe('the Subagents view', () => {
         unknown: 0,
         problems: { errors: 2, warnings: 1, information: 1, hints: 0 },
       }),
-      '1 tool · 2 errors 1 warning 1 info',
+      '1 tool · 2 ✕ 1 ⚠ 1 ℹ',
+    );
+    assert.strictEqual(
+      problemsLine({ ...d, problems: { errors: 2, warnings: 1, information: 1, hints: 3 } }),
+      '2 errors, 1 warning, 1 info',
+    );
+    assert.strictEqual(
+      problemsLine({ ...d, problems: { errors: 0, warnings: 0, information: 0, hints: 3 } }),
+      undefined,
     );
     assert.match(
       statusLine(d),

@@ -1,6 +1,7 @@
 /**
  * Code actions: each diagnostic's quick fixes (registered beside its rule, keyed by full rule
- * id), "disable for this line / file" comments, and "Fix all" (`source.fixAll.subagents`).
+ * id), "disable for this line / file" comments, *Show documentation for rule X* (clients with
+ * the command), and "Fix all" (`source.fixAll.subagents`).
  * Only diagnostics inside the requested range are answered, and only the kinds the request's
  * `only` asks for. No rule logic here.
  */
@@ -21,6 +22,7 @@ import { CONFIG_FILE_NAME } from '../config/types';
 import { isString } from '../text/tree';
 import type { FeatureFile } from '../dialects/module';
 import { featureFile } from './common';
+import { ruleDocsUrl, ruleMeta } from '../rules/registry';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.subagents`;
 
@@ -38,6 +40,8 @@ export interface CodeActionOptions {
   readText?: (path: string) => string | undefined;
   /** The client can create files in a WorkspaceEdit (`resourceOperations` holds `create`). */
   createFiles?: boolean;
+  /** The client's command that opens a rule's page (argument: its URL): *Show documentation for rule X* last. */
+  ruleDocsCommand?: string;
 }
 
 export interface CodeActionContextLike {
@@ -104,6 +108,8 @@ export function codeActions(
         });
     }
   }
+  if (options.ruleDocsCommand && wanted(context.only, CodeActionKind.QuickFix))
+    actions.push(...ruleDocsActions(context.diagnostics, range, options.ruleDocsCommand));
   if (context.only && wanted(context.only, FIX_ALL_KIND) && options.fixAll) {
     const edits = options.fixAll();
     if (edits?.length)
@@ -114,6 +120,27 @@ export function codeActions(
       });
   }
   return actions;
+}
+
+/** *Show documentation for rule X*, once per rule among the diagnostics in range (as ESLint offers). */
+function ruleDocsActions(diagnostics: readonly Diagnostic[], range: Range, command: string): CodeAction[] {
+  const rules = new Map<string, Diagnostic[]>();
+  for (const given of diagnostics) {
+    if (given.source !== undefined && given.source !== 'subagents') continue;
+    if (typeof given.code !== 'string' || !ruleMeta(given.code) || !intersects(given.range, range)) continue;
+    const list = rules.get(given.code);
+    if (list) list.push(given);
+    else rules.set(given.code, [given]);
+  }
+  return [...rules].map(([rule, given]) => {
+    const title = `Show documentation for ${rule}`;
+    return {
+      title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: given,
+      command: { title, command, arguments: [ruleDocsUrl(rule)] },
+    };
+  });
 }
 
 /**

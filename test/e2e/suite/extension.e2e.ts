@@ -65,6 +65,16 @@ describe('Subagents extension in VS Code', function () {
       assert.ok(cmds.includes(c), `${c} registered`);
   });
 
+  it('lists the problems of closed definitions in Problems before any file is opened (workspace pull diagnostics)', async () => {
+    for (const rel of Object.keys(EXPECTED))
+      assert.ok(
+        !vscode.workspace.textDocuments.some((d) => d.uri.toString() === fileUri(rel).toString()),
+        `${rel} is not open yet`,
+      );
+    for (const [rel, expected] of Object.entries(EXPECTED)) await waitForCodes(fileUri(rel), expected);
+    for (const rel of NOT_DEFINITIONS) assert.deepStrictEqual(ours(fileUri(rel)), [], `${rel} is left alone`);
+  });
+
   it("code lenses carry the extension's subagents.resolve; the server's own command is registered beside it", async () => {
     const doc = (await show(POLY_OK)).document;
     const lenses = await waitFor('code lenses', async () => {
@@ -244,7 +254,7 @@ describe('Subagents extension in VS Code', function () {
       () =>
         vscode.window.tabGroups.all
           .flatMap((g) => g.tabs)
-          .find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('(resolved)')),
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.label.endsWith('.md (resolved)')),
       20000,
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label),
     );

@@ -67,15 +67,12 @@ describe('the Subagents view', function () {
     ]);
     const [ledger] = await view.getChildren(profy);
     assert.deepStrictEqual(await childrenShown(view, ledger), [
-      'auditor (1 tool · 1 error)',
+      'auditor (1 tool · 1 ✕)',
       'poster (2 tools)',
-      'task (1 tool · 1 error)',
+      'task (1 tool · 1 ✕)',
     ]);
     const [project] = await view.getChildren(polytoken);
-    assert.deepStrictEqual(await childrenShown(view, project), [
-      'reviwer (4 tools · 2 errors 1 warning)',
-      'triage (5 tools)',
-    ]);
+    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 ✕ 1 ⚠)', 'triage (5 tools)']);
 
     assert.strictEqual(shown(view, await nodeOf(view, TRIAGE, 'triage')).icon, 'pass');
     assert.strictEqual(shown(view, await nodeOf(view, REVIEWER, 'reviwer')).icon, 'error');
@@ -119,15 +116,12 @@ describe('the Subagents view', function () {
     await vscode.commands.executeCommand('subagents.definitions.onlyProblems');
     const [polytoken] = await view.getChildren();
     const [project] = await view.getChildren(polytoken);
-    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 errors 1 warning)']);
+    assert.deepStrictEqual(await childrenShown(view, project), ['reviwer (4 tools · 2 ✕ 1 ⚠)']);
     assert.match(view.treeView.message ?? '', /Only problems: 4 of 7 definitions/);
     // In the Expert, poster loads and has no problem of its own: its siblings' errors are theirs.
     const profy = (await view.getChildren()).at(-1)!;
     const [ledger] = await view.getChildren(profy);
-    assert.deepStrictEqual(await childrenShown(view, ledger), [
-      'auditor (1 tool · 1 error)',
-      'task (1 tool · 1 error)',
-    ]);
+    assert.deepStrictEqual(await childrenShown(view, ledger), ['auditor (1 tool · 1 ✕)', 'task (1 tool · 1 ✕)']);
     await vscode.commands.executeCommand('subagents.definitions.showAll');
     assert.deepStrictEqual((await childrenShown(view, project)).length, 2);
   });
