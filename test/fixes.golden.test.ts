@@ -78,6 +78,10 @@ function checkConvergence(f: FixedFile, renames: boolean): void {
   const where = `${f.rel}${renames ? ' (with renames)' : ''}`;
   assert.ok(!f.result.oscillated, `${where}: the fixes oscillate (${f.result.applied.map((a) => a.rule).join(', ')})`);
   assert.ok(f.result.rounds <= 10, `${where}: ${f.result.rounds} rounds`);
+  // Inserted lines end as the file's own do: a CRLF file stays CRLF throughout.
+  const loneLf = (t: string) => /(^|[^\r])\n/.test(t);
+  if (f.before.includes('\r\n') && !loneLf(f.before))
+    assert.ok(!loneLf(f.result.text), `${where}: the fixes left lines ending in a bare LF in a CRLF file`);
   // A fixed point: nothing preferred is left to apply (so no rule whose fix was applied still fires for it).
   const left = preferredFixes(f.result.analysis, { renames });
   assert.deepStrictEqual(

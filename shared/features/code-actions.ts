@@ -13,7 +13,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-types';
 import type { Analysis, FixPlan } from '../types';
-import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
+import { indentOf, inLineEndingOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
 import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
 import { posix } from 'path';
 import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
@@ -132,8 +132,13 @@ export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOpt
   return { documentChanges: changes };
 }
 
-/** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only). */
+/** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only), in the file's line ending. */
 function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
+  const plan = disableComment(file, rule, d);
+  return plan && { ...plan, edits: inLineEndingOf(file.text, plan.edits) };
+}
+
+function disableComment(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
   // Directives do not silence the directive rules.
   if (file.ctx.file.format !== 'yaml' || rule.startsWith('directive/')) return undefined;
   const text = file.text;

@@ -6,7 +6,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { dialectModule, dialectModules } from '../dialects';
 import type { DialectModule } from '../dialects/module';
 import type { Analysis, FixPlan, FixProvider, FixTarget, Rule, RuleId } from '../types';
-import { nodeForRange } from './edits';
+import { inLineEndingOf, nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { configFixPlans } from '../config/fixes';
 
@@ -78,7 +78,9 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
     node,
     directives: analysis.directives ?? [],
   };
-  return guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
+  const plans = guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
+  // Lines a fix inserts end as the file's own do (rules write `\n`).
+  return plans.map((p) => ({ ...p, edits: inLineEndingOf(file.source.text, p.edits) }));
 }
 
 /** A provider that throws offers no fix. */
