@@ -23,6 +23,16 @@ import type { Analysis, DocumentInput, Finding, Resolution, RuleContext } from '
 
 /** Parses a file, runs its dialect's rules in isolation and applies overrides and suppressions. */
 export function analyze(input: DocumentInput): Analysis {
+  const analysis = analyzeText(input);
+  if (analysis.kind) {
+    const { text: _text, parsed: _parsed, onRuleError: _onRuleError, ...rest } = input;
+    // Recognized once: a fixed text is analysed as the same kind of file.
+    analysis.input = { ...rest, kind: analysis.kind };
+  }
+  return analysis;
+}
+
+function analyzeText(input: DocumentInput): Analysis {
   const kind = kindOf(input);
   if (!kind) return { kind, diagnostics: [], findings: [] };
   const source = new SourceText(input.text);

@@ -57,6 +57,7 @@ export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).
 export { fixAll, applyFixes, preferredFixes, type FixAllOptions, type FixAllResult } from './fixes/apply';
+export { offeredFixes } from './fixes/round';
 export { fixPlansFor, rulesWithFixes } from './fixes/registry';
 export { minimalEdit } from './fixes/edits';
 

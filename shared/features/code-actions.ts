@@ -14,7 +14,8 @@ import {
 } from 'vscode-languageserver-types';
 import type { Analysis, FixPlan } from '../types';
 import { indentOf, inLineEndingOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
-import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
+import { ownDiagnostic } from '../fixes/registry';
+import { offeredFixes } from '../fixes/round';
 import { posix } from 'path';
 import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
 import { CONFIG_FILE_NAME } from '../config/types';
@@ -76,7 +77,12 @@ export function codeActions(
       const rule = typeof given.code === 'string' ? given.code : (given.data as { rule?: string } | undefined)?.rule;
       if (!rule) continue;
       const own = ownDiagnostic(analysis, given, rule);
-      const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
+      // Preferred only when it holds the property, as "Fix all" finds (shared/fixes/round.ts).
+      const plans = own
+        ? offeredFixes(analysis, own, { renames: !!options.renameFiles }).filter(
+            (p) => options.renameFiles || p.edits.length,
+          )
+        : [];
       let preferredGiven = false;
       for (const plan of plans) {
         const action: CodeAction = {
