@@ -66,6 +66,7 @@ export { DefinitionIndex } from './workspace/definitions';
 export {
   definitionNames,
   discoveryFolders,
+  neighbourFolders,
   nameIndex,
   nameKey,
   nameKeyOf,

@@ -44,6 +44,14 @@ export interface DialectFiles {
   };
   /** The file name without its extension, as the runtime reads it; undefined: up to the last dot. */
   stem?(base: string): string | undefined;
+  /**
+   * The folders (absolute, posix) whose definitions can clash with the one at `path` besides the
+   * discovery folders (which are always read): a file, glob or unsaved text checked on its own is
+   * checked with them around it, so that it gets what `check .` reports for it (Polytoken: the
+   * project's `.polytoken/subagents/`, which shadows `subagentDirs`; Picasso: the project's two
+   * role folders). Only their names are read.
+   */
+  neighbourFolders?(path: string, loaded: LoadedConfig): readonly string[];
 }
 
 /**
