@@ -71,7 +71,7 @@ function analyzeText(input: DocumentInput): Analysis {
     workspace: input.workspace,
     model: undefined,
   };
-  const findings: Finding[] = file.syntax.slice();
+  const findings: Finding[] = file.syntax.map((f) => inRuntimeTerms(module, f));
   const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () =>
     runRules(module, context, findings, input.onRuleError),
   );
@@ -181,4 +181,11 @@ export function resolveAnalysis(analysis: Analysis, file: string): Resolution | 
     defaultSeverity,
   });
   return { file, dialect: module.id, definitions };
+}
+
+/** A syntax finding in the runtime's own words, where its module has them for the parser's error code. */
+function inRuntimeTerms(module: DialectModule, finding: Finding): Finding {
+  const code = finding.data?.code;
+  const message = typeof code === 'string' ? module.syntaxMessages?.[code] : undefined;
+  return message ? { ...finding, message } : finding;
 }

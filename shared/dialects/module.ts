@@ -202,6 +202,8 @@ export interface DialectModule<M = any, Id extends string = string> {
   readonly files: DialectFiles;
   /** The syntax rule of its format (`syntax/yaml` or `syntax/json`): a file too large or binary to parse is reported under it. */
   readonly syntaxRule: 'syntax/yaml' | 'syntax/json';
+  /** Syntax messages in the runtime's terms, by the parser's error code (`MULTIPLE_DOCS`): they replace the generic wording. */
+  readonly syntaxMessages?: Readonly<Record<string, string>>;
   /** The tools the runtime provides itself: the catalog starts from these. */
   readonly tools: readonly BuiltinTool[];
   readonly names: DialectNames;

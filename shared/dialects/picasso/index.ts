@@ -33,6 +33,10 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
     },
   },
   syntaxRule: 'syntax/yaml',
+  syntaxMessages: {
+    MULTIPLE_DOCS:
+      'Picasso reads one YAML document per role file, so this `---` (or `...`) line starts a second document that is not part of the role and makes the file fail to parse; remove the line, or put the second role in a file of its own.',
+  },
   tools: PICASSO_BUILTINS,
   names: picassoNames,
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
