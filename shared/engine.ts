@@ -23,7 +23,8 @@ import type { Analysis, DocumentInput, Finding, Resolution, RuleContext } from '
 
 /** Parses a file, runs its dialect's rules in isolation and applies overrides and suppressions. */
 export function analyze(input: DocumentInput): Analysis {
-  const analysis = analyzeText(input);
+  // One "did you mean" budget for the whole file: its rules, its configuration's and its directives'.
+  const analysis = withSuggestionBudget(SUGGESTION_COMPARISONS, () => analyzeText(input));
   if (analysis.kind) {
     const { text: _text, parsed: _parsed, onRuleError: _onRuleError, ...rest } = input;
     // Recognized once: a fixed text is analysed as the same kind of file.
@@ -72,9 +73,7 @@ function analyzeText(input: DocumentInput): Analysis {
     model: undefined,
   };
   const findings: Finding[] = file.syntax.map((f) => inRuntimeTerms(module, f));
-  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () =>
-    runRules(module, context, findings, input.onRuleError),
-  );
+  const ran = runRules(module, context, findings, input.onRuleError);
   if (!ran) return { kind, findings, diagnostics: finalize(findings, input.config.config, () => false) };
   return { kind, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
 }
