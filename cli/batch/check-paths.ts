@@ -154,13 +154,19 @@ function neighbours(
   return out;
 }
 
-/** The names of the regular files (and links) of a folder; none when it cannot be read. */
+/**
+ * The names of the regular files (and links) of a folder; none when it cannot be read. A name
+ * that is not valid UTF-8 is left out: it cannot be read by its decoded name (the walk reports it).
+ */
 function regularFileNames(dir: string): string[] {
   try {
-    return fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() || e.isSymbolicLink())
-      .map((e) => e.name);
+    const out: string[] = [];
+    for (const e of fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
+      if (!e.isFile() && !e.isSymbolicLink()) continue;
+      const name = e.name.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(e.name)) out.push(name);
+    }
+    return out;
   } catch {
     return [];
   }
