@@ -139,7 +139,7 @@ function withConfigTexts(options: ConfigOptions, texts: ReadonlyMap<string, stri
  * is left. False when a file could not be written (the run then exits 2).
  */
 function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): boolean {
-  const { fixed, problems } = fixedFiles(parsed, options, io, allowUnmatched);
+  const { fixed, problems, left } = fixedFiles(parsed, options, io, allowUnmatched);
   for (const p of problems) io.err(errorLine(`${relativePath(io.cwd, p.path)}: cannot fix: ${p.message}`));
   const roots = fixRoots(parsed.positionals, io.cwd, options.configFile);
   const { written, skipped, failed } = writeFixed(fixed, { roots });
@@ -148,10 +148,15 @@ function applyFixes(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
   const count = written.reduce((n, f) => n + f.rules.length, 0);
   const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
   const notWritten = fixed.length - written.length;
+  // Fixes the machinery withheld: they would add a problem or grant a tool (docs/fixes.md); the editor offers them.
+  const withheld = left
+    ? `${left} fix${left === 1 ? '' : 'es'} left to you (they would add a problem or grant a tool)`
+    : '';
   if (fixed.length)
     io.err(
-      `subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${files(written.length)}${notWritten ? `; ${files(notWritten)} not written` : ''}\n`,
+      `subagents: applied ${count} fix${count === 1 ? '' : 'es'} in ${files(written.length)}${notWritten ? `; ${files(notWritten)} not written` : ''}${withheld ? `; ${withheld}` : ''}\n`,
     );
+  else if (left) io.err(`subagents: no fix to apply; ${withheld}\n`);
   return failed.length === 0;
 }
 

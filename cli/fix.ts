@@ -28,6 +28,8 @@ export interface FixedFile {
 export interface FixOutcome {
   fixed: FixedFile[];
   problems: { path: string; message: string }[];
+  /** Preferred fixes the rules propose that were not applied: they would add a problem or grant a tool (docs/fixes.md). */
+  left: number;
 }
 
 /**
@@ -51,13 +53,18 @@ export function fixInTwoPasses(
     reports.filter((r) => r.kind !== 'config'),
     read,
   );
-  return { fixed: configs.fixed.concat(definitions.fixed), problems: configs.problems.concat(definitions.problems) };
+  return {
+    fixed: configs.fixed.concat(definitions.fixed),
+    problems: configs.problems.concat(definitions.problems),
+    left: configs.left + definitions.left,
+  };
 }
 
 /** The fixed text of every file a fix changes (reports with their analysis kept); `read` gives each file's text. */
 function fixReports(reports: readonly FileReport[], read: (path: string) => string): FixOutcome {
   const fixed: FixedFile[] = [];
   const problems: { path: string; message: string }[] = [];
+  let left = 0;
   for (const report of reports) {
     const ctx = report.analysis?.context;
     if (report.kind !== 'config' && !ctx) continue;
@@ -70,11 +77,13 @@ function fixReports(reports: readonly FileReport[], read: (path: string) => stri
     }
     // A configuration is read with its own settings (its `rules:` may silence its own problems).
     const config = ctx ? ctx.loaded : parseConfig(before, report.path, posix.dirname(report.path));
-    const result = fixAll({ text: before, path: report.path, config, kind: report.kind });
+    // With the workspace around it, as it was checked: a fix may not make a name clash with another file's.
+    const result = fixAll({ text: before, path: report.path, config, kind: report.kind, workspace: ctx?.workspace });
+    left += result.demoted.length;
     if (result.text !== before)
       fixed.push({ path: report.path, before, after: result.text, rules: result.applied.map((a) => a.rule) });
   }
-  return { fixed, problems };
+  return { fixed, problems, left };
 }
 
 export interface WrittenFixes {

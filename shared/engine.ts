@@ -26,6 +26,17 @@ import type { Analysis, DocumentInput, Finding, Outcome, Resolution, ResolvedDef
 
 /** Parses a file, runs its dialect's rules in isolation and applies overrides and suppressions. */
 export function analyze(input: DocumentInput): Analysis {
+  // One "did you mean" budget for the whole file: its rules, its configuration's and its directives'.
+  const analysis = withSuggestionBudget(SUGGESTION_COMPARISONS, () => analyzeText(input));
+  if (analysis.kind) {
+    const { text: _text, parsed: _parsed, onRuleError: _onRuleError, ...rest } = input;
+    // Recognized once: a fixed text is analysed as the same kind of file.
+    analysis.input = { ...rest, kind: analysis.kind };
+  }
+  return analysis;
+}
+
+function analyzeText(input: DocumentInput): Analysis {
   const kind = kindOf(input);
   if (!kind) return { kind, diagnostics: [], findings: [] };
   const source = new SourceText(input.text);
@@ -64,16 +75,14 @@ export function analyze(input: DocumentInput): Analysis {
     workspace: input.workspace,
     model: undefined,
   };
-  const findings: Finding[] = file.syntax.slice();
+  const findings: Finding[] = file.syntax.map((f) => inRuntimeTerms(module, f));
   if (!parses(file)) {
     // The runtime cannot read the file: the syntax findings are the whole story (no rule runs on
     // a partial parse), and the model is built for the editor features only.
     buildModel(module, context, input.onRuleError);
     return { kind, path, findings, diagnostics: finalize(findings, input.config.config, () => false), context };
   }
-  const ran = withSuggestionBudget(SUGGESTION_COMPARISONS, () =>
-    runRules(module, context, findings, input.onRuleError),
-  );
+  const ran = runRules(module, context, findings, input.onRuleError);
   if (!ran) return { kind, path, findings, diagnostics: finalize(findings, input.config.config, () => false) };
   return { kind, path, ...withDirectives(findings, input.config.config, source, file.yamlRegions), context };
 }
@@ -224,4 +233,11 @@ function unparsableDefinition(module: DialectModule, analysis: Analysis, outcome
     ...(silenced.length ? { silenced } : {}),
     range: context?.file.source.firstLine() ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
   };
+}
+
+/** A syntax finding in the runtime's own words, where its module has them for the parser's error code. */
+function inRuntimeTerms(module: DialectModule, finding: Finding): Finding {
+  const code = finding.data?.code;
+  const message = typeof code === 'string' ? module.syntaxMessages?.[code] : undefined;
+  return message ? { ...finding, message } : finding;
 }

@@ -58,6 +58,7 @@ export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).
 export { fixAll, applyFixes, markFixable, preferredFixes, type FixAllOptions, type FixAllResult } from './fixes/apply';
+export { offeredFixes } from './fixes/round';
 export { fixPlansFor, rulesWithFixes } from './fixes/registry';
 export { minimalEdit } from './fixes/edits';
 
@@ -66,6 +67,7 @@ export { DefinitionIndex } from './workspace/definitions';
 export {
   definitionNames,
   discoveryFolders,
+  neighbourFolders,
   nameIndex,
   nameKey,
   nameKeyOf,

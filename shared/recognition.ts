@@ -101,16 +101,48 @@ function hasSkippedFolder(path: string): boolean {
  */
 export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Dialect | undefined {
   const abs = toPosix(path);
-  const m = matchersFor(loaded);
-  const inConfig = relativeInside(loaded.dir, abs);
-  if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
-  const discovered = discoveredIn(posix.dirname(abs), posix.basename(abs), loaded);
-  if (discovered) return discovered;
   const rel = (root && relativeInside(toPosix(root), abs)) ?? abs.replace(/^\/+/, '');
-  if (hasSkippedFolder(rel)) return undefined;
-  for (const module of dialectModules()) {
-    if (defaultMatcher(module)(rel)) return module.id;
-    if (inConfig !== undefined && dialectMatchers(loaded, module).extra(inConfig)) return module.id;
+  return decide(matchersFor(loaded).ignore, modulesOf(loaded), {
+    inConfig: relativeInside(loaded.dir, abs),
+    discovered: () => discoveredIn(posix.dirname(abs), posix.basename(abs), loaded),
+    skipped: () => hasSkippedFolder(rel),
+    rel,
+  });
+}
+
+/** A dialect with its matchers under one configuration. */
+interface ModuleMatchers extends DialectMatchers {
+  module: DialectModule;
+  byDefault: Matcher;
+}
+
+const modulesOf = (loaded: LoadedConfig): ModuleMatchers[] =>
+  dialectModules().map((module) => ({ module, byDefault: defaultMatcher(module), ...dialectMatchers(loaded, module) }));
+
+/** Where a file is, as `decide` reads it: below the configuration's folder, below the root. */
+interface FilePlace {
+  /** The path below the configuration's folder; undefined outside it. */
+  inConfig: string | undefined;
+  discovered(): Dialect | undefined;
+  skipped(): boolean;
+  /** The path the default globs are matched against. */
+  rel: string;
+}
+
+/**
+ * The order that decides a file's dialect, in one place (dialectOf, folderDialects): ignored by
+ * the configuration; in a discovery folder; below node_modules or .git; a default glob or the
+ * configuration's `files:`, dialect by dialect.
+ */
+function decide(ignore: Matcher, modules: readonly ModuleMatchers[], place: FilePlace): Dialect | undefined {
+  const { inConfig, rel } = place;
+  if (inConfig !== undefined && ignore(inConfig)) return undefined;
+  const discovered = place.discovered();
+  if (discovered) return discovered;
+  if (place.skipped()) return undefined;
+  for (const d of modules) {
+    if (d.byDefault(rel)) return d.module.id;
+    if (inConfig !== undefined && d.extra(inConfig)) return d.module.id;
   }
   return undefined;
 }
@@ -132,30 +164,21 @@ export function folderDialects(
   // Slicing is exact for normalized absolute paths only; anything else takes the per-file way.
   if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir)))
     return (name) => dialectOf(join(name), loaded, root);
-  const m = matchersFor(loaded);
+  const { ignore } = matchersFor(loaded);
   /** The folder relative to `base` ('' for base itself), undefined outside it. */
   const below = (base: string) => (dir === base ? '' : relativeInside(base, dir));
   const inConfigDir = below(loaded.dir);
-  const modules = dialectModules().map((module) => ({
-    module,
-    byDefault: defaultMatcher(module),
-    ...dialectMatchers(loaded, module),
-  }));
+  const modules = modulesOf(loaded);
   const discovering = modules.filter((d) => d.dirs.has(dir));
   const relDir = (rootDir && below(rootDir)) ?? dir.slice(1);
   const skipped = relDir !== '' && hasSkippedFolder(`${relDir}/`);
-  return (name) => {
-    const inConfig = inConfigDir === undefined ? undefined : inConfigDir ? `${inConfigDir}/${name}` : name;
-    if (inConfig !== undefined && m.ignore(inConfig)) return undefined;
-    for (const d of discovering) if (isDiscoveryFile(d.module, name)) return d.module.id;
-    if (skipped) return undefined;
-    const rel = relDir ? `${relDir}/${name}` : name;
-    for (const d of modules) {
-      if (d.byDefault(rel)) return d.module.id;
-      if (inConfig !== undefined && d.extra(inConfig)) return d.module.id;
-    }
-    return undefined;
-  };
+  return (name) =>
+    decide(ignore, modules, {
+      inConfig: inConfigDir === undefined ? undefined : inConfigDir ? `${inConfigDir}/${name}` : name,
+      discovered: () => discovering.find((d) => isDiscoveryFile(d.module, name))?.module.id,
+      skipped: () => skipped,
+      rel: relDir ? `${relDir}/${name}` : name,
+    });
 }
 
 /** What decides which files of a configuration are definitions: a change of it needs the workspace index rebuilt. */

@@ -123,11 +123,16 @@ export interface Outcome {
   defaultSeverity(finding: Finding): SeverityName;
 }
 
+/** What a file was analysed with, besides its text: a fix is verified by analysing the fixed text the same way. */
+export type AnalysisInput = Omit<DocumentInput, 'text' | 'parsed' | 'onRuleError'>;
+
 /** One file analysed: its parse, context, model, findings and final diagnostics. Cache it per document version. */
 export interface Analysis {
   kind: FileKind | undefined;
   /** A definition file's path (posix): a file that cannot be read or parsed is named from it. */
   path?: string;
+  /** The input without its text (analyses made outside `analyze`, of files that cannot be read, have none). */
+  input?: AnalysisInput;
   /** What the editor and the CLI show: after `rules:` overrides and suppression comments. */
   diagnostics: Diagnostic[];
   /** What the rules found, with their own severities: the runtime's verdict reads these. */

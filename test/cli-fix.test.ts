@@ -93,6 +93,8 @@ describe('subagents check --fix', function () {
     const r = subagents(tree, '--fix');
     assert.strictEqual(r.status, 1);
     assert.doesNotMatch(r.stderr, /applied/);
+    // The fixes the machinery withheld are named, not applied (docs/fixes.md).
+    assert.match(r.stderr, /^subagents: no fix to apply; \d+ fix(es)? left to you/m);
     assert.deepStrictEqual(snapshot(tree), first);
     assert.strictEqual(subagents(tree, '--fix-dry-run').stdout, '');
   });
@@ -129,6 +131,29 @@ describe('subagents check --fix', function () {
         'rules:\n  picasso/unknown-key: off\n',
       );
       assert.strictEqual(fs.readFileSync(path.join(ws, 'apps/cli/agents/auditor.yaml'), 'utf8'), role);
+    } finally {
+      removeTree(ws);
+    }
+  });
+
+  it('leaves a fix that would grant a tool or add a problem, and says how many it left', () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(require('os').tmpdir(), 'subagents-fix-left-')));
+    try {
+      // `Polytoken:` is ignored, so `file_read` is not granted: renaming the key would grant it.
+      const poly = '---\nname: triage\nPolytoken:\n  tools: [file_read]\n---\nBody.\n';
+      fs.mkdirSync(path.join(ws, '.polytoken/subagents'), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.polytoken/subagents/triage.md'), poly);
+      // Both names would become `a_b`: only the first is renamed.
+      const sub = (name: string) =>
+        `{ "name": ${JSON.stringify(name)}, "description": "d", "system_prompt": "p", "tools": ["read"] }`;
+      const expert = `{"name": "book", "description": "d", "delegationBrief": "b", "tools": ["read"],\n "subagents": [${sub('a b')},\n ${sub('a\tb')}]}\n`;
+      fs.writeFileSync(path.join(ws, 'book.expert.json'), expert);
+      const r = subagents(ws, '--fix');
+      assert.strictEqual(r.status, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /applied 1 fix in 1 file; 1 fix left to you \(they would add a problem or grant a tool\)/);
+      assert.strictEqual(fs.readFileSync(path.join(ws, '.polytoken/subagents/triage.md'), 'utf8'), poly);
+      assert.strictEqual(fs.readFileSync(path.join(ws, 'book.expert.json'), 'utf8'), expert.replace('"a b"', '"a_b"'));
+      assert.match(r.stdout, /triage\.md:3:1 warning .*\[polytoken\/unknown-key\]/);
     } finally {
       removeTree(ws);
     }

@@ -83,10 +83,20 @@ describe('docs', () => {
         const found = fixPlansInFolder(path.join(root, 'test/fixtures/rules', rule.id, 'invalid')).filter(
           (d) => d.rule === rule.id,
         );
-        const plans = found.flatMap((d) => d.plans);
+        // What the rule proposes as preferred; the machinery keeps it so only when it holds the fix property.
+        const plans = found.flatMap((d) => d.proposed);
         assert.ok(plans.length > 0, "the invalid fixture exercises the rule's fixes");
         for (const title of new Set(plans.map((p) => p.title)))
           assert.match(section, titlePattern(title), `the page names the fix "${title}"`);
+        const demoted = found.flatMap((d) =>
+          d.proposed.filter((p) => p.preferred && !d.plans.some((v) => v.title === p.title && v.preferred)),
+        );
+        if (demoted.length)
+          assert.match(
+            section,
+            /\]\(\.\.\/\.\.\/fixes\.md[#)]/,
+            `"${demoted[0].title}" is offered, not preferred, where it would add a problem or grant a tool: the page says when, linking docs/fixes.md`,
+          );
         for (const title of new Set(plans.filter((p) => p.preferred).map((p) => p.title))) {
           assert.match(
             section,

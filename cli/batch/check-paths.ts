@@ -4,7 +4,7 @@ import * as path from 'path';
 import { posix } from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { CONFIG_FILE_NAME, type LoadedConfig } from '../../shared';
-import { folderDialects, isInGlobalDir, toPosix } from '../../shared';
+import { folderDialects, isInGlobalDir, neighbourFolders, toPosix } from '../../shared';
 import type { FileKind } from '../../shared';
 import { ConfigResolver } from '../../shared/node';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
@@ -62,6 +62,8 @@ function checkWith(
   /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
   const kinds = new Map<string, FileKind | undefined>();
   const reportedUndecodable = new Set<string>();
+  /** Definitions named by a file or a glob (not found in a walked folder): checked with the folders around them. */
+  const named: Item[] = [];
   for (const input of inputs.length ? inputs : ['.']) {
     const { form, root, files, undecodable } = expandInput(input, cwd, ioErrors, virtual, early?.onFile);
     const folders = new Map<string, Folder>();
@@ -79,7 +81,10 @@ function checkWith(
         kinds.set(path, (kind = k));
         const refused = kind && !virtual?.has(path) ? options.refuse?.(path) : undefined;
         if (refused !== undefined) ioErrors.push({ path, message: refused });
-        else if (kind) candidates.push({ path, kind, config: folder.config, root });
+        else if (kind) {
+          candidates.push({ path, kind, config: folder.config, root });
+          if (form !== 'folder' && kind !== 'config') named.push(candidates[candidates.length - 1]);
+        }
       }
       // A configuration counts as a match only when named itself.
       if (kind && (kind !== 'config' || form === 'file')) matched = true;
@@ -95,6 +100,9 @@ function checkWith(
     if (!matched) unmatched.push({ input, form });
   }
   if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
+  // Not with --cache: a file it answers is never analyzed, and a neighbour has no report to keep.
+  const around = cache ? [] : neighbours(named, kinds, resolver, options, virtual);
+  candidates.push(...around);
   // A broken configuration in force is listed too, also one above the checked paths and an
   // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.
@@ -105,7 +113,63 @@ function checkWith(
     kinds.set(loaded.path, 'config');
     candidates.push({ path: loaded.path, kind: 'config', config: loaded, root: posix.dirname(loaded.path) });
   }
-  return { ...runCandidates(candidates, ioErrors, options, cache, early), unmatched };
+  const context = new Set(around.map((c) => c.path));
+  const analyze = context.size ? (p: string) => !context.has(p) && (options.analyze?.(p) ?? true) : options.analyze;
+  const run = runCandidates(candidates, ioErrors, { ...options, analyze }, cache, early);
+  // A neighbour that cannot be read is only context: it is not this run's error.
+  if (context.size) run.ioErrors = run.ioErrors.filter((e) => !context.has(e.path));
+  return { ...run, unmatched };
+}
+
+/**
+ * The definitions around files checked on their own (a file, a glob, an unsaved text) that can
+ * clash with them: those of each dialect's neighbour folders (`neighbourFolders`) not already
+ * candidates, each as its own folder's configuration makes it. Only their names are read, so
+ * that such a file gets what `check .` reports for it (shadowing, duplicate roles). Each folder
+ * is listed once; one that cannot be read, or a file refused, is left out (they are context).
+ */
+function neighbours(
+  named: readonly Item[],
+  kinds: Map<string, FileKind | undefined>,
+  resolver: ConfigResolver,
+  options: CheckOptions,
+  virtual: ReadonlySet<string> | undefined,
+): Item[] {
+  const out: Item[] = [];
+  const listed = new Set<string>();
+  for (const item of named)
+    for (const dir of neighbourFolders(item.kind, item.path, item.config)) {
+      if (listed.has(dir)) continue;
+      listed.add(dir);
+      const folder = folderOf(dir, resolver.forDir(dir), dir);
+      for (const name of regularFileNames(dir)) {
+        const path = posix.join(dir, name);
+        if (kinds.has(path)) continue;
+        const kind = folder.kindOf(name);
+        kinds.set(path, kind);
+        if (!kind || kind === 'config' || virtual?.has(path) || options.refuse?.(path) !== undefined) continue;
+        out.push({ path, kind, config: folder.config, root: dir });
+      }
+    }
+  return out;
+}
+
+/**
+ * The names of the regular files (and links) of a folder; none when it cannot be read. A name
+ * that is not valid UTF-8 is left out: it cannot be read by its decoded name (the walk reports it).
+ */
+function regularFileNames(dir: string): string[] {
+  try {
+    const out: string[] = [];
+    for (const e of fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
+      if (!e.isFile() && !e.isSymbolicLink()) continue;
+      const name = e.name.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(e.name)) out.push(name);
+    }
+    return out;
+  } catch {
+    return [];
+  }
 }
 
 /** A folder of checked files: the configuration in force there, and which kind each of its files is. */

@@ -5,7 +5,7 @@
  */
 import type { TextEdit } from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
-import { afterColonEdit, appendToListEdit, insertKeyLinesEdit, yamlScalar } from '../fixes/edits';
+import { afterColonEdit, appendToListEdit, inLineEndingOf, insertKeyLinesEdit, yamlScalar } from '../fixes/edits';
 import { parseYamlFile } from '../text/document';
 import { getValue } from '../text/tree';
 import { parseMcpName } from '../catalog/catalog';
@@ -37,8 +37,13 @@ export function newConfigText(declaration: ToolDeclaration): string {
   return `${declaration.section}:\n  ${declaration.key}: [${yamlScalar(declaration.value)}]\n`;
 }
 
-/** The edit that declares the tool in an existing configuration; undefined where its layout leaves no safe place. */
+/** The edit that declares the tool in an existing configuration (in its line ending); undefined where its layout leaves no safe place. */
 export function declareToolEdit(configText: string, declaration: ToolDeclaration): TextEdit | undefined {
+  const edit = declarationEdit(configText, declaration);
+  return edit && inLineEndingOf(configText, [edit])[0];
+}
+
+function declarationEdit(configText: string, declaration: ToolDeclaration): TextEdit | undefined {
   const file = parseYamlFile(configText);
   if (file.syntax.length) return undefined;
   const target = { file };

@@ -44,6 +44,14 @@ export interface DialectFiles {
   };
   /** The file name without its extension, as the runtime reads it; undefined: up to the last dot. */
   stem?(base: string): string | undefined;
+  /**
+   * The folders (absolute, posix) whose definitions can clash with the one at `path` besides the
+   * discovery folders (which are always read): a file, glob or unsaved text checked on its own is
+   * checked with them around it, so that it gets what `check .` reports for it (Polytoken: the
+   * project's `.polytoken/subagents/`, which shadows `subagentDirs`; Picasso: the project's two
+   * role folders). Only their names are read.
+   */
+  neighbourFolders?(path: string, loaded: LoadedConfig): readonly string[];
 }
 
 /**
@@ -194,6 +202,8 @@ export interface DialectModule<M = any, Id extends string = string> {
   readonly files: DialectFiles;
   /** The syntax rule of its format (`syntax/yaml` or `syntax/json`): a file too large or binary to parse is reported under it. */
   readonly syntaxRule: 'syntax/yaml' | 'syntax/json';
+  /** Syntax messages in the runtime's terms, by the parser's error code (`MULTIPLE_DOCS`): they replace the generic wording. */
+  readonly syntaxMessages?: Readonly<Record<string, string>>;
   /** The tools the runtime provides itself: the catalog starts from these. */
   readonly tools: readonly BuiltinTool[];
   readonly names: DialectNames;

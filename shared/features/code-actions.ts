@@ -14,8 +14,9 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-types';
 import type { Analysis, FixPlan } from '../types';
-import { indentOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
-import { fixPlansFor, ownDiagnostic } from '../fixes/registry';
+import { indentOf, inLineEndingOf, lineStartOf, nodeForRange, rangeOf } from '../fixes/edits';
+import { ownDiagnostic } from '../fixes/registry';
+import { offeredFixes } from '../fixes/round';
 import { posix } from 'path';
 import { declareToolEdit, newConfigText, toolDeclaration } from '../config/add-tool';
 import { CONFIG_FILE_NAME } from '../config/types';
@@ -80,7 +81,12 @@ export function codeActions(
       const rule = typeof given.code === 'string' ? given.code : (given.data as { rule?: string } | undefined)?.rule;
       if (!rule) continue;
       const own = ownDiagnostic(analysis, given, rule);
-      const plans = own ? fixPlansFor(analysis, own).filter((p) => options.renameFiles || p.edits.length) : [];
+      // Preferred only when it holds the property, as "Fix all" finds (shared/fixes/round.ts).
+      const plans = own
+        ? offeredFixes(analysis, own, { renames: !!options.renameFiles }).filter(
+            (p) => options.renameFiles || p.edits.length,
+          )
+        : [];
       let preferredGiven = false;
       for (const plan of plans) {
         const action: CodeAction = {
@@ -159,8 +165,13 @@ export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOpt
   return { documentChanges: changes };
 }
 
-/** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only). */
+/** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only), in the file's line ending. */
 function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
+  const plan = disableComment(file, rule, d);
+  return plan && { ...plan, edits: inLineEndingOf(file.text, plan.edits) };
+}
+
+function disableComment(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
   // Directives do not silence the directive rules.
   if (file.ctx.file.format !== 'yaml' || rule.startsWith('directive/')) return undefined;
   const text = file.text;

@@ -1,6 +1,7 @@
 /** Text edits on the neutral tree that keep YAML and JSON well-formed. */
 import type { Range, TextEdit } from 'vscode-languageserver-types';
 import type { ParsedFile } from '../text/document';
+import { lineEndingOf } from '../text/source';
 import { getValue, isArray, type AstNode } from '../text/tree';
 
 /** The file an edit is made in (a RuleContext is one). */
@@ -258,6 +259,17 @@ export function insertJsonPropertyEdit(file: EditTarget, object: AstNode, key: s
     };
   }
   return { range: rangeOf(file, last.value.end, last.value.end), newText: `, ${entry}` };
+}
+
+/**
+ * The edits with every line break they insert written as the file writes its own (fixes build
+ * their text with `\n`): a fix never leaves a CRLF file with mixed line endings.
+ */
+export function inLineEndingOf<E extends { newText: string }>(text: string, edits: readonly E[]): E[] {
+  const eol = lineEndingOf(text);
+  return eol === '\n'
+    ? edits.slice()
+    : edits.map((e) => (e.newText.includes('\n') ? { ...e, newText: e.newText.replace(/\r?\n/g, eol) } : e));
 }
 
 /** One edit that turns `before` into `after`: the span between their common prefix and suffix. */

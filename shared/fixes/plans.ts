@@ -31,7 +31,8 @@ export function removeFix(
   node: AstNode | undefined = req.node,
   preferred = false,
 ): FixPlan | undefined {
-  if (!node) return undefined;
+  // A value copied through an alias has the alias's span: deleting it would delete `*name` itself.
+  if (!node || node.viaAlias) return undefined;
   if (node.keyOf)
     return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
   if (node.parent?.kind === 'array') {

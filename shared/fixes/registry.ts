@@ -6,9 +6,10 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { dialectModule, dialectModules } from '../dialects';
 import type { DialectModule } from '../dialects/module';
 import type { Analysis, FixPlan, FixProvider, FixTarget, Rule, RuleId } from '../types';
-import { nodeForRange } from './edits';
+import { inLineEndingOf, nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { configFixPlans } from '../config/fixes';
+import { syntaxYamlFixes } from './syntax';
 
 /** Each dialect's fixes by rule id, per list of rules (a module's list may be swapped: tests do). */
 const byRules = new WeakMap<readonly Rule<unknown>[], Map<string, FixProvider<unknown>>>();
@@ -25,7 +26,10 @@ function providersOf(module: DialectModule): Map<string, FixProvider<unknown>> {
 }
 
 /** Fixes that need only the file, not a dialect's model: they apply to `.subagents.yaml` too. */
-const fileFixes = new Map<string, (req: FixTarget) => FixPlan[]>([['config/invalid', configFixPlans]]);
+const fileFixes = new Map<string, (req: FixTarget) => FixPlan[]>([
+  ['config/invalid', configFixPlans],
+  ['syntax/yaml', syntaxYamlFixes],
+]);
 for (const [id, provider] of Object.entries(directiveFixes())) if (provider) fileFixes.set(id, provider);
 
 /** The rule ids that have quick fixes (docs and tests list them). */
@@ -78,7 +82,9 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
     node,
     directives: analysis.directives ?? [],
   };
-  return guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
+  const plans = guarded(() => (fileFix ? fileFix(target) : ruleFix!({ ...target, ctx: analysis.context! })));
+  // Lines a fix inserts end as the file's own do (rules write `\n`).
+  return plans.map((p) => ({ ...p, edits: inLineEndingOf(file.source.text, p.edits) }));
 }
 
 /** A provider that throws offers no fix. */

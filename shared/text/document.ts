@@ -29,9 +29,14 @@ export interface ParsedFile {
 function syntaxFindings(
   source: SourceText,
   rule: GenericRuleId,
-  errors: { start: number; end: number; message: string }[],
+  errors: { start: number; end: number; message: string; code?: string }[],
 ): Finding[] {
-  return errors.map((e) => ({ rule, range: source.range(e.start, e.end), message: e.message }));
+  return errors.map((e) => ({
+    rule,
+    range: source.range(e.start, e.end),
+    message: e.message,
+    ...(e.code ? { data: { code: e.code } } : {}),
+  }));
 }
 
 export function parseYamlFile(raw: string | SourceText): ParsedFile {

@@ -1,6 +1,12 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver-types';
 
+/** The line ending a text uses: that of its first line break (`\n` when it has none). */
+export function lineEndingOf(text: string): '\n' | '\r\n' {
+  const nl = text.indexOf('\n');
+  return nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
+}
+
 /**
  * A document's text with offset/position conversion. A leading BOM is dropped, as
  * editors do, so that positions agree between the CLI and VS Code.

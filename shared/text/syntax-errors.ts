@@ -3,6 +3,8 @@ export interface SyntaxError {
   start: number;
   end: number;
   message: string;
+  /** The yaml package's error code (`BAD_SCALAR_START`, `MULTIPLE_DOCS`): a dialect may say it in its runtime's terms. */
+  code?: string;
 }
 
 /** Past this many syntax errors in one file, the rest are summed up in one more (a broken file can yield millions). */

@@ -78,7 +78,8 @@ export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
     sink.add({
       start: base + (e.pos?.[0] ?? 0),
       end: base + (e.pos?.[1] ?? e.pos?.[0] ?? 0),
-      message: describeYamlError(e.message),
+      message: describeYamlError(e, text),
+      code: e.code,
     });
   }
   const { aliasTargets, duplicateKeyOffsets } = scanDocument(doc);
@@ -111,10 +112,22 @@ function isMergeKey(key: YamlNode | null): boolean {
 /** The yaml package's own message for a repeated key (its check is turned off: it compares every pair of keys). */
 const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
 
-function describeYamlError(message: string): string {
+/**
+ * The problem in the author's terms, not the package's: by its error `code` where the package's
+ * own words send the author to its API or grammar (the runtime wording is the dialect's:
+ * `DialectModule.syntaxMessages`).
+ */
+function describeYamlError(e: { code?: string; message: string; pos?: [number, number] }, text: string): string {
   // The yaml package catches its own stack overflow on absurd nesting and reports it as an error.
-  if (/Maximum call stack size exceeded/.test(message)) return 'The YAML is nested too deeply to be read.';
-  return firstLine(message);
+  if (/Maximum call stack size exceeded/.test(e.message)) return 'The YAML is nested too deeply to be read.';
+  if (e.code === 'MULTIPLE_DOCS')
+    return 'This `---` (or `...`) line starts a second YAML document, and the file is read as one; remove the line, or move what follows into a file of its own.';
+  if (e.code === 'BAD_SCALAR_START' && e.pos) {
+    const char = text[e.pos[0]];
+    if (char && '@`%'.includes(char))
+      return `A value that starts with \`${char}\` must be quoted (YAML reserves the character), so the file does not parse; write the value in quotes, as \`"${char}…"\`.`;
+  }
+  return firstLine(e.message);
 }
 
 /**

@@ -93,6 +93,14 @@ export function discoveryFolders(kind: Dialect, configs: Iterable<LoadedConfig>)
   return [...dirs];
 }
 
+/**
+ * The folders around a definition whose files can clash with it, besides the discovery folders
+ * (`DialectFiles.neighbourFolders`): what a file checked on its own is checked with.
+ */
+export function neighbourFolders(kind: Dialect, path: string, loaded: LoadedConfig): readonly string[] {
+  return dialectModule(kind)?.files.neighbourFolders?.(path, loaded) ?? [];
+}
+
 /** The definitions in a dialect's discovery folders (a folder that cannot be read is skipped, as the runtime does). */
 export function readDiscoveryFolders(
   kind: Dialect,

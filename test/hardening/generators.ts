@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { analyze, resolveAnalysis } from '../../shared/engine';
 import { defaultSeverity } from '../../shared/rules/registry';
-import type { WorkspaceIndex } from '../../shared/types';
+import type { DocumentInput, WorkspaceIndex } from '../../shared/types';
 import { nameIndex } from '../../shared/workspace/names';
 import { dialectModules } from '../../shared/dialects';
 import { PROFY_RESERVED } from '../../shared/dialects/profy/builtins';
@@ -622,6 +622,16 @@ export interface Outcome {
   resolution?: Resolution;
 }
 
+/** What a case is analysed with: its kind given (a generated configuration may `ignore` the path). */
+export const caseInput = (c: Case, loaded: LoadedConfig, workspace?: WorkspaceIndex): DocumentInput => ({
+  text: c.text,
+  path: c.path,
+  kind: c.kind,
+  config: loaded,
+  root: WS,
+  workspace,
+});
+
 /** Analyzes a case, asserting every invariant; throws a descriptive Error when one breaks. */
 export function checkInvariants(c: Case, loaded: LoadedConfig, workspace?: WorkspaceIndex): Outcome {
   const ruleErrors: string[] = [];
@@ -629,12 +639,7 @@ export function checkInvariants(c: Case, loaded: LoadedConfig, workspace?: Works
   const run = (): Outcome => {
     // The kind is given: a generated configuration may `ignore` the path (recognition has tests of its own).
     const analysis = analyze({
-      text: c.text,
-      path: c.path,
-      kind: c.kind,
-      config: loaded,
-      root: WS,
-      workspace,
+      ...caseInput(c, loaded, workspace),
       onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${(e as Error)?.stack ?? e}`),
     });
     if (analysis.kind !== c.kind) throw new Error(`recognized as ${analysis.kind}, expected ${c.kind}`);

@@ -101,6 +101,50 @@ describe('LSP quick fixes', function () {
     assert.deepStrictEqual(kinds, ['quickfix', 'source.fixAll.subagents']);
   });
 
+  it('a fix that would add a problem or grant a tool is offered, not preferred, and "Fix all" agrees', async () => {
+    const subagent = (name: string) =>
+      `{ "name": ${JSON.stringify(name)}, "description": "d", "system_prompt": "p", "tools": ["read"] }`;
+    const text = `{\n  "name": "book",\n  "description": "d",\n  "delegationBrief": "b",\n  "tools": ["read"],\n  "subagents": [\n    ${subagent('a b')},\n    ${subagent('a\tb')}\n  ]\n}\n`;
+    const uri = await client.open(profyFile(), text);
+    try {
+      const ds = await client.diagnosticsFor(uri, (d) => d.filter((x) => x.code === 'profy/invalid-name').length === 2);
+      const renames: [number, boolean | undefined][] = [];
+      for (const d of ds.filter((x) => x.code === 'profy/invalid-name')) {
+        const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+          textDocument: { uri },
+          range: d.range,
+          context: { diagnostics: [d] },
+        });
+        const rename = actions.find((a) => a.title === 'Change to `a_b`');
+        assert.ok(rename, actions.map((a) => a.title).join(' | '));
+        renames.push([d.range.start.line, rename.isPreferred]);
+      }
+      // Both would become `a_b`: the first is preferred, the second (a duplicate Profy drops) only offered.
+      assert.deepStrictEqual(renames, [
+        [6, true],
+        [7, undefined],
+      ]);
+      const [fixAll] = await client.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: ds[0].range,
+        context: { diagnostics: [], only: ['source.fixAll'] },
+      });
+      const fixed = applyEdits(text, editsFor(fixAll.edit, uri));
+      assert.strictEqual(fixed, text.replace('"a b"', '"a_b"'));
+    } finally {
+      await client.close(uri);
+    }
+    // A misspelt key renamed onto `polytoken` would switch on the tools written under it.
+    const key = await fix(
+      polyFile(),
+      '---\nname: triage\nPolytoken:\n  tools: [file_read]\n---\nBody.\n',
+      'polytoken/unknown-key',
+      /Rename to `polytoken`/,
+    );
+    assert.ok(!key.action.isPreferred);
+    assert.ok(!key.actions.some((a) => a.isPreferred), key.actions.map((a) => a.title).join(' | '));
+  });
+
   it('name mismatch: set the name to the file name (preferred), or rename the file', async () => {
     const r = await fix(
       polyFile(),

@@ -95,12 +95,16 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
       data.files[0].diagnostics.map((d: { rule: string }) => d.rule),
       ['polytoken/unknown-tool'],
     );
-    // With `paths`, the unsaved text is checked with all of them: a new file in the configuration's
-    // subagentDirs folder, named like a project definition, is shadowed by it.
+    // A new file in the configuration's subagentDirs folder, named like a project definition, is
+    // shadowed by it: alone (the workspace around it is read, as check --stdin does) and with `paths`.
     const alone = await mcp.data('check', {
       files: [{ path: 'vendor/agents/reviewer.md', text: VALID_POLYTOKEN('reviewer', '[grep]') }],
     });
-    assert.deepEqual(alone.files[0].diagnostics, [], 'alone, only its folder is around it (as check --stdin)');
+    assert.deepEqual(
+      alone.files[0].diagnostics.map((d: { rule: string }) => d.rule),
+      ['polytoken/shadowed'],
+      'alone, the workspace around it is read',
+    );
     const withWorkspace = await mcp.data('check', {
       paths: ['.'],
       files: [{ path: 'vendor/agents/reviewer.md', text: VALID_POLYTOKEN('reviewer', '[grep]') }],

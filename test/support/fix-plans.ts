@@ -1,9 +1,10 @@
 /**
  * The quick fixes a fixture folder gets: every diagnostic of every definition file with the
- * fix plans the registry offers for it (titles, preferred, edits, rename), as the editor asks.
+ * fix plans the editor offers for it (titles, preferred once verified, edits, rename).
  */
 import * as path from 'path';
 import type { FixPlan } from '../../shared/types';
+import { offeredFixes } from '../../shared/fixes/round';
 import { fixPlansFor } from '../../shared/fixes/registry';
 import { checkPaths } from '../../cli/batch/check-paths';
 import { prepareFixture, removeWorkspace } from './fixtures';
@@ -15,7 +16,10 @@ export interface DiagnosticFixes {
   /** 0-based. */
   line: number;
   message: string;
+  /** As the editor offers them: preferred only when the fix holds the property (shared/fixes/property.ts). */
   plans: FixPlan[];
+  /** As the rule proposes them, before that check. */
+  proposed: FixPlan[];
 }
 
 /** Every diagnostic of the folder (markers stripped) with its fix plans. */
@@ -31,7 +35,15 @@ export function fixPlansInFolder(dir: string): DiagnosticFixes[] {
       const rel = path.posix.relative(workspace.replace(/\\/g, '/'), report.path);
       for (const d of analysis.diagnostics) {
         const message = typeof d.message === 'string' ? d.message : d.message.value;
-        out.push({ rel, rule: String(d.code), line: d.range.start.line, message, plans: fixPlansFor(analysis, d) });
+        const plans = offeredFixes(analysis, d);
+        out.push({
+          rel,
+          rule: String(d.code),
+          line: d.range.start.line,
+          message,
+          plans,
+          proposed: fixPlansFor(analysis, d),
+        });
       }
     }
     return out;

@@ -35,7 +35,10 @@ export function fixFixtureFolder(dir: string, options: { renames?: boolean } = {
       if (!report.kind || (report.kind !== 'config' && !ctx)) continue;
       const before = fs.readFileSync(report.path, 'utf8');
       const config = ctx ? ctx.loaded : parseConfig(before, report.path, path.posix.dirname(report.path));
-      const result = fixAll({ text: before, path: report.path, config, kind: report.kind }, options);
+      const result = fixAll(
+        { text: before, path: report.path, config, kind: report.kind, workspace: ctx?.workspace },
+        options,
+      );
       out.push({ rel: path.posix.relative(workspace.replace(/\\/g, '/'), report.path), before, config, result });
     }
     return out;

@@ -6,7 +6,8 @@ import { picassoNames } from './names';
 import { picassoEditor } from './editor';
 import { parseMarkdownFile, parseYamlFile } from '../../text/document';
 import { buildPicassoModel, type PicassoModel } from './model';
-import { duplicateRole } from './rules/duplicate-role';
+import { posix } from 'path';
+import { duplicateRole, roleProject } from './rules/duplicate-role';
 import { invalidHooks } from './rules/hooks';
 import { invalidMemory } from './rules/memory';
 import { invalidValue } from './rules/invalid-value';
@@ -23,8 +24,19 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   title: 'Picasso',
   labels: { definition: 'Picasso role', files: 'Picasso role files' },
   displayOrder: 1,
-  files: { defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'] },
+  files: {
+    defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'],
+    // The other role files of its project: picasso/duplicate-role.
+    neighbourFolders: (path) => {
+      const project = roleProject(path);
+      return [posix.dirname(path), posix.join(project, '.picasso/agents'), posix.join(project, 'apps/cli/agents')];
+    },
+  },
   syntaxRule: 'syntax/yaml',
+  syntaxMessages: {
+    MULTIPLE_DOCS:
+      'Picasso reads one YAML document per role file, so this `---` (or `...`) line starts a second document that is not part of the role and makes the file fail to parse; remove the line, or put the second role in a file of its own.',
+  },
   tools: PICASSO_BUILTINS,
   names: picassoNames,
   // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.

@@ -47,6 +47,8 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
     discoveryPattern: '*.md',
     discoveryFolders: (loaded) =>
       polytokenSettings(loaded.config).subagentDirs.map((d) => posix.resolve(loaded.dir, toPosix(d))),
+    // The configuration's project folder comes last in discovery order: it shadows `subagentDirs`.
+    neighbourFolders: (path, loaded) => [posix.dirname(path), posix.join(loaded.dir, '.polytoken/subagents')],
     // Read for shadowing, never reported (docs/runtimes/polytoken.md, which files are definitions).
     globalFolder: {
       configured: ({ config }) => polytokenSettings(config).globalDir,

@@ -76,9 +76,13 @@ function expandOrRemove(req: PolytokenFix): FixPlan[] {
   const list = node.parent?.property?.key;
   const names = expandMeaning(toolMeaning(node.value, req.ctx.catalog), req.ctx.catalog) ?? [];
   const listed = new Set(stringItems(node.parent).map((i) => i.value));
+  // A name the other list holds would conflict (denied and undeferred at once): left out.
+  const other = list === 'tools_deny' ? 'undeferred_tools' : 'tools_deny';
+  const conflicting = new Set(req.ctx.model.entries[other].map((e) => e.text));
   const literal = names.filter(
     (n) =>
       !listed.has(n) &&
+      !conflicting.has(n) &&
       n !== 'switch_facet' &&
       (list === 'tools_deny' ? !POLYTOKEN_UNDENIABLE.has(n) : n !== 'exit_tool'),
   );

@@ -1,4 +1,5 @@
 import type { ProfyRule, ProfyFinding } from '../util';
+import { standardFixes } from '../../../fixes/plans';
 import { findingOn, findingOnFirstLine } from '../../common';
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
 import { pathOf } from '../../../text/tree';
@@ -12,7 +13,8 @@ import schema from '../../../../schemas/profy.schema.json';
  * - a missing, empty or non-string `name`, `description` or `system_prompt`: `profy/missing-field`;
  * - a subagent `tools` that is not a list: `profy/tools-not-array`.
  * What remains: the root not an object (first line), Expert keys of the wrong type,
- * `subagents` not a list, non-string allowlist entries, `model` not a string.
+ * `subagents` not a list, non-string allowlist entries, `model` not a string, and an empty
+ * `delegationPolicy` list (`data.replacement`: `"none"`, the policy with the same roster).
  */
 export const invalidValue: ProfyRule = {
   ids: ['profy/invalid-value'],
@@ -22,6 +24,18 @@ export const invalidValue: ProfyRule = {
     const out: ProfyFinding[] = [];
     for (const p of validateNode(schema, root)) {
       if (ownedByDropRule(p)) continue;
+      if (isEmptyWhitelist(p)) {
+        out.push(
+          findingOn(
+            ctx,
+            'profy/invalid-value',
+            p.node,
+            'An empty `delegationPolicy` list is not one of the policies Profy defines (a whitelist names at least one Expert); write "none" for an empty roster.',
+            { replacement: '"none"' },
+          ),
+        );
+        continue;
+      }
       const message = `${describeProblem(p)} ${consequence(p)}`;
       out.push(
         p.node === root && root.kind !== 'object'
@@ -31,7 +45,12 @@ export const invalidValue: ProfyRule = {
     }
     return out;
   },
+  // `[]` → `"none"`: the documented policy with the same (empty) roster.
+  fixes: { 'profy/invalid-value': (req) => standardFixes(req) },
 };
+
+const isEmptyWhitelist = (p: SchemaProblem) =>
+  p.keyword === 'minItems' && pathOf(p.node).length === 1 && pathOf(p.node)[0] === 'delegationPolicy';
 
 function subagentPath(p: SchemaProblem): (string | number)[] | undefined {
   const path = pathOf(p.node);

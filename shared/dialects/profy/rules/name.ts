@@ -4,6 +4,7 @@ import { findingOn, quote } from '../../common';
 import { IDENTIFIER_LIKE } from '../constants';
 import { sanitizedName, SKIPPED } from '../model';
 import { joinWords } from './util';
+import { profySettings } from '../settings';
 
 /**
  * `profy/invalid-name`: white space or one of `"` `<` `>` `&` `'` in `name`. Range: the name
@@ -15,10 +16,12 @@ export const invalidName: ProfyRule = {
   check(ctx) {
     const out: ProfyFinding[] = [];
     const { subagents } = ctx.model;
+    // A name no other subagent has, builtin ones included (the builtin would win and drop it again).
+    const builtins = new Set<unknown>(profySettings(ctx.config).builtinSubagents ?? []);
     for (const s of subagents) {
       if (!s.nameNode || !s.badNameChars.length) continue;
       const fixed = sanitizedName(s.name!);
-      const usable = fixed !== '' && !subagents.some((o) => o.name === fixed);
+      const usable = fixed !== '' && !builtins.has(fixed) && !subagents.some((o) => o.name === fixed);
       out.push(
         findingOn(
           ctx,

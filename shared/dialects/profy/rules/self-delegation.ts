@@ -1,12 +1,13 @@
 import type { ProfyRule } from '../util';
-import { standardFixes } from '../../../fixes/plans';
+import { replaceEdit, standardFixes } from '../../../fixes/plans';
 import { findingOn, quote } from '../../common';
 import { getProperty, isArray, isString } from '../../../text/tree';
 
 /**
  * `profy/self-delegation`: `delegationPolicy` names the Expert itself. The runtime always
  * leaves the current Expert out of its roster, so the entry has no effect. Warning on each
- * such entry; `data.removable` (removing it changes nothing the runtime does).
+ * such entry; `data.removable` (removing it changes nothing the runtime does). When it is the
+ * only entry, the fix writes `"none"` instead of an empty list, which is no documented policy.
  */
 export const selfDelegation: ProfyRule = {
   ids: ['profy/self-delegation'],
@@ -27,5 +28,19 @@ export const selfDelegation: ProfyRule = {
         ),
       );
   },
-  fixes: { 'profy/self-delegation': (req) => standardFixes(req, { removePreferred: true }) },
+  fixes: {
+    'profy/self-delegation': (req) => {
+      // The only entry: the roster is empty either way, and `"none"` is the policy that says so (`[]` is none).
+      const list = req.node?.parent;
+      if (list?.kind === 'array' && list.items?.length === 1)
+        return [
+          {
+            title: 'Change `delegationPolicy` to `"none"`',
+            edits: [replaceEdit({ ...req, node: list, start: list.start, end: list.end }, '"none"')],
+            preferred: true,
+          },
+        ];
+      return standardFixes(req, { removePreferred: true });
+    },
+  },
 };

@@ -1,0 +1,63 @@
+/**
+ * Syntax messages in the runtime's terms: what the parser says about a second YAML document or
+ * an unquoted `@` value is said as what the runtime does and how to fix it (never the parser
+ * library's API), per dialect where the runtime matters, with the quick fix where one is obvious.
+ */
+import * as assert from 'assert';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { defaultLoadedConfig } from '../shared/config/config';
+import { analyze } from '../shared/engine';
+import { fixAll } from '../shared/fixes/apply';
+import { fixPlansFor } from '../shared/fixes/registry';
+
+const WS = '/ws';
+const ROLE =
+  'name: planner\ninvocation: "@planner"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\n';
+
+const messageOf = (d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value);
+const input = (text: string, path: string) => ({ text, path, config: defaultLoadedConfig(WS), root: WS });
+const syntax = (text: string, path: string) =>
+  analyze(input(text, path)).diagnostics.filter((d) => String(d.code).startsWith('syntax/'));
+
+describe('syntax messages in the runtime terms', () => {
+  it('a second document in a Picasso role file: Picasso reads one document per role file', () => {
+    const [d] = syntax(`${ROLE}---\nname: other\n`, '/ws/apps/cli/agents/planner.yaml');
+    assert.strictEqual(d.code, 'syntax/yaml');
+    assert.match(messageOf(d), /^Picasso reads one YAML document per role file/);
+    assert.doesNotMatch(messageOf(d), /parseAllDocuments|YAML\./);
+    assert.strictEqual(d.range.start.line, 9);
+  });
+
+  it('a second document elsewhere (the configuration) gets the generic wording, not the API', () => {
+    const [d] = analyze(input('rules: {}\n---\nrules: {}\n', '/ws/.subagents.yaml')).diagnostics;
+    assert.match(messageOf(d), /starts a second YAML document/);
+    assert.doesNotMatch(messageOf(d), /parseAllDocuments|Picasso/);
+  });
+
+  it('an unquoted `@` value: quote it, with a preferred quick fix that "Fix all" applies', () => {
+    const text = ROLE.replace('"@planner"', '@planner  # the handle');
+    const path = '/ws/apps/cli/agents/planner.yaml';
+    const analysis = analyze(input(text, path));
+    const [d] = analysis.diagnostics;
+    assert.strictEqual(d.code, 'syntax/yaml');
+    assert.match(messageOf(d), /starts with `@` must be quoted/);
+    assert.doesNotMatch(messageOf(d), /Plain value|reserved character @/);
+    const [plan] = fixPlansFor(analysis, d);
+    assert.strictEqual(plan.title, 'Quote `@planner`');
+    assert.ok(plan.preferred);
+    const fixed = fixAll(input(text, path));
+    assert.strictEqual(fixed.text, ROLE.replace('"@planner"', '"@planner"  # the handle'));
+    assert.deepStrictEqual(fixed.analysis.diagnostics, []);
+  });
+
+  it('no quick fix where the end of the value is not certain (a flow list)', () => {
+    const text = '---\nname: a\ndescription: d\npolytoken:\n  tools: [@a, b]\n---\nBody.\n';
+    const analysis = analyze(input(text, '/ws/.polytoken/subagents/a.md'));
+    const d = analysis.diagnostics.find((x) => x.code === 'syntax/yaml');
+    assert.ok(d);
+    assert.deepStrictEqual(
+      fixPlansFor(analysis, d).map((p) => p.title),
+      [],
+    );
+  });
+});
