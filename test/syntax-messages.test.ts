@@ -34,7 +34,7 @@ describe('syntax messages in the runtime terms', () => {
     assert.doesNotMatch(messageOf(d), /parseAllDocuments|Picasso/);
   });
 
-  it('an unquoted `@` value: quote it, with a preferred quick fix that "Fix all" applies', () => {
+  it('an unquoted `@` value: quote it, with a quick fix the rule proposes as preferred', () => {
     const text = ROLE.replace('"@planner"', '@planner  # the handle');
     const path = '/ws/apps/cli/agents/planner.yaml';
     const analysis = analyze(input(text, path));
@@ -45,9 +45,21 @@ describe('syntax messages in the runtime terms', () => {
     const [plan] = fixPlansFor(analysis, d);
     assert.strictEqual(plan.title, 'Quote `@planner`');
     assert.ok(plan.preferred);
-    const fixed = fixAll(input(text, path));
-    assert.strictEqual(fixed.text, ROLE.replace('"@planner"', '"@planner"  # the handle'));
-    assert.deepStrictEqual(fixed.analysis.diagnostics, []);
+  });
+
+  it('"Fix all" quotes it where the role then grants nothing new, and leaves it to the author where it would load with tools', () => {
+    const path = '/ws/apps/cli/agents/planner.yaml';
+    const bare = ROLE.replace('tools: [read_file]', 'tools: []');
+    const quiet = fixAll(input(bare.replace('"@planner"', '@planner  # the handle'), path));
+    assert.strictEqual(quiet.text, bare.replace('"@planner"', '"@planner"  # the handle'));
+    assert.deepStrictEqual(quiet.analysis.diagnostics, []);
+    // A file that does not parse grants nothing; quoting would make it load with read_file.
+    const text = ROLE.replace('"@planner"', '@planner  # the handle');
+    const granting = fixAll(input(text, path));
+    assert.strictEqual(granting.text, text);
+    assert.deepStrictEqual(granting.demoted, [
+      { rule: 'syntax/yaml', title: 'Quote `@planner`', reason: 'it would grant `read_file` to `planner`' },
+    ]);
   });
 
   it('no quick fix where the end of the value is not certain (a flow list)', () => {
