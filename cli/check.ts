@@ -46,7 +46,8 @@ export function commandCheck(args: string[], io: Io): number {
     io.out(HELP.check);
     return 0;
   }
-  // On a terminal people read the grouped report; piped or written to a file, the one-line-per-diagnostic `text` that tools parse.
+  // On a terminal people read the grouped report; piped or written to a file, the one-line-per-diagnostic `text` that
+  // tools parse.
   const toTerminal = !!io.stdoutIsTTY && parsed.values['--output-file'] === undefined;
   const format = formatOption(parsed, FORMATS, toTerminal ? 'stylish' : 'text');
   const maxWarnings = maxWarningsOption(parsed);

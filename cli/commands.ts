@@ -80,7 +80,9 @@ export function resolveFile(
 
 const list = (items: readonly string[] | undefined) => (items && items.length ? items.join(', ') : '(none)');
 
-/** The resolution as text; control characters in names, tools and paths are escaped (`printable`), one item per line. */
+/**
+ * The resolution as text; control characters in names, tools and paths are escaped (`printable`), one item per line.
+ */
 export function formatResolution(r: Resolution): string {
   const lines = [
     `${r.file} (${r.dialect}): ${r.definitions.length} definition${r.definitions.length === 1 ? '' : 's'}`,

@@ -7,7 +7,10 @@ export interface Grant {
   tool: string;
   /** The key or shorthand that grants it (the resolution's provenance). */
   by: string;
-  /** Only when true: the catalog does not know the tool (the resolution's `unknown`), so the runtime likely has no such tool. */
+  /**
+   * Only when true: the catalog does not know the tool (the resolution's `unknown`), so the runtime likely has no such
+   * tool.
+   */
   unknown?: true;
 }
 
@@ -15,7 +18,9 @@ export interface DefinitionChange {
   file: string;
   dialect: Dialect;
   name: string;
-  /** `renamed`: the definition's name changed within its file (`previousName`); its tools are compared as for `changed`. */
+  /**
+   * `renamed`: the definition's name changed within its file (`previousName`); its tools are compared as for `changed`.
+   */
   change: 'added' | 'removed' | 'changed' | 'renamed';
   /** Only for `renamed`: the name on the base side. */
   previousName?: string;
@@ -177,7 +182,10 @@ export function formatDiffText(report: DiffReport): string {
   return lines.join('\n') + '\n';
 }
 
-/** Inline code on one line (a heading, a paragraph), control characters escaped; backticks in the text get a longer fence. */
+/**
+ * Inline code on one line (a heading, a paragraph), control characters escaped; backticks in the text get a longer
+ * fence.
+ */
 function code(text: string): string {
   const shown = printable(text);
   const longest = (shown.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);

@@ -27,7 +27,8 @@ export function commandDiff(args: string[], io: Io): number {
     const head = resolveSide(sides.head, sides, options, io);
     const missing = sides.paths.find((p) => !base.present.has(p) && !head.present.has(p));
     if (missing !== undefined) {
-      // A leading argument that is neither a revision nor a path was most likely meant as a revision (`diff main` on `master`).
+      // A leading argument that is neither a revision nor a path was most likely meant as a revision (`diff main` on
+      // `master`).
       const leading = parsed.dashDash === undefined && missing === sides.paths[0] && sides.named === 0;
       if (leading && sides.top) throw new UsageError(unknownRevision(missing, sides.top));
       throw new UsageError(
@@ -52,7 +53,9 @@ export function commandDiff(args: string[], io: Io): number {
   }
 }
 
-/** `unknown revision \`main\``, with the nearest branch, else the current one (and `master` or `main` when it exists). */
+/**
+ * `unknown revision \`main\``, with the nearest branch, else the current one (and `master` or `main` when it exists).
+ */
 function unknownRevision(given: string, top: string): string {
   const { branches, current } = branchNames(top);
   const near = didYouMean(given, branches);

@@ -28,7 +28,9 @@ export interface FixedFile {
 export interface FixOutcome {
   fixed: FixedFile[];
   problems: { path: string; message: string }[];
-  /** Preferred fixes the rules propose that were not applied: they would add a problem or grant a tool (docs/fixes.md). */
+  /**
+   * Preferred fixes the rules propose that were not applied: they would add a problem or grant a tool (docs/fixes.md).
+   */
   left: number;
 }
 

@@ -8,7 +8,8 @@ export function runLsp(args: string[]): number | undefined {
     process.stderr.write('subagents lsp: only --stdio is supported; run `subagents lsp --stdio`\n');
     return 2;
   }
-  // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot commands.
+  // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot
+  // commands.
   process.removeAllListeners('uncaughtException');
   process.on('uncaughtException', (e) =>
     process.stderr.write(

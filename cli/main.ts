@@ -1,5 +1,6 @@
 /**
- * `subagents` entry (bundled to dist/cli-main.js, which dist/cli.js runs: cli/launch.ts). Everything else is loaded inside the
+ * `subagents` entry (bundled to dist/cli-main.js, which dist/cli.js runs: cli/launch.ts). Everything else is loaded
+ * inside the
  * try below, so that even a failure while loading prints one line and exits 2.
  */
 import pkg from '../package.json';

@@ -190,7 +190,10 @@ function addToFile(
   return 0;
 }
 
-/** The edited file written over the one read (kept mode; skipped when it changed meanwhile); the reason when not written. */
+/**
+ * The edited file written over the one read (kept mode; skipped when it changed meanwhile); the reason when not
+ * written.
+ */
 function writeBack(abs: string, before: string, after: string): string | undefined {
   const outcome = writeFileSafely(abs, after, { roots: [realOf(posix.dirname(abs))] }, { expected: before });
   return outcome.status === 'written' ? undefined : outcome.reason;

@@ -16,13 +16,19 @@ export function runtimeInfo(runtimes: ReadonlyMap<string, WorkspaceRuntime>, id:
 
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
-/** What the "Only problems" filter keeps: anything the runtime does not load, or any problem the editor shows (hints are not problems). */
+/**
+ * What the "Only problems" filter keeps: anything the runtime does not load, or any problem the editor shows (hints are
+ * not problems).
+ */
 export function hasProblems(d: WorkspaceDefinition): boolean {
   const p = d.problems;
   return d.status !== 'loads' || p.errors + p.warnings + p.information > 0;
 }
 
-/** "4 tools · 2 ✕ 1 ⚠" (✕ errors, ⚠ warnings, ℹ information; counts that are zero are left out; the tooltip has the words). */
+/**
+ * "4 tools · 2 ✕ 1 ⚠" (✕ errors, ⚠ warnings, ℹ information; counts that are zero are left out; the tooltip has the
+ * words).
+ */
 export function definitionDescription(d: WorkspaceDefinition): string {
   const p = d.problems;
   const problems = [
@@ -65,7 +71,10 @@ export interface ToolRow {
   tooltip?: string;
 }
 
-/** Under an expanded definition: each granted tool with where it comes from, then what was removed, dropped or not expanded. */
+/**
+ * Under an expanded definition: each granted tool with where it comes from, then what was removed, dropped or not
+ * expanded.
+ */
 export function toolRows(d: ResolvedDefinition): ToolRow[] {
   const rows: ToolRow[] = [];
   const undeferred = new Set(d.undeferred ?? []);

@@ -115,7 +115,9 @@ export class DefinitionsStore {
     return change;
   }
 
-  /** Replaces one file's definitions; says which nodes show something new, and whether a runtime or group came or went. */
+  /**
+   * Replaces one file's definitions; says which nodes show something new, and whether a runtime or group came or went.
+   */
   private replaceFile(uri: string, next: WorkspaceDefinition[], change: StoreChange): void {
     const before = this.files.get(uri) ?? [];
     if (next.length) this.files.set(uri, next);

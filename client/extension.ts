@@ -261,7 +261,10 @@ function registerPreview(
   return previewUri;
 }
 
-/** The preview's document in the Markdown language (its path has no `.md`: the tab reads "Preview triage.md (resolved)"). */
+/**
+ * The preview's document in the Markdown language (its path has no `.md`: the tab reads "Preview triage.md
+ * (resolved)").
+ */
 async function asMarkdown(uri: vscode.Uri): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(uri);
   if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');

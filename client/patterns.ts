@@ -1,6 +1,7 @@
 /**
  * The language client's document selector follows the configuration: the default globs
- * (the package's activation globs, selector.ts) plus the patterns the server sends in `subagents/documentPatterns` (`files:`
+ * (the package's activation globs, selector.ts) plus the patterns the server sends in `subagents/documentPatterns`
+ * (`files:`
  * globs, `polytoken.subagentDirs` in the workspace). vscode-languageclient reads its selector
  * when it starts, so a change restarts the client; the server rebuilds its index and publishes
  * again, and the extension's own state (previews, status bar) stays. The last patterns are kept

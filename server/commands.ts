@@ -29,7 +29,9 @@ import { pathToUri, uriToPath } from './uri';
 export { SERVER_RESOLVE_COMMAND };
 export const SERVER_COMMANDS: readonly string[] = [SERVER_RESOLVE_COMMAND];
 
-/** The command the code lenses carry: the client's `subagents.resolve` when it says it implements it, else the server's. */
+/**
+ * The command the code lenses carry: the client's `subagents.resolve` when it says it implements it, else the server's.
+ */
 export function lensCommandFor(initializationOptions: unknown): string {
   const declared = (initializationOptions as { clientCommands?: unknown } | null | undefined)?.clientCommands;
   return Array.isArray(declared) && declared.includes(RESOLVE_COMMAND) ? RESOLVE_COMMAND : SERVER_RESOLVE_COMMAND;

@@ -7,7 +7,8 @@
  * ConfigResolver `globalDirSetting` (a `polytoken.globalDir` in `.subagents.yaml` wins over it).
  * `subagents.inlayHints.enabled` and `subagents.fadeRemovedTools` (both on by default) turn the
  * tool-count inlay hints and the faded removed tools off. `subagents.problems.scope` and
- * `subagents.problems.maxFiles`: which closed files Problems lists (server/workspace-problems.ts). An open `.subagents.yaml` is read from
+ * `subagents.problems.maxFiles`: which closed files Problems lists (server/workspace-problems.ts). An open
+ * `.subagents.yaml` is read from
  * the editor's text (`openText`), so unsaved edits apply.
  */
 import { ConfigResolver, defaultLoadedConfig, type LoadedConfig, type WorkspaceHost } from '../shared';

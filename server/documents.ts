@@ -71,7 +71,9 @@ export interface DocumentAnalysis {
 interface CacheEntry extends DocumentAnalysis {
   version: number;
   generation: number;
-  /** The name key of a definition whose names clash across files, and the index revision of that key its analysis saw. */
+  /**
+   * The name key of a definition whose names clash across files, and the index revision of that key its analysis saw.
+   */
   name?: string;
   nameRevision: number;
 }
@@ -129,7 +131,10 @@ export class OpenDocuments {
     });
   }
 
-  /** The open URI of the same document: `uri` itself, else another spelling of it (`%61.md` for `a.md`); undefined when not open. */
+  /**
+   * The open URI of the same document: `uri` itself, else another spelling of it (`%61.md` for `a.md`); undefined when
+   * not open.
+   */
   openSpelling(uri: string): string | undefined {
     if (this.subjectOf.has(uri)) return uri;
     const key = documentIdentity(uri)?.key;

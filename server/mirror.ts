@@ -149,7 +149,10 @@ export class ClientFiles implements WorkspaceHost {
     });
   }
 
-  /** A path is at this kind now (undefined: gone): the parent's listing follows, and what was below a folder that went goes. */
+  /**
+   * A path is at this kind now (undefined: gone): the parent's listing follows, and what was below a folder that went
+   * goes.
+   */
   noteKind(path: string, kind: EntryKind | undefined): void {
     const parent = this.listings.get(posix.dirname(path));
     const name = posix.basename(path);

@@ -72,7 +72,9 @@ export function newSubagent(host: NewSubagentHost, params: NewSubagentParams): N
 
 const blockingMessage = (d: Diagnostic): string => `${d.message}${typeof d.code === 'string' ? ` (${d.code})` : ''}`;
 
-/** The description's value in a new file (quotes left out), for the cursor; the start of the file when there is none. */
+/**
+ * The description's value in a new file (quotes left out), for the cursor; the start of the file when there is none.
+ */
 function descriptionRange(text: string): Range {
   const source = new SourceText(text);
   const match = /"?description"?\s*:\s*("?)([^"\n]*)/.exec(text);

@@ -71,7 +71,10 @@ interface Parts {
     /** Started after initialize when the client cannot register file watchers. */
     watcher?: FolderWatching;
   };
-  /** Forgets every loaded configuration and re-checks the open documents (`rebuildFollows`: an index rebuild comes next). */
+  /**
+   * Forgets every loaded configuration and re-checks the open documents (`rebuildFollows`: an index rebuild comes
+   * next).
+   */
   configurationChanged(rebuildFollows?: boolean): void;
   /** A `.subagents.yaml` changed: it may change which files are definitions, so the index is rebuilt too. */
   configurationFileChanged(): void;

@@ -59,7 +59,9 @@ export function foldersToWatch(host: Pick<WatchHost, 'folders' | 'openPaths' | '
   return [...out];
 }
 
-/** The file's folder and each one above it up to its workspace folder (just its folder outside every workspace folder). */
+/**
+ * The file's folder and each one above it up to its workspace folder (just its folder outside every workspace folder).
+ */
 function folderChain(host: Pick<WatchHost, 'folderOf'>, path: string): string[] {
   const folder = host.folderOf(path);
   let dir = posix.dirname(path);

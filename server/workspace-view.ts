@@ -134,7 +134,9 @@ export class WorkspaceView {
     return { definitions, runtimes: workspaceRuntimes(), complete: this.pass === 'done' };
   }
 
-  /** The resolution of a closed definition file, from the disk's text (the view expands definitions that are not open). */
+  /**
+   * The resolution of a closed definition file, from the disk's text (the view expands definitions that are not open).
+   */
   resolveClosed(uri: string): Resolution | undefined {
     const path = uriToPath(uri);
     const entry = path && !this.host.isOpen(path) ? this.host.index.names.get(path) : undefined;

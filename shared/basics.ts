@@ -12,5 +12,8 @@ export type FileKind = Dialect;
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
 export type SeveritySetting = SeverityName | 'off';
 
-/** The folder of a rule's docs page and the part of its id before the slash: a dialect id, `syntax`, `config` or `directive`. */
+/**
+ * The folder of a rule's docs page and the part of its id before the slash: a dialect id, `syntax`, `config` or
+ * `directive`.
+ */
 export type RuleGroup = string;

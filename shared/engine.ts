@@ -170,7 +170,8 @@ function finalize(
   const out: Diagnostic[] = [];
   for (const f of findings) {
     const override = config.rules[f.rule];
-    // Asked first, also for a rule turned off: a comment that covers a finding is in use, whatever the display settings.
+    // Asked first, also for a rule turned off: a comment that covers a finding is in use, whatever the display
+    // settings.
     const silenced = suppressed(f);
     if (override === 'off' || silenced) continue;
     const meta = ruleMeta(f.rule);
@@ -200,7 +201,8 @@ export function resolveAnalysis(analysis: Analysis, file: string): Resolution | 
   const context = analysis.context;
   if (!context?.model || !parses(context.file))
     return { file, dialect: module.id, definitions: [unparsableDefinition(module, analysis, outcome)] };
-  // Unknown means what the dialect's unknown-tool rule reports; a runtime without one (Profy: the Expert's own toolset decides) has none.
+  // Unknown means what the dialect's unknown-tool rule reports; a runtime without one (Profy: the Expert's own toolset
+  // decides) has none.
   const catalog = module.editor.unknownToolRule ? context.catalog : undefined;
   const definitions = module.resolve(context, outcome).map((d) => withUnknown(d, catalog));
   return { file, dialect: module.id, definitions };

@@ -27,7 +27,8 @@ export type Matcher = (path: string) => boolean;
 export function globMatcher(globs: readonly string[]): Matcher {
   if (PLATFORM === 'win32') return picomatch(globs as string[], { dot: true });
   const regexes = globs.map((glob) => picomatch.makeRe(glob, { dot: true, windows: false }));
-  // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths fail on it.
+  // A glob ending in `*` and a plain name part (`**/*.expert.json`) only matches paths ending in that part: most paths
+  // fail on it.
   // (Not a negated one: `!…` matches what the rest does not. picomatch also takes one trailing `/`.)
   const suffixes = globs.map((glob) => (glob.startsWith('!') ? '' : (/\*([\w.-]+)$/.exec(glob)?.[1] ?? '')));
   const mayMatch = (path: string, suffix: string) =>
@@ -55,7 +56,10 @@ export function relativeInside(dir: string, path: string): string | undefined {
   return rel && !rel.startsWith('../') && rel !== '..' && !posix.isAbsolute(rel) ? rel : undefined;
 }
 
-/** No `.`/`..` segment, no doubled or trailing `/` (which also rules out a folder ending in `/`): slicing gives what posix.relative would. */
+/**
+ * No `.`/`..` segment, no doubled or trailing `/` (which also rules out a folder ending in `/`): slicing gives what
+ * posix.relative would.
+ */
 export function isNormal(path: string): boolean {
   return !/\/\.{0,2}(\/|$)/.test(path);
 }

@@ -32,7 +32,9 @@ export interface WorkspaceHost {
    * is not listed: it is never followed); undefined when it cannot be listed.
    */
   readDirectory(dir: string): DirEntry[] | undefined;
-  /** A regular file's text within the size limit; throws an Error that says why not (missing, a folder, too large, ...). */
+  /**
+   * A regular file's text within the size limit; throws an Error that says why not (missing, a folder, too large, ...).
+   */
   readFile(path: string): string;
   /** What is at the path, links followed; undefined for nothing, or something that is neither (a FIFO). */
   stat(path: string): EntryKind | undefined;
@@ -82,7 +84,9 @@ export function* walkHost(host: WorkspaceHost, root: string): Generator<string[]
   }
 }
 
-/** The short reason an error gives for a file or folder that cannot be read (a Node error code, else its first line). */
+/**
+ * The short reason an error gives for a file or folder that cannot be read (a Node error code, else its first line).
+ */
 export function describeError(e: unknown): string {
   const err = e as { code?: unknown; message?: unknown };
   switch (err?.code) {

@@ -97,7 +97,10 @@ export type FsEntryKind = 'file' | 'folder';
 export interface FsBatchParams {
   uris: string[];
 }
-/** Per folder: its regular files and folders (links to folders are left out: never followed), or null when it cannot be listed. */
+/**
+ * Per folder: its regular files and folders (links to folders are left out: never followed), or null when it cannot be
+ * listed.
+ */
 export interface ReadDirectoryResult {
   entries: ([name: string, kind: FsEntryKind][] | null)[];
 }
@@ -138,7 +141,10 @@ export interface DocumentPatternsParams {
  */
 export const WORKSPACE_REQUEST = 'subagents/workspace';
 export interface WorkspaceParams {
-  /** Optional: only the definitions of these files (what a `subagents/workspaceChanged` named); a file without any answers none. */
+  /**
+   * Optional: only the definitions of these files (what a `subagents/workspaceChanged` named); a file without any
+   * answers none.
+   */
   uris?: string[];
 }
 
@@ -158,14 +164,22 @@ export interface WorkspaceDefinition {
   name: string;
   /** The dialect's id. */
   dialect: string;
-  /** Where it belongs under its runtime (see `WorkspaceRuntime.groupKind`): the project or folder (workspace-relative), or a Profy Expert's name. */
+  /**
+   * Where it belongs under its runtime (see `WorkspaceRuntime.groupKind`): the project or folder (workspace-relative),
+   * or a Profy Expert's name.
+   */
   group: string;
   status: DefinitionStatus;
   /** How many tools the runtime grants it (the unknown ones included). */
   tools: number;
-  /** Optional: how many of those the catalog does not know (`ResolvedDefinition.unknown`); absent from an older server. */
+  /**
+   * Optional: how many of those the catalog does not know (`ResolvedDefinition.unknown`); absent from an older server.
+   */
   unknown?: number;
-  /** The definition's problems as shown (after `rules:` and suppression comments): the file's; in a Profy Expert, its entry's plus the Expert's own. */
+  /**
+   * The definition's problems as shown (after `rules:` and suppression comments): the file's; in a Profy Expert, its
+   * entry's plus the Expert's own.
+   */
   problems: ProblemCounts;
   /** The name's range, where a click opens the definition. */
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
@@ -175,7 +189,10 @@ export interface WorkspaceDefinition {
   reasons?: string[];
   /** Optional: those of `reasons` the display settings hide or downgrade (the runtime applies them all the same). */
   silenced?: string[];
-  /** Optional, `shadowed` only: the definition that replaces it (workspace-relative path, or absolute outside the folder). */
+  /**
+   * Optional, `shadowed` only: the definition that replaces it (workspace-relative path, or absolute outside the
+   * folder).
+   */
   shadowedBy?: string;
 }
 
@@ -189,7 +206,10 @@ export interface WorkspaceRuntime {
   icon: string;
   /** What its list holds and how it is grouped ("Picasso roles, by folder"). */
   tooltip: string;
-  /** What its groups are (`WorkspaceDefinition.group`): a project (or discovery folder), a folder, or the file's own definition (a Profy Expert). */
+  /**
+   * What its groups are (`WorkspaceDefinition.group`): a project (or discovery folder), a folder, or the file's own
+   * definition (a Profy Expert).
+   */
   groupKind: 'project' | 'folder' | 'definition';
 }
 
@@ -201,7 +221,10 @@ export interface WorkspaceResult {
   complete: boolean;
 }
 
-/** Server → client: definitions changed (added, removed, re-checked); the client asks `subagents/workspace` again or for the URIs it shows. */
+/**
+ * Server → client: definitions changed (added, removed, re-checked); the client asks `subagents/workspace` again or for
+ * the URIs it shows.
+ */
 export const WORKSPACE_CHANGED_NOTIFICATION = 'subagents/workspaceChanged';
 export interface WorkspaceChangedParams {
   /** The files whose definitions changed; empty when everything may have (configuration change, rebuild). */

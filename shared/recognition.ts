@@ -10,7 +10,10 @@ import type { DialectModule } from './dialects/module';
 import { globMatcher, isNormal, relativeInside, toPosix, type Matcher } from './files';
 import type { DocumentInput } from './types';
 
-/** The file name without its extension, as the dialect's runtime reads it (`triage.md` → `triage`, `ledger.expert.json` → `ledger`). */
+/**
+ * The file name without its extension, as the dialect's runtime reads it (`triage.md` → `triage`, `ledger.expert.json`
+ * → `ledger`).
+ */
 export function fileStem(path: string, dialect?: Dialect): string {
   const base = posix.basename(toPosix(path));
   const own = dialect === undefined ? undefined : dialectModule(dialect)?.files.stem?.(base);
@@ -96,7 +99,8 @@ function hasSkippedFolder(path: string): boolean {
 }
 
 /**
- * The dialect of a file, decided by its path alone (docs/runtimes/<dialect>.md, which files are definitions). `path` is absolute;
+ * The dialect of a file, decided by its path alone (docs/runtimes/<dialect>.md, which files are definitions). `path` is
+ * absolute;
  * `root` is the workspace folder the default globs are relative to.
  */
 export function dialectOf(path: string, loaded: LoadedConfig, root?: string): Dialect | undefined {
@@ -192,7 +196,10 @@ export function recognitionKey(loaded: LoadedConfig): string {
   return JSON.stringify([config.files, config.ignore, perDialect]);
 }
 
-/** The folders and file patterns the dialects discover definitions in under these configurations (the global folder included). */
+/**
+ * The folders and file patterns the dialects discover definitions in under these configurations (the global folder
+ * included).
+ */
 export function discoveryWatches(configs: Iterable<LoadedConfig>): { dir: string; pattern: string }[] {
   const out = new Map<string, { dir: string; pattern: string }>();
   const list = [...configs];

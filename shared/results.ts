@@ -2,7 +2,10 @@
 import type { DiagnosticTag, Range } from 'vscode-languageserver-types';
 import type { Dialect, SeverityName } from './basics';
 
-/** What a rule reports before severity overrides and suppression are applied; each dialect narrows `Id` to its own rule ids. */
+/**
+ * What a rule reports before severity overrides and suppression are applied; each dialect narrows `Id` to its own rule
+ * ids.
+ */
 export interface Finding<Id extends string = string> {
   rule: Id;
   range: Range;

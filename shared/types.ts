@@ -16,7 +16,9 @@ import type { AstNode } from './text/tree';
 export * from './basics';
 export * from './results';
 
-/** A rule id (`<group>/<name>`). Each dialect types its own (`PolytokenRuleId`…); the engine takes any registered one. */
+/**
+ * A rule id (`<group>/<name>`). Each dialect types its own (`PolytokenRuleId`…); the engine takes any registered one.
+ */
 export type RuleId = string;
 
 /** A definition somewhere in the workspace, as a rule about names in other files sees it. */
@@ -119,7 +121,9 @@ export interface Rule<M = unknown, Id extends string = RuleId> {
 export interface Outcome {
   findings: readonly Finding[];
   diagnostics: readonly Diagnostic[];
-  /** A finding's severity before any display setting (its own, else its rule's default): the runtime's verdict reads it. */
+  /**
+   * A finding's severity before any display setting (its own, else its rule's default): the runtime's verdict reads it.
+   */
   defaultSeverity(finding: Finding): SeverityName;
 }
 

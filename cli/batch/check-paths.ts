@@ -59,7 +59,10 @@ function checkWith(
   const candidates: Item[] = [];
   const virtual = options.contents ? new Set(options.contents.keys()) : undefined;
   const unmatched: UnmatchedInput[] = [];
-  /** Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its files. */
+  /**
+   * Kind of every file seen (undefined: not a definition), so an input overlapping an earlier one still counts its
+   * files.
+   */
   const kinds = new Map<string, FileKind | undefined>();
   const reportedUndecodable = new Set<string>();
   /** Definitions named by a file or a glob (not found in a walked folder): checked with the folders around them. */

@@ -136,7 +136,8 @@ export class Runner {
       try {
         text = this.read(c.path);
       } catch (e) {
-        // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with the defaults.
+        // A configuration that cannot be read is reported on itself (README, Configuration): the check carries on with
+        // the defaults.
         if (c.kind === 'config') {
           const findings = [unreadableConfigFinding(e)];
           return { analysis: { kind: 'config', findings, diagnostics: findingsToDiagnostics(findings) } };

@@ -57,7 +57,10 @@ export interface CacheOptions {
   workspace?: readonly string[];
 }
 
-/** Items not to analyze (the files the cache answers), with the names the named ones (Polytoken, Picasso) register under. */
+/**
+ * Items not to analyze (the files the cache answers), with the names the named ones (Polytoken, Picasso) register
+ * under.
+ */
 export interface Preset {
   skip: ReadonlySet<number>;
   names: ReadonlyMap<number, string>;

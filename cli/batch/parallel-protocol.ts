@@ -28,7 +28,10 @@ export interface RuleErrorWire {
   stack?: string;
 }
 
-/** What a worker gets when phase 2 starts: the index, and the files each thread named (the main thread's first) with their names. */
+/**
+ * What a worker gets when phase 2 starts: the index, and the files each thread named (the main thread's first) with
+ * their names.
+ */
 export interface Phase2Start {
   lists: NameLists;
   named: [number, string][][];

@@ -175,7 +175,9 @@ export function createFileExclusively(
   return { status: 'written', path: landing.path, how: 'created' };
 }
 
-/** `-o /dev/stdout`, `/dev/null`, `/proc/self/fd/3`: opened (following its links) and written, never made or replaced. */
+/**
+ * `-o /dev/stdout`, `/dev/null`, `/proc/self/fd/3`: opened (following its links) and written, never made or replaced.
+ */
 function writeIntoDevicePath(path: string, data: Buffer): WriteOutcome {
   try {
     const fd = fs.openSync(path, C.O_WRONLY | C.O_APPEND | NONBLOCK);
@@ -329,7 +331,9 @@ function createTemp(dir: string, mode: number): { path: string; fd: number } {
   }
 }
 
-/** Gives the temporary file the replaced file's owner (when it differs) and mode; false when the owner cannot be kept. */
+/**
+ * Gives the temporary file the replaced file's owner (when it differs) and mode; false when the owner cannot be kept.
+ */
 function keepOwnerAndMode(fd: number, stat: fs.Stats): boolean {
   if (posixPaths) {
     const own = fs.fstatSync(fd);

@@ -14,7 +14,8 @@ export function runMcp(args: string[], io: Io): number | undefined {
   if (unknown !== undefined)
     throw new UsageError(`unknown ${unknown.startsWith('-') ? 'option' : 'argument'} ${unknown} for \`subagents mcp\``);
   const log = (line: string) => process.stderr.write(`subagents mcp: ${line}\n`);
-  // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot commands.
+  // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot
+  // commands.
   process.removeAllListeners('uncaughtException');
   process.on('uncaughtException', (e) =>
     log(`unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),

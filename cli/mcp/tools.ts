@@ -172,7 +172,8 @@ export class Tools {
     if (args.write) {
       const onDisk = diskText(path);
       if (text !== onDisk) {
-        // Inside the workspace only, never through a link out of it; a file changed on disk since it was read is left alone.
+        // Inside the workspace only, never through a link out of it; a file changed on disk since it was read is left
+        // alone.
         const outcome = writeFileSafely(
           path,
           text,

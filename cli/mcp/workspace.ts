@@ -22,7 +22,9 @@ export interface Roots {
   source: 'client' | 'cwd';
 }
 
-/** A client's root list: the real paths of its existing `file://` folders, in order; others are skipped (and logged). */
+/**
+ * A client's root list: the real paths of its existing `file://` folders, in order; others are skipped (and logged).
+ */
 export function rootsFromUris(uris: readonly string[], log: (line: string) => void): string[] {
   const folders: string[] = [];
   for (const uri of uris) {
@@ -66,7 +68,9 @@ export class Workspace {
     return this.roots.folders[0];
   }
 
-  /** A path as the answers name it: relative to the first root, `/` separators (as the CLI's relative to its folder). */
+  /**
+   * A path as the answers name it: relative to the first root, `/` separators (as the CLI's relative to its folder).
+   */
   shown(path: string): string {
     return relativePath(this.base, path);
   }

@@ -53,7 +53,10 @@ export function parseMcpName(
   return { server: rest.slice(0, sep), tool: rest.slice(sep + 2) };
 }
 
-/** The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool catalog). */
+/**
+ * The tools one runtime knows: built-ins, `tools.<dialect>` and every MCP tool (docs/runtimes/<dialect>.md, the tool
+ * catalog).
+ */
 export class Catalog {
   readonly tools = new Map<string, CatalogTool>();
   readonly servers = new Map<string, string[]>();
@@ -82,7 +85,10 @@ export class Catalog {
     }
   }
 
-  /** Whether the runtime is known to have the tool: the one verdict the unknown-tool rules and every view of a tool set read. */
+  /**
+   * Whether the runtime is known to have the tool: the one verdict the unknown-tool rules and every view of a tool set
+   * read.
+   */
   has(name: string): boolean {
     return this.tools.has(name);
   }

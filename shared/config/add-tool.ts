@@ -37,7 +37,10 @@ export function newConfigText(declaration: ToolDeclaration): string {
   return `${declaration.section}:\n  ${declaration.key}: [${yamlScalar(declaration.value)}]\n`;
 }
 
-/** The edit that declares the tool in an existing configuration (in its line ending); undefined where its layout leaves no safe place. */
+/**
+ * The edit that declares the tool in an existing configuration (in its line ending); undefined where its layout leaves
+ * no safe place.
+ */
 export function declareToolEdit(configText: string, declaration: ToolDeclaration): TextEdit | undefined {
   const edit = declarationEdit(configText, declaration);
   return edit && inLineEndingOf(configText, [edit])[0];

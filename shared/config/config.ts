@@ -110,7 +110,8 @@ function loadParsed(parsed: ParsedFile, path: string, dir: string): LoadedConfig
       ...(data ? { data } : {}),
     };
   });
-  // Every invalid part is dropped and the rest applies (as markdownlint does); none is left when the document as a whole is wrong.
+  // Every invalid part is dropped and the rest applies (as markdownlint does); none is left when the document as a
+  // whole is wrong.
   const valid = problems.length ? validPart(toPlain(root)) : toPlain(root);
   if (valid === undefined) return invalid(sortFindings([...errors, ...warnings]));
   const config = fromPlain(valid as Record<string, any>);

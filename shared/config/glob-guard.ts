@@ -2,7 +2,10 @@ import type { Finding } from '../results';
 import type { SourceText } from '../text/source';
 import { getValue, type AstNode } from '../text/tree';
 
-/** More wildcards than this in one glob are refused: picomatch's regular expression backtracks in (path length)^(wildcards). */
+/**
+ * More wildcards than this in one glob are refused: picomatch's regular expression backtracks in (path
+ * length)^(wildcards).
+ */
 const MAX_GLOB_WILDCARDS = 3;
 const MAX_GLOB_LENGTH = 1000;
 /** Every path is matched against every glob of a list: past this many, the rest of the list is left out. */

@@ -84,7 +84,9 @@ export const SEVERITY_SETTINGS = Object.keys(SEVERITY_DOCS) as SeveritySetting[]
 const DISPLAY_ONLY =
   'A severity changes how the problem is shown, not what the runtime does: a definition the runtime refuses is still reported as rejected by `resolve` and the preview.';
 
-/** Hover and completion documentation of a rule id (under `rules:`, or with another `note` in a suppression comment). */
+/**
+ * Hover and completion documentation of a rule id (under `rules:`, or with another `note` in a suppression comment).
+ */
 export function ruleIdMarkdown(id: string, note = DISPLAY_ONLY): string | undefined {
   const meta = ruleMeta(id);
   if (!meta) return undefined;

@@ -23,7 +23,9 @@ export interface ConfigOptions {
   noGlobal?: boolean;
   /** Editor setting of the global folder (`subagents.polytoken.globalDir`); the configuration file wins over it. */
   globalDirSetting?: string;
-  /** The editor's text of a file open in it (unsaved edits included); undefined when it is not open. Wins over the disk. */
+  /**
+   * The editor's text of a file open in it (unsaved edits included); undefined when it is not open. Wins over the disk.
+   */
   openText?: (path: string) => string | undefined;
   /** Parses a configuration's text (default: parseConfig; `check --cache` answers unchanged ones itself). */
   parse?: typeof parseConfig;

@@ -47,7 +47,9 @@ export type ConfigSchema = Record<string, unknown> & {
   properties: Record<string, unknown> & { rules: Record<string, unknown> & { propertyNames: { pattern: string } } };
 };
 
-/** The configuration schema for these modules; `id` only for the composition the precompiled validator was made from. */
+/**
+ * The configuration schema for these modules; `id` only for the composition the precompiled validator was made from.
+ */
 export function composeConfigSchema(modules: readonly DialectModule[], id?: string): ConfigSchema {
   const shown = [...modules].sort((a, b) => a.displayOrder - b.displayOrder);
   const perDialect = (value: (m: DialectModule) => object) => Object.fromEntries(shown.map((m) => [m.id, value(m)]));

@@ -22,7 +22,10 @@ export interface SubagentsConfig {
   tools: Partial<Record<Dialect, ToolEntry[]>>;
   mcp: Record<string, string[]>;
   rules: Record<string, SeveritySetting>;
-  /** Each dialect's own section (`polytoken:`, `profy:`), as its module read it: a dialect reads its own through `sectionOf`. */
+  /**
+   * Each dialect's own section (`polytoken:`, `profy:`), as its module read it: a dialect reads its own through
+   * `sectionOf`.
+   */
   sections: Partial<Record<Dialect, unknown>>;
   /**
    * Only while the file has errors: every name it mentions, in its valid and invalid parts. A
@@ -46,7 +49,10 @@ export interface LoadedConfig {
   dir: string;
   /** `config/invalid` findings, reported on the configuration file. */
   findings: Finding[];
-  /** The global folder in force (absolute, posix; Polytoken's: read for names, never reported); undefined when turned off. */
+  /**
+   * The global folder in force (absolute, posix; Polytoken's: read for names, never reported); undefined when turned
+   * off.
+   */
   globalDir?: string;
 }
 

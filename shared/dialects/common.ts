@@ -24,7 +24,10 @@ export function visibleNode(node: AstNode): AstNode {
   return node;
 }
 
-/** The range a finding about this node covers: the node, an empty value on its key, a block collection without the line break after it. */
+/**
+ * The range a finding about this node covers: the node, an empty value on its key, a block collection without the line
+ * break after it.
+ */
 export function nodeRange(ctx: Pick<RuleContext, 'file'>, node: AstNode): Range {
   const shown = visibleNode(node);
   const text = ctx.file.source.text;

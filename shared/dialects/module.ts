@@ -24,9 +24,14 @@ import type { FixPlan, IndexedName, Outcome, Rule, RuleContext } from '../types'
 export interface DialectFiles {
   /** Globs of its definition files, relative to a workspace folder (or anywhere below it). */
   readonly defaultGlobs: readonly string[];
-  /** Where a project keeps its definitions, relative to the project's folder (`.polytoken/subagents`): watched in each workspace folder. */
+  /**
+   * Where a project keeps its definitions, relative to the project's folder (`.polytoken/subagents`): watched in each
+   * workspace folder.
+   */
   readonly projectFolder?: string;
-  /** The glob, relative to a discovery folder, of the definition files in it (`*.md`); without it, no discovery folders. */
+  /**
+   * The glob, relative to a discovery folder, of the definition files in it (`*.md`); without it, no discovery folders.
+   */
   readonly discoveryPattern?: string;
   /**
    * The configuration's discovery folders (absolute, posix), in discovery order: folders whose
@@ -87,7 +92,10 @@ export interface DialectSection<S = unknown> {
   readonly schema: Readonly<Record<string, unknown>>;
   /** The settings from the section's plain value (valid against `schema`); `read(undefined)` gives the defaults. */
   read(raw: unknown): S;
-  /** Its keys that list tool names of the dialect's catalog (`facetTools`): completion and hover in `.subagents.yaml` offer them. */
+  /**
+   * Its keys that list tool names of the dialect's catalog (`facetTools`): completion and hover in `.subagents.yaml`
+   * offer them.
+   */
   readonly toolLists?: readonly string[];
 }
 
@@ -99,7 +107,10 @@ export interface FeatureFile<M = any> {
   model: M;
   text: string;
   root?: AstNode;
-  /** Hover text of a tool name of this dialect: the catalog's facts and which runtimes have it built in; `near`, the nearest name the catalog knows. */
+  /**
+   * Hover text of a tool name of this dialect: the catalog's facts and which runtimes have it built in; `near`, the
+   * nearest name the catalog knows.
+   */
   describeTool(name: string, near?: string): string;
 }
 
@@ -107,7 +118,10 @@ export interface FeatureFile<M = any> {
 export interface DialectKeys {
   /** By path pattern: `name`, `polytoken.tools`, `subagents.[].name` (`[]` for any list index). */
   readonly table: Readonly<Record<string, KeyDoc>>;
-  /** The documentation of a key the table cannot list (Polytoken: JSON Schema keywords inside `exit_tool_schema`), asked when the table has none. */
+  /**
+   * The documentation of a key the table cannot list (Polytoken: JSON Schema keywords inside `exit_tool_schema`), asked
+   * when the table has none.
+   */
   docAt?(path: readonly (string | number)[]): KeyDoc | undefined;
   /** The keys a mapping at this path may hold, when the table does not say (Polytoken: inside `exit_tool_schema`). */
   under?(parentPath: readonly (string | number)[]): KeyDoc[] | undefined;
@@ -136,7 +150,10 @@ export interface Refusal {
   error: string;
 }
 
-/** What F2 renames: the node the cursor is on and the definition's current name (`entry`: the dialect's own handle on it). */
+/**
+ * What F2 renames: the node the cursor is on and the definition's current name (`entry`: the dialect's own handle on
+ * it).
+ */
 export interface RenameTarget {
   node: AstNode;
   name: string;
@@ -157,9 +174,15 @@ export interface DialectEditor<M = any> {
   readonly keys: DialectKeys;
   /** The lists whose entries are tool names, as path patterns (`polytoken.tools`, `subagents.[].tools`). */
   readonly toolLists: readonly string[];
-  /** The rule reporting a tool the catalog does not know: its diagnostics also offer declaring the tool in `.subagents.yaml`. */
+  /**
+   * The rule reporting a tool the catalog does not know: its diagnostics also offer declaring the tool in
+   * `.subagents.yaml`.
+   */
   readonly unknownToolRule?: string;
-  /** A list whose items are definitions of their own (Profy's `subagents`): document symbols name each (`label` without a name). */
+  /**
+   * A list whose items are definitions of their own (Profy's `subagents`): document symbols name each (`label` without
+   * a name).
+   */
   readonly nestedDefinitions?: { readonly key: string; readonly label: string };
   /** Completion, whole: for a format the shared YAML completion does not read (Profy's JSON). */
   complete?(file: FeatureFile<M>, offset: number, options: CompletionOptions): CompletionItem[];
@@ -169,7 +192,9 @@ export interface DialectEditor<M = any> {
   completeOutsideYaml?(file: FeatureFile<M>, offset: number, options: CompletionOptions): CompletionItem[] | undefined;
   /** Hover outside the YAML region. */
   hoverOutsideYaml?(file: FeatureFile<M>, offset: number): Hover | undefined;
-  /** Hover text of a list entry (`node` undefined for text that does not parse); default: a tool name in a tool list. */
+  /**
+   * Hover text of a list entry (`node` undefined for text that does not parse); default: a tool name in a tool list.
+   */
   entryHover?(file: FeatureFile<M>, listPath: (string | number)[], value: string, node?: AstNode): string | undefined;
   /** Hover text of a string value, given the key's own documentation (Picasso: what a memory scope refuses). */
   scalarHover?(file: FeatureFile<M>, path: (string | number)[], value: string, keyDoc: string): string;
@@ -195,14 +220,23 @@ export interface DialectModule<M = any, Id extends string = string> {
     /** What its files are ("Picasso role files"): the configuration schema's `files.<id>`. */
     readonly files: string;
   };
-  /** Where it is listed for people, lower first: the workspace view's runtimes, the configuration schema's `files` and `tools`. */
+  /**
+   * Where it is listed for people, lower first: the workspace view's runtimes, the configuration schema's `files` and
+   * `tools`.
+   */
   readonly displayOrder: number;
   /** Its `.subagents.yaml` section, when it has settings of its own. */
   readonly section?: DialectSection;
   readonly files: DialectFiles;
-  /** The syntax rule of its format (`syntax/yaml` or `syntax/json`): a file too large or binary to parse is reported under it. */
+  /**
+   * The syntax rule of its format (`syntax/yaml` or `syntax/json`): a file too large or binary to parse is reported
+   * under it.
+   */
   readonly syntaxRule: 'syntax/yaml' | 'syntax/json';
-  /** Syntax messages in the runtime's terms, by the parser's error code (`MULTIPLE_DOCS`): they replace the generic wording. */
+  /**
+   * Syntax messages in the runtime's terms, by the parser's error code (`MULTIPLE_DOCS`): they replace the generic
+   * wording.
+   */
   readonly syntaxMessages?: Readonly<Record<string, string>>;
   /** The tools the runtime provides itself: the catalog starts from these. */
   readonly tools: readonly BuiltinTool[];
@@ -214,7 +248,10 @@ export interface DialectModule<M = any, Id extends string = string> {
   rules: readonly Rule<M>[];
   /** The metadata of its rules (id `<id>/<name>`, default severity, summary), in the order its docs describe them. */
   readonly ruleMeta: readonly RuleMeta[];
-  /** The definitions in the file and what the runtime grants each (a file that parses: the engine answers for one that does not). */
+  /**
+   * The definitions in the file and what the runtime grants each (a file that parses: the engine answers for one that
+   * does not).
+   */
   resolve(ctx: RuleContext<M>, outcome: Outcome): ResolvedDefinition[];
   /**
    * What the runtime does with a file it cannot parse (default `rejected`; Profy: the Expert

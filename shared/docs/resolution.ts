@@ -23,10 +23,16 @@ const countApart = (tools: number, unknown: number): string =>
 
 const code = (s: string): string => '`' + s.replace(/`/g, 'ˋ') + '`';
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** Plain text in Markdown (`mcp__ledger__*` shows as written: only an underscore that starts a word could open emphasis). */
+/**
+ * Plain text in Markdown (`mcp__ledger__*` shows as written: only an underscore that starts a word could open
+ * emphasis).
+ */
 const text = (s: string): string => s.replace(/[\\`*[\]<>|~]|(?<!\w)_/g, '\\$&').replace(/\r?\n/g, ' ');
 
-/** Tools grouped by where they come from (the first source of each; the table lists them all), in order of first appearance. */
+/**
+ * Tools grouped by where they come from (the first source of each; the table lists them all), in order of first
+ * appearance.
+ */
 function bySource(tools: readonly string[], sourceOf: (tool: string) => string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const tool of tools) {
@@ -107,7 +113,10 @@ function renderDefinition(d: ResolvedDefinition, multiple: boolean): string[] {
   return out;
 }
 
-/** `live`: the rendering follows edits (the VS Code preview); a one-off rendering (the server's file) says nothing about it. */
+/**
+ * `live`: the rendering follows edits (the VS Code preview); a one-off rendering (the server's file) says nothing about
+ * it.
+ */
 export function renderResolution(r: Resolution, fileLabel: string, { live = true }: { live?: boolean } = {}): string {
   const out: string[] = [`# Resolved: ${fileLabel}`, '', `Dialect: **${r.dialect}**${live ? ' · live: updates as you edit the definition.' : ''}`, ''];
   const multiple = holdsMany(r);

@@ -165,7 +165,9 @@ export function workspaceEdit(uri: string, plan: FixPlan, options: CodeActionOpt
   return { documentChanges: changes };
 }
 
-/** `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only), in the file's line ending. */
+/**
+ * `# subagents-disable-next-line rule` above the diagnostic's line (YAML and Markdown only), in the file's line ending.
+ */
 function disableFix(file: FeatureFile, rule: string, d: Diagnostic): FixPlan | undefined {
   const plan = disableComment(file, rule, d);
   return plan && { ...plan, edits: inLineEndingOf(file.text, plan.edits) };

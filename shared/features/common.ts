@@ -4,7 +4,10 @@ import type { FeatureFile } from '../dialects/module';
 import { toolMarkdown } from '../docs/tools';
 import type { Analysis } from '../types';
 
-/** The definition file behind an analysis, with its dialect's module and model; undefined for configuration and unrecognized files. */
+/**
+ * The definition file behind an analysis, with its dialect's module and model; undefined for configuration and
+ * unrecognized files.
+ */
 export function featureFile(analysis: Analysis | undefined): FeatureFile | undefined {
   const ctx = analysis?.context;
   const module = ctx && analysis.kind ? dialectModule(analysis.kind) : undefined;

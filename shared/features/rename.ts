@@ -35,7 +35,9 @@ function contentRange(file: FeatureFile, node: AstNode): Range {
   return file.ctx.file.source.range(quoted ? node.start + 1 : node.start, quoted ? node.end - 1 : node.end);
 }
 
-/** `textDocument/prepareRename`: the range and current name, a refusal, or undefined for files that are not definitions. */
+/**
+ * `textDocument/prepareRename`: the range and current name, a refusal, or undefined for files that are not definitions.
+ */
 export function prepareRename(
   analysis: Analysis | undefined,
   position: Position,
@@ -48,7 +50,10 @@ export function prepareRename(
   return { range: contentRange(file, target.node), placeholder: target.name };
 }
 
-/** `textDocument/rename`: the edit (and what to tell the author), a refusal, or undefined for files that are not definitions. */
+/**
+ * `textDocument/rename`: the edit (and what to tell the author), a refusal, or undefined for files that are not
+ * definitions.
+ */
 export function renameDefinition(
   analysis: Analysis | undefined,
   uri: string,

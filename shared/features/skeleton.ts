@@ -25,7 +25,10 @@ export function warmUpSamples(): { dialect: Dialect; fileName: string; text: str
   }));
 }
 
-/** The skeleton of a new subagent `name` in `dialect`, its description taken from `purpose`; undefined for a kind no dialect has. */
+/**
+ * The skeleton of a new subagent `name` in `dialect`, its description taken from `purpose`; undefined for a kind no
+ * dialect has.
+ */
 export function subagentSkeleton(dialect: Dialect, name: string, purpose: string): Skeleton | undefined {
   const module = dialectModule(dialect);
   if (!module) return undefined;

@@ -31,7 +31,9 @@ function problemCounts(diagnostics: readonly Diagnostic[]): ProblemCounts {
   return counts;
 }
 
-/** A path as the view names it: relative to the workspace folder (its name for the folder itself), absolute outside it. */
+/**
+ * A path as the view names it: relative to the workspace folder (its name for the folder itself), absolute outside it.
+ */
 function placeLabel(path: string, place: SummaryPlace): string {
   const folder = place.folder;
   if (!folder) return path;

@@ -16,7 +16,9 @@ const offsetsOf = (source: SourceText, e: TextEdit) => ({
 export interface AppliedFixes<C> {
   text: string;
   applied: C[];
-  /** For each applied fix, the spans of its edits in `text` (offsets after a leading BOM, as SourceText counts them). */
+  /**
+   * For each applied fix, the spans of its edits in `text` (offsets after a leading BOM, as SourceText counts them).
+   */
   spans: Map<C, { start: number; end: number }[]>;
 }
 

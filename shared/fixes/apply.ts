@@ -22,7 +22,10 @@ export interface FixAllResult {
   rounds: number;
   /** Fixes applied, in order, with their rule ids. */
   applied: { rule: string; title: string }[];
-  /** Fixes the rules propose for the final text that break the property, with why: left to the author (the editor offers them). */
+  /**
+   * Fixes the rules propose for the final text that break the property, with why: left to the author (the editor offers
+   * them).
+   */
   demoted: { rule: string; title: string; reason: string }[];
   /** Analyses made to verify the rounds. */
   analyses: number;

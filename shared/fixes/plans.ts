@@ -91,7 +91,10 @@ export function offered(fixes: FixPlan[]): FixPlan[] {
   return fixes.map((f) => ({ ...f, preferred: false }));
 }
 
-/** The standard fixes, preferred only unless the finding says the value is a different one, only near (`normalized: false`). */
+/**
+ * The standard fixes, preferred only unless the finding says the value is a different one, only near (`normalized:
+ * false`).
+ */
 export function normalizingFixes(req: FixTarget): FixPlan[] {
   return req.data.normalized === false ? offered(standardFixes(req)) : standardFixes(req);
 }

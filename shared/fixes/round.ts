@@ -47,7 +47,9 @@ export interface VerifiedRound {
   accepted: Candidate[];
   /** Proposed fixes that break the property, with why: offered, not applied this round. */
   demoted: { candidate: Candidate; reason: string }[];
-  /** Proposed fixes not decided this round (their edits overlap an accepted one's, or the round ran out of analyses). */
+  /**
+   * Proposed fixes not decided this round (their edits overlap an accepted one's, or the round ran out of analyses).
+   */
   waiting: Candidate[];
   text: string;
   path: string;

@@ -70,7 +70,8 @@ export class DirectiveUse {
             RULES.map((x) => x.id),
             4,
           );
-          // A slip of a letter or two is a typo; a farther id may be another rule the author meant, or one of a newer version.
+          // A slip of a letter or two is a typo; a farther id may be another rule the author meant, or one of a newer
+          // version.
           const typo = near !== undefined && nearestName(r.id, [near], 2) === near;
           out.push({
             rule: 'directive/unknown-rule',

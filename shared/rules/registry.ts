@@ -10,7 +10,9 @@ import { GENERIC_RULES, type RuleMeta } from './ids';
 
 export { DOCS_BASE_URL, ruleDocsUrl, type RuleMeta } from './ids';
 
-/** Every rule, grouped by dialect in registry order (the order docs/runtimes/ describes them), then the generic ones. */
+/**
+ * Every rule, grouped by dialect in registry order (the order docs/runtimes/ describes them), then the generic ones.
+ */
 export const RULES: readonly RuleMeta[] = [];
 const byId = new Map<string, RuleMeta>();
 

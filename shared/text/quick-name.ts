@@ -16,7 +16,10 @@ export interface QuickName {
   end: number;
 }
 
-/** The top-level `name` of a Markdown file's frontmatter, read off its lines (text without a BOM); undefined without a closed frontmatter. */
+/**
+ * The top-level `name` of a Markdown file's frontmatter, read off its lines (text without a BOM); undefined without a
+ * closed frontmatter.
+ */
 export function quickFrontmatterName(text: string): QuickName | undefined {
   const fm = findFrontmatter(text);
   return fm.kind === 'closed' ? nameInRegion(text, fm.yamlStart, fm.yamlEnd) : undefined;

@@ -3,7 +3,9 @@ export interface SyntaxError {
   start: number;
   end: number;
   message: string;
-  /** The yaml package's error code (`BAD_SCALAR_START`, `MULTIPLE_DOCS`): a dialect may say it in its runtime's terms. */
+  /**
+   * The yaml package's error code (`BAD_SCALAR_START`, `MULTIPLE_DOCS`): a dialect may say it in its runtime's terms.
+   */
   code?: string;
 }
 

@@ -43,7 +43,10 @@ export function isString(node: AstNode | undefined): node is AstNode & { value: 
   return node?.kind === 'string';
 }
 
-/** The first property with that key (a repeated YAML key is a syntax error; a JSON tree holds only the last of a repeated key). */
+/**
+ * The first property with that key (a repeated YAML key is a syntax error; a JSON tree holds only the last of a
+ * repeated key).
+ */
 export function getProperty(node: AstNode | undefined, key: string): AstProperty | undefined {
   return node?.properties?.find((p) => p.key === key);
 }

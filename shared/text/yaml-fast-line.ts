@@ -9,7 +9,10 @@ import type { AstNode, AstProperty } from './tree';
 /** Thrown inside the reader when the text needs the yaml package. */
 export const BAIL: unique symbol = Symbol('bail');
 
-/** Characters the reader leaves to the package: controls (tab and CR included), C1, BOM, line and paragraph separators, non-characters. */
+/**
+ * Characters the reader leaves to the package: controls (tab and CR included), C1, BOM, line and paragraph separators,
+ * non-characters.
+ */
 export const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 
 /** Deeper than this, the package decides (and applies its own limits). */
@@ -219,7 +222,10 @@ export class LineReader {
 const NOT_PLAIN_START = new Uint8Array(128);
 for (const c of ',[]{}#&*!|>\'"%@`?: \n') NOT_PLAIN_START[c.charCodeAt(0)] = 1;
 
-/** Whether a plain scalar may start at `i` (a `-` only when something other than a space or a flow indicator follows it). */
+/**
+ * Whether a plain scalar may start at `i` (a `-` only when something other than a space or a flow indicator follows
+ * it).
+ */
 export function plainStart(text: string, i: number, n: number): boolean {
   if (i >= n) return false;
   const c = text.charCodeAt(i);

@@ -44,7 +44,9 @@ export function parseYamlFast(
   }
 }
 
-/** The end of a node as the package's collections see it (its `range[2]`); -1 when a trailing comment makes it unsure. */
+/**
+ * The end of a node as the package's collections see it (its `range[2]`); -1 when a trailing comment makes it unsure.
+ */
 const UNSURE = -1;
 
 class FastYamlReader extends LineReader {
@@ -141,7 +143,9 @@ class FastYamlReader extends LineReader {
     return node;
   }
 
-  /** A collection's end is its last value's `range[2]`; its own `range[2]` takes in the comments after it, unknown here. */
+  /**
+   * A collection's end is its last value's `range[2]`; its own `range[2]` takes in the comments after it, unknown here.
+   */
   private finish(node: AstNode): void {
     if (this.end2 === UNSURE) bail();
     node.end = this.base + this.end2;
@@ -206,7 +210,10 @@ class FastYamlReader extends LineReader {
     return this.text.lastIndexOf('\n', i - 1) + 1;
   }
 
-  /** A block sequence in column `indent`, its first `-` on the current line. `inMap`: a mapping's value in its own column. */
+  /**
+   * A block sequence in column `indent`, its first `-` on the current line. `inMap`: a mapping's value in its own
+   * column.
+   */
   private blockSeq(indent: number, parent: AstNode | undefined, inMap: boolean): AstNode {
     this.enter();
     const d0 = this.pos + indent;

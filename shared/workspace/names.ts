@@ -85,7 +85,10 @@ export function nameKeyOf(kind: Dialect, parsed: ParsedFile, path: string): stri
   return namesClash(kind) ? nameKey(kind, registeredName(kind, definitionNames(kind, parsed, path), path)) : undefined;
 }
 
-/** The dialect's discovery folders under these configurations (Polytoken: the global folder and `subagentDirs`), without repeats. */
+/**
+ * The dialect's discovery folders under these configurations (Polytoken: the global folder and `subagentDirs`), without
+ * repeats.
+ */
 export function discoveryFolders(kind: Dialect, configs: Iterable<LoadedConfig>): string[] {
   const module = dialectModule(kind);
   const dirs = new Set<string>();

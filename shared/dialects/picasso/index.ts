@@ -39,7 +39,8 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   },
   tools: PICASSO_BUILTINS,
   names: picassoNames,
-  // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing frontmatter.
+  // `.md`: frontmatter, or YAML throughout; an empty `.md` is an empty role (picasso/invalid-value), not a missing
+  // frontmatter.
   parse: (source, path) =>
     path.endsWith('.md') && source.text.trim()
       ? parseMarkdownFile(source, { yamlWithoutFrontmatter: true })

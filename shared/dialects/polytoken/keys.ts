@@ -205,7 +205,10 @@ const own = <T>(table: Record<string, T>, key: string): T | undefined =>
 const inExitSchema = (path: readonly (string | number)[]) =>
   path[0] === 'polytoken' && path[1] === 'exit_tool_schema' && path.length > 2;
 
-/** The Polytoken key documentation: the table, and inside `exit_tool_schema` the JSON Schema keywords and payload fields. */
+/**
+ * The Polytoken key documentation: the table, and inside `exit_tool_schema` the JSON Schema keywords and payload
+ * fields.
+ */
 export const polytokenKeys: DialectKeys = {
   table: POLYTOKEN_KEYS,
   docAt(path) {

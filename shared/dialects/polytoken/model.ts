@@ -32,7 +32,10 @@ export interface PolytokenModel {
   poly?: ObjectNode;
   /** The `name` value node, when present. */
   nameNode?: AstNode;
-  /** `name` when it is a non-empty string (white space alone is polytoken/missing-name's, but still the registered name). */
+  /**
+   * `name` when it is a non-empty string (white space alone is polytoken/missing-name's, but still the registered
+   * name).
+   */
   name?: string;
   /** The name the runtime registers the definition under: `name`, else the file stem. */
   registeredName: string;

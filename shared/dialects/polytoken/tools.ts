@@ -51,7 +51,9 @@ export function expandMeaning(m: ToolMeaning, catalog: Catalog): string[] | unde
   }
 }
 
-/** What `polytoken/unknown-tool` says of an entry: which part the catalog does not know, and the nearest known spelling. */
+/**
+ * What `polytoken/unknown-tool` says of an entry: which part the catalog does not know, and the nearest known spelling.
+ */
 export interface UnknownTool {
   what: 'tool' | 'tag' | 'server' | 'server-of-tool';
   /** The full replacement entry text, when a known name is near. */
@@ -86,7 +88,10 @@ export function unknownTool(m: ToolMeaning, list: ToolListKey, catalog: Catalog)
   }
 }
 
-/** Entries a list may hold that the runtime rejects there (a `tag!` reference in a literal list, a server shorthand in the deny list). */
+/**
+ * Entries a list may hold that the runtime rejects there (a `tag!` reference in a literal list, a server shorthand in
+ * the deny list).
+ */
 export function misplacedIn(
   list: ToolListKey,
   m: ToolMeaning,

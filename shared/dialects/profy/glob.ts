@@ -81,7 +81,10 @@ export function globMatches(pattern: string, name: string): boolean {
   return matches(compile(pattern), codePoints(name));
 }
 
-/** A toolset ready for matching, made once per toolset (every glob entry is expanded against it; a toolset is not changed once built). */
+/**
+ * A toolset ready for matching, made once per toolset (every glob entry is expanded against it; a toolset is not
+ * changed once built).
+ */
 interface ToolsetIndex {
   /** Each tool's code points. */
   names: CodePoints[];

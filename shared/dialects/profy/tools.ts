@@ -49,7 +49,10 @@ export interface AllowlistEntry {
   reservedMatches: string[];
   /** The toolset is known and the entry grants nothing (and is not itself a reserved name). */
   unresolved: boolean;
-  /** The toolset is unknown (or the file's globs are too many to match here), so whether this entry resolves cannot be told. */
+  /**
+   * The toolset is unknown (or the file's globs are too many to match here), so whether this entry resolves cannot be
+   * told.
+   */
   unchecked: boolean;
 }
 

@@ -52,7 +52,10 @@ interface At {
   indentText: string;
 }
 
-/** A step's answer: the cursor; `null` when the place is this step's but nothing is offered there; `undefined` when it is not its place. */
+/**
+ * A step's answer: the cursor; `null` when the place is this step's but nothing is offered there; `undefined` when it
+ * is not its place.
+ */
 type Step = YamlCursor | null | undefined;
 
 /**

@@ -109,7 +109,10 @@ function above(lines: Line[], i: number, s: LineShape, depth: number): (string |
   return up ? [...up, s.key!] : undefined;
 }
 
-/** Visits the non-blank lines above line `index` (nearest first), then those below, each way until `visit` returns false. */
+/**
+ * Visits the non-blank lines above line `index` (nearest first), then those below, each way until `visit` returns
+ * false.
+ */
 function scanAround(
   lines: Line[],
   index: number,

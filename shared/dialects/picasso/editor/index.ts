@@ -54,7 +54,9 @@ function picassoCandidates(file: PicassoFile, cursor: YamlCursor): Candidate[] {
   );
 }
 
-/** A tool of `tools` or `deny`: what the catalog says, which memory scopes refuse it, and what this role does with it. */
+/**
+ * A tool of `tools` or `deny`: what the catalog says, which memory scopes refuse it, and what this role does with it.
+ */
 function entryHover(file: PicassoFile, listPath: (string | number)[], value: string, node?: AstNode) {
   if (listPath.length !== 1 || (listPath[0] !== 'tools' && listPath[0] !== 'deny')) return undefined;
   const entry = node && picassoEntryAt(file.model, node);

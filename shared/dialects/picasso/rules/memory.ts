@@ -39,6 +39,7 @@ export const invalidMemory: PicassoRule = {
       ),
     ];
   },
-  // Only the same scope written differently is preferred: `one` is not `none` for certain, and a scope decides which tools the role keeps.
+  // Only the same scope written differently is preferred: `one` is not `none` for certain, and a scope decides which
+  // tools the role keeps.
   fixes: { 'picasso/invalid-memory': normalizingFixes },
 };

@@ -1,4 +1,7 @@
-/** Completion in a Polytoken definition: keys and values (shared), tool entries with shorthands, status values, the frontmatter block. */
+/**
+ * Completion in a Polytoken definition: keys and values (shared), tool entries with shorthands, status values, the
+ * frontmatter block.
+ */
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver-types';
 import { excludeListed, keyCandidates, toolCandidates, valueCandidates } from '../../../features/kit/candidates';
 import { toItems, type Candidate, type CompletionOptions } from '../../../features/kit/completion-items';
@@ -84,7 +87,10 @@ function toolEntryCandidates(file: PolytokenFile, listKey: ToolListKey): Candida
   return out;
 }
 
-/** Outside the frontmatter: the template's names and tags in the body, or the whole frontmatter block at the top of a file without one. */
+/**
+ * Outside the frontmatter: the template's names and tags in the body, or the whole frontmatter block at the top of a
+ * file without one.
+ */
 export function polytokenOutsideYaml(
   file: PolytokenFile,
   offset: number,

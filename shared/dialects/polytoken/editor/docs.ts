@@ -1,4 +1,7 @@
-/** Markdown for Polytoken's shorthands and status values (hover, completion, inlay hints); what they mean comes from tools.ts. */
+/**
+ * Markdown for Polytoken's shorthands and status values (hover, completion, inlay hints); what they mean comes from
+ * tools.ts.
+ */
 import { expansionLine } from '../../../features/kit/tool-lines';
 import { STATUS_FAMILIES, statusFamily } from '../constants';
 import type { ToolMeaning } from '../tools';

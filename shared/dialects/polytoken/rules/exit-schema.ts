@@ -41,7 +41,10 @@ interface MetaValidator {
   errors?: ErrorObject[] | null;
 }
 
-/** Whether `schema` is valid against its draft's meta-schema, and ajv's errors if not: draft-07's compiled ahead of time (scripts/gen-validators.mjs). */
+/**
+ * Whether `schema` is valid against its draft's meta-schema, and ajv's errors if not: draft-07's compiled ahead of time
+ * (scripts/gen-validators.mjs).
+ */
 export function validateSchema(
   draft: Draft,
   schema: Record<string, unknown>,
@@ -284,7 +287,8 @@ export const statusEnumRule: PolytokenRule = {
     return out;
   },
   fixes: {
-    // Only a known synonym (`passed` → `success`) is a preferred fix; a value merely spelled alike may mean something else.
+    // Only a known synonym (`passed` → `success`) is a preferred fix; a value merely spelled alike may mean something
+    // else.
     'polytoken/unrecognized-status-enum': (req) => {
       const synonym = typeof req.data.synonymOf === 'string' ? req.data.synonymOf : undefined;
       const node = req.node;

@@ -31,7 +31,10 @@ function laterWins(ctx: RuleContext<unknown>, here: Place, there: Place): boolea
   return !(there.project && (here.project || relativeInside(ctx.loaded.dir, there.project) === undefined));
 }
 
-/** True when the definition at `later` replaces one of the same name at `earlier` (both paths absolute, posix), under this file's configuration. */
+/**
+ * True when the definition at `later` replaces one of the same name at `earlier` (both paths absolute, posix), under
+ * this file's configuration.
+ */
 export function replacesInDiscovery(ctx: RuleContext<unknown>, earlier: string, later: string): boolean {
   const here = placeOf(ctx, earlier);
   const there = placeOf(ctx, later);

@@ -70,7 +70,8 @@ export const undeferredRule: PolytokenRule = {
       }
       return fixes;
     },
-    // Removing the undeferred entry is preferred; adding the tool to `tools` would grant it, which only the author decides.
+    // Removing the undeferred entry is preferred; adding the tool to `tools` would grant it, which only the author
+    // decides.
     'polytoken/undeferred-not-granted': (req) => undeferredFixes(req),
   },
 };

@@ -89,7 +89,10 @@ class PrefixCandidates {
   private readonly byLength = new Map<number, Set<string>>();
   constructor(private readonly tools: readonly string[]) {}
 
-  /** The prefixes of length `prefix.length - 2` to `+ 2`, without `prefix` itself (lazily: the suggestion budget may stop early). */
+  /**
+   * The prefixes of length `prefix.length - 2` to `+ 2`, without `prefix` itself (lazily: the suggestion budget may
+   * stop early).
+   */
   *around(prefix: string): Generator<string> {
     for (let len = Math.max(1, prefix.length - 2); len <= prefix.length + 2; len++) {
       let set = this.byLength.get(len);

@@ -83,7 +83,10 @@ function unknownKeys(
   );
 }
 
-/** The known key an unknown one most likely means: same letters ignoring case and `_`/`-`, else the nearest by edit distance. */
+/**
+ * The known key an unknown one most likely means: same letters ignoring case and `_`/`-`, else the nearest by edit
+ * distance.
+ */
 export function suggestKey(key: string, known: readonly string[]): string | undefined {
   const norm = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, '');
   const same = known.find((k) => norm(k) === norm(key));
