@@ -293,7 +293,7 @@ describe('Subagents extension in VS Code', function () {
       );
     };
     await expectStatus(POLY_OK, '$(check) polytoken · loads · 5 tools');
-    await expectStatus(POLY_BAD, '$(error) polytoken · rejected · 4 tools');
+    await expectStatus(POLY_BAD, '$(error) polytoken · rejected · 3 tools + 1 unknown');
     await expectStatus(PICASSO_BAD, '$(error) picasso · rejected · 2 tools');
     await expectStatus(PICASSO_OK, '$(check) picasso · loads · 4 tools');
     await expectStatus(PROFY, '$(warning) profy · 2 of 3 subagents dropped');
