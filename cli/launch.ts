@@ -38,11 +38,25 @@ function cacheFolder(): string | undefined {
   }
 }
 
+/** Far above the code cache of the bundle (a few MB). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** The V8 data of a cache file made for `key`, or undefined for a missing, damaged or stale one. */
 function readCache(file: string, key: Buffer): Buffer | undefined {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    // Only a regular file is read (a link, a FIFO or /dev/zero planted in its place is no cache).
+    const fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) return undefined;
+      bytes = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return undefined;
   }
@@ -52,9 +66,10 @@ function readCache(file: string, key: Buffer): Buffer | undefined {
 }
 
 function writeCache(file: string, key: Buffer, data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`;
+  // Created exclusively under a name nobody can guess: a planted link is never written through.
+  const temp = `${file}.${crypto.randomBytes(8).toString('hex')}.tmp`;
   try {
-    fs.writeFileSync(temp, Buffer.concat([key, sha256(data), data]), { mode: 0o600 });
+    fs.writeFileSync(temp, Buffer.concat([key, sha256(data), data]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(temp, file);
   } catch {
     try {
