@@ -17,12 +17,12 @@ function moduleOf(dialect: Dialect): DialectModule {
   return module;
 }
 
-/** The documentation of the key at this path (the key's own path, e.g. `['polytoken', 'tools']`). */
+/** The documentation of the key at this path (the key's own path, e.g. `[section, 'tools']`). */
 export function keyDoc(dialect: Dialect, path: readonly (string | number)[]): KeyDoc | undefined {
   return keyDocOf(moduleOf(dialect), path);
 }
 
-/** The keys a mapping at this path may hold (the mapping's path, e.g. `['polytoken']`). */
+/** The keys a mapping at this path may hold (the mapping's path, e.g. `[section]`). */
 export function keysAt(dialect: Dialect, parentPath: readonly (string | number)[]): KeyDoc[] {
   return keysUnder(moduleOf(dialect), parentPath);
 }

@@ -16,7 +16,7 @@ export interface RuleMeta<Id extends string = string> {
   deprecated?: boolean;
 }
 
-/** The metadata factory of one group: an id outside the group (`polytoken/…` for `polytoken`) does not compile. */
+/** The metadata factory of one group: an id outside the group (`<group>/…` for `<group>`) does not compile. */
 export function ruleFactory<const Group extends string>(group: Group) {
   return <const Id extends `${Group}/${string}`>(
     id: Id,

@@ -33,7 +33,7 @@ export function stringAt(root: AstNode | undefined, key: string): string | undef
   return isString(v) ? v.value : undefined;
 }
 
-/** True when the list at this path (`['polytoken', 'tools']`, without an entry's index) holds tool names. */
+/** True when the list at this path (`[section, 'tools']`, without an entry's index) holds tool names. */
 export function isToolList(module: DialectModule, listPath: readonly (string | number)[]): boolean {
   return module.editor.toolLists.includes(pathPattern(listPath));
 }

@@ -18,7 +18,7 @@ export function keyDocsUrl(module: DialectModule, key: string): string {
   return `${KEY_DOCS_BASE_URL}/${module.id}.md#${headingAnchor(key)}`;
 }
 
-/** The documentation of the key at this path (the key's own path, e.g. `['polytoken', 'tools']`). */
+/** The documentation of the key at this path (the key's own path, e.g. `[section, 'tools']`). */
 export function keyDocOf(module: DialectModule, path: readonly (string | number)[]): KeyDoc | undefined {
   const { table, docAt } = module.editor.keys;
   const pattern = pathPattern(path);
@@ -26,7 +26,7 @@ export function keyDocOf(module: DialectModule, path: readonly (string | number)
   return own ?? docAt?.(path);
 }
 
-/** The keys a mapping at this path may hold (the mapping's path, e.g. `['polytoken']`). */
+/** The keys a mapping at this path may hold (the mapping's path, e.g. `[section]`). */
 export function keysUnder(module: DialectModule, parentPath: readonly (string | number)[]): KeyDoc[] {
   const { table, under } = module.editor.keys;
   const special = under?.(parentPath);
