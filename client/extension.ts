@@ -68,11 +68,11 @@ export async function startClient(context: vscode.ExtensionContext, transport: C
   context.subscriptions.push(output);
   const { lc, patterns } = createClient(context, transport, output);
   client = lc;
-  context.subscriptions.push(...serveFiles(lc));
+  for (const d of serveFiles(lc)) context.subscriptions.push(d);
   const resolve = resolver(lc, timings, t0, output);
   const preview = registerPreview(context, resolve, patterns);
   registerCommands(context, lc, output);
-  context.subscriptions.push(...registerNewSubagent(lc));
+  for (const d of registerNewSubagent(lc)) context.subscriptions.push(d);
   const definitions = registerView(context, lc);
   const status = registerStatusBar(context, patterns, resolve, output);
   await startServer(context, lc, transport, output, () => {

@@ -105,7 +105,7 @@ function checkWith(
   if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
   // Not with --cache: a file it answers is never analyzed, and a neighbour has no report to keep.
   const around = cache ? [] : neighbours(named, kinds, resolver, options, virtual);
-  candidates.push(...around);
+  for (const c of around) candidates.push(c);
   // A broken configuration in force is listed too, also one above the checked paths and an
   // explicit one (--config) no checked file uses: it is reported on itself (README, Configuration) while
   // the definitions get the defaults.

@@ -115,7 +115,7 @@ export function codeActions(
     }
   }
   if (options.ruleDocsCommand && wanted(context.only, CodeActionKind.QuickFix))
-    actions.push(...ruleDocsActions(context.diagnostics, range, options.ruleDocsCommand));
+    for (const a of ruleDocsActions(context.diagnostics, range, options.ruleDocsCommand)) actions.push(a);
   if (context.only && wanted(context.only, FIX_ALL_KIND) && options.fixAll) {
     const edits = options.fixAll();
     if (edits?.length)

@@ -150,7 +150,7 @@ class Round {
   together(state: State, group: Candidate[]): State {
     if (!group.length) return state;
     if (this.groupAnalyses >= GROUP_ANALYSES) {
-      this.waiting.push(...group);
+      for (const c of group) this.waiting.push(c);
       return state;
     }
     this.analyses++;
