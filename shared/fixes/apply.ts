@@ -6,7 +6,7 @@
  */
 import { analyze } from '../engine';
 import type { Analysis, DocumentInput } from '../types';
-import { proposedFixes, verifyRound, type Candidate, type RoundOptions } from './round';
+import { firstRound, proposedFixes, verifyRound, type Candidate, type RoundOptions } from './round';
 
 export { applyFixes } from './apply-edits';
 
@@ -38,7 +38,7 @@ export interface FixAllResult {
 /** The preferred fixes "Fix all" applies to this analysis in its first round (verified). */
 export function preferredFixes(analysis: Analysis, options: RoundOptions = {}): Candidate[] {
   const file = analysis.context?.file ?? analysis.configDocument?.file;
-  return file ? verifyRound({ text: file.source.text, analysis }, options).accepted : [];
+  return file ? firstRound(analysis, file.source.text, !!options.renames).accepted : [];
 }
 
 /**

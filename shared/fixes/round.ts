@@ -234,14 +234,20 @@ export function offeredFixes(analysis: Analysis, diagnostic: Diagnostic, options
   return plans.map((p) => (p.preferred && (p !== proposal || !holds) ? { ...p, preferred: false } : p));
 }
 
-function proposalHolds(analysis: Analysis, diagnostic: Diagnostic, plan: FixPlan, renames: boolean): boolean {
-  const text = textOf(analysis);
-  if (text === undefined || !analysis.input) return false;
-  if (!isAppliedByFixAll(plan) && !(renames && plan.rename)) return false;
+/** "Fix all"'s first round on this analysis, verified once and kept with it. */
+export function firstRound(analysis: Analysis, text: string, renames: boolean): VerifiedRound {
   let byOptions = rounds.get(analysis);
   if (!byOptions) rounds.set(analysis, (byOptions = new Map()));
   let round = byOptions.get(renames);
   if (!round) byOptions.set(renames, (round = verifyRound({ text, analysis }, { renames })));
+  return round;
+}
+
+function proposalHolds(analysis: Analysis, diagnostic: Diagnostic, plan: FixPlan, renames: boolean): boolean {
+  const text = textOf(analysis);
+  if (text === undefined || !analysis.input) return false;
+  if (!isAppliedByFixAll(plan) && !(renames && plan.rename)) return false;
+  const round = firstRound(analysis, text, renames);
   if (round.accepted.some((c) => c.diagnostic === diagnostic)) return true;
   if (round.demoted.some((d) => d.candidate.diagnostic === diagnostic)) return false;
   // Not decided by the first round (waiting for its turn): alone.
