@@ -74,16 +74,29 @@ export function proposedFixes(analysis: Analysis, options: RoundOptions = {}): C
   return out;
 }
 
-/** The default severity of the finding behind a diagnostic (its shown one may be the author's override). */
+const findingSeverities = new WeakMap<Analysis, Map<string, SeverityName>>();
+const findingKey = (rule: unknown, message: string, line: number, character: number) =>
+  `${String(rule)}\u0000${line}\u0000${character}\u0000${message}`;
+
+/**
+ * The default severity of the finding behind a diagnostic (its shown one may be the author's override). The
+ * findings are indexed once per analysis: a lookup per diagnostic would be quadratic in a file's findings.
+ */
 function findingSeverity(analysis: Analysis, d: Diagnostic): SeverityName {
-  const f = analysis.findings.find(
-    (x) =>
-      x.rule === d.code &&
-      x.message === d.message &&
-      x.range.start.line === d.range.start.line &&
-      x.range.start.character === d.range.start.character,
-  );
-  return f ? defaultSeverity(f) : severityName(d.severity);
+  let index = findingSeverities.get(analysis);
+  if (!index) {
+    index = new Map();
+    for (const f of analysis.findings) {
+      const key = findingKey(f.rule, f.message, f.range.start.line, f.range.start.character);
+      if (!index.has(key)) index.set(key, defaultSeverity(f));
+    }
+    findingSeverities.set(analysis, index);
+  }
+  const found =
+    typeof d.message === 'string'
+      ? index.get(findingKey(d.code, d.message, d.range.start.line, d.range.start.character))
+      : undefined;
+  return found ?? severityName(d.severity);
 }
 
 interface State {
@@ -215,7 +228,20 @@ const lowest = (group: readonly Candidate[]): SeverityName =>
   group.reduce<SeverityName>((low, c) => (SEVERITY_RANK[c.severity] < SEVERITY_RANK[low] ? c.severity : low), 'error');
 
 const rounds = new WeakMap<Analysis, Map<boolean, VerifiedRound>>();
-const alone = new WeakMap<Analysis, Map<string, boolean>>();
+const alone = new WeakMap<Analysis, Map<boolean, Map<Diagnostic, boolean>>>();
+/** Each diagnostic a round decided: true when its fix was accepted, false when demoted. */
+const decisions = new WeakMap<VerifiedRound, Map<Diagnostic, boolean>>();
+
+function decisionOf(round: VerifiedRound, diagnostic: Diagnostic): boolean | undefined {
+  let decided = decisions.get(round);
+  if (!decided) {
+    decided = new Map();
+    for (const d of round.demoted) decided.set(d.candidate.diagnostic, false);
+    for (const c of round.accepted) decided.set(c.diagnostic, true);
+    decisions.set(round, decided);
+  }
+  return decided.get(diagnostic);
+}
 
 /** The analysed text (the editor's document; a leading BOM dropped, which changes no finding). */
 const textOf = (analysis: Analysis) => (analysis.context?.file ?? analysis.configDocument?.file)?.source.text;
@@ -248,19 +274,20 @@ function proposalHolds(analysis: Analysis, diagnostic: Diagnostic, plan: FixPlan
   if (text === undefined || !analysis.input) return false;
   if (!isAppliedByFixAll(plan) && !(renames && plan.rename)) return false;
   const round = firstRound(analysis, text, renames);
-  if (round.accepted.some((c) => c.diagnostic === diagnostic)) return true;
-  if (round.demoted.some((d) => d.candidate.diagnostic === diagnostic)) return false;
+  const decided = decisionOf(round, diagnostic);
+  if (decided !== undefined) return decided;
   // Not decided by the first round (waiting for its turn): alone.
-  let checked = alone.get(analysis);
-  if (!checked) alone.set(analysis, (checked = new Map()));
-  const key = `${renames} ${analysis.diagnostics.indexOf(diagnostic)}`;
-  let holds = checked.get(key);
+  let byOptions = alone.get(analysis);
+  if (!byOptions) alone.set(analysis, (byOptions = new Map()));
+  let checked = byOptions.get(renames);
+  if (!checked) byOptions.set(renames, (checked = new Map()));
+  let holds = checked.get(diagnostic);
   if (holds === undefined) {
     const severity = findingSeverity(analysis, diagnostic);
     const candidate: Candidate = { rule: String(diagnostic.code), plan, diagnostic, severity };
     const after = applied({ text, analysis }, [candidate], { renames });
     holds = !worsening(baselineOf(analysis), after.baseline, severity);
-    checked.set(key, holds);
+    checked.set(diagnostic, holds);
   }
   return holds;
 }
