@@ -39,6 +39,21 @@ const IN_PROCESS_SUITES = [
   'lsp/typing',
   'yaml-fast',
   'json-fast',
+  // The CLI's suites: in the mutation run the CLI runs in the test process (CLI_IN_PROCESS in
+  // test/support/cli.ts), so what they reach counts; their few tests that need a process (a
+  // terminal, Node flags, the language and MCP servers) run the real, unmutated dist/ bundle.
+  'cli',
+  'cli-around',
+  'cli-cache',
+  'cli-ci',
+  'cli-diff',
+  'cli-fix',
+  'cli-output',
+  'cli-scaffold',
+  'cli-unknown-tools',
+  'cli-unparsable',
+  'hardening/reads',
+  'hardening/file-names',
   // Last, so that a mutant it kills is one no suite above kills: the report's `killedBy`
   // tells what it added (docs/testing.md).
   'fix-plans',
@@ -80,7 +95,8 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-  ignorePatterns: ['out', 'dist', 'bench/work', '.vscode-test', 'test-results', '*.vsix'],
+  // dist/ is copied as built (npm run mutate builds it first): the tests that need the CLI as a process run it.
+  ignorePatterns: ['out', 'bench/work', '.vscode-test', 'test-results', '*.vsix', 'reports'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };

@@ -8,7 +8,7 @@ import { execFileSync } from 'child_process';
 import { createHash, createHmac } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
+import { CLI_IN_PROCESS, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -44,7 +44,9 @@ fs.openSync = function (file, flags) {
 };
 `,
   );
-  const r = temps.run(args, cwd, { env, nodeArgs: ['--require', hook] });
+  const r = CLI_IN_PROCESS
+    ? watchedInProcess(args, cwd, env, log)
+    : temps.run(args, cwd, { env, nodeArgs: ['--require', hook] });
   const opens = new Map<string, number>();
   for (const line of fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) {
     const rel = path.relative(cwd, line).split(path.sep).join('/');
@@ -54,6 +56,26 @@ fs.openSync = function (file, flags) {
   const analyzed = [...opens].filter(([p, n]) => isDefinition(p) && n >= 2).map(([p]) => p);
   const hashed = [...opens.keys()];
   return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
+}
+
+/** runWatched's hook, for the CLI run in the test process (the mutation run): the same log, the same rule. */
+function watchedInProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string) {
+  // The module itself: `fs` here is TypeScript's copy of its bindings, which cannot be assigned.
+  const nodeFs = require('fs') as { openSync: typeof fs.openSync };
+  const open = nodeFs.openSync;
+  const watched = function (this: unknown, file: fs.PathLike, flags?: fs.OpenMode) {
+    const reading =
+      flags === undefined || flags === 'r' || (typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY);
+    if (reading && typeof file === 'string') fs.appendFileSync(log, file + '\n');
+    // eslint-disable-next-line prefer-rest-params
+    return open.apply(this, arguments as unknown as Parameters<typeof fs.openSync>);
+  };
+  nodeFs.openSync = watched as typeof fs.openSync;
+  try {
+    return temps.run(args, cwd, { env });
+  } finally {
+    nodeFs.openSync = open;
+  }
 }
 
 /**
@@ -108,8 +130,9 @@ describe('check --cache', function () {
     for (const format of ['text', 'json', 'sarif', 'github']) {
       const plain = temps.run(['check', '-f', format], ws);
       fs.rmSync(path.join(ws, '.subagentscache'), { force: true });
-      // Written again: changed less than two seconds before the run reads them, they get no stamp.
-      temps.workspace(FILES, ws);
+      // Written again, as if just before the run: their mtimes ahead of the clock, so however loaded the
+      // machine no run reads them two seconds after their last change, and they get no stamp.
+      neverStamped(temps.workspace(FILES, ws));
       const cold = runWatched(['check', '--cache', '-f', format], ws);
       assert.deepEqual(cold.analyzed, DEFINITIONS, 'the first run analyzes everything');
       const warm = runWatched(['check', '--cache', '-f', format], ws);

@@ -5,16 +5,15 @@
  * writes nothing and prints the same changes as a diff.
  */
 import * as assert from 'assert';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { applyPatch, parsePatch } from 'diff';
 import { RULES } from '../shared/rules/registry';
 import { prepareFixture, stripMarkers } from './support/fixtures';
+import { runCli } from './support/cli';
 import { removeTree } from './support/tree';
 
 const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test/fixtures/rules');
 
 function filesBelow(dir: string, rel = ''): string[] {
@@ -28,12 +27,11 @@ function snapshot(dir: string): Map<string, string> {
   return new Map(filesBelow(dir).map((rel) => [rel, fs.readFileSync(path.join(dir, rel), 'utf8')]));
 }
 
-const subagents = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, [CLI, 'check', '.', '--no-global', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.no-xdg'), NO_COLOR: '1' },
-  });
+const subagents = (cwd: string, ...args: string[]) => {
+  const env = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.no-xdg'), NO_COLOR: '1' };
+  const r = runCli(['check', '.', '--no-global', ...args], { cwd, env });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+};
 
 describe('subagents check --fix', function () {
   this.timeout(120_000);

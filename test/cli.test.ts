@@ -11,7 +11,7 @@ import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { RULES } from '../shared/rules/registry';
 import { DIALECT_MODULES } from '../shared/dialects';
-import { assertUsageError, lspSession, VALID_PICASSO } from './support/cli';
+import { assertUsageError, CLI_IN_PROCESS, lspSession, runCli, VALID_PICASSO } from './support/cli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -63,14 +63,7 @@ function workspace(files: Record<string, string | Buffer>): string {
 }
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    env: { ...process.env, XDG_CONFIG_HOME: emptyXdg, ...env },
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (r.error) throw r.error;
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { cwd, env: { ...process.env, XDG_CONFIG_HOME: emptyXdg, ...env } });
 }
 
 function checkJson(args: string[], cwd: string, env?: NodeJS.ProcessEnv): { run: Run; report: JsonReport } {
@@ -157,7 +150,8 @@ before(function () {
     newest(path.join(ROOT, 'schemas')),
     fs.statSync(path.join(ROOT, 'scripts', 'build.mjs')).mtimeMs,
   );
-  if (!fs.existsSync(CLI) || fs.statSync(CLI).mtimeMs < sources) {
+  // In the mutation run the sources are instrumented and the CLI runs in-process: the bundle is not rebuilt.
+  if (!CLI_IN_PROCESS && (!fs.existsSync(CLI) || fs.statSync(CLI).mtimeMs < sources)) {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
 });

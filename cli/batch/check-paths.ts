@@ -199,11 +199,12 @@ function folderOf(dir: string, config: LoadedConfig, root: string): Folder {
 /** Runs with more candidate files than this use worker threads (when the machine has more than one core). */
 export const PARALLEL_THRESHOLD = 2000;
 
-/** The number of workers asked for (the `workers` option, else SUBAGENTS_WORKERS), if any. */
+const workersFromEnv = (env: NodeJS.ProcessEnv) =>
+  env.SUBAGENTS_WORKERS !== undefined ? Number(env.SUBAGENTS_WORKERS) : undefined;
+
+/** The number of workers asked for (the `workers` option, else SUBAGENTS_WORKERS of the run's environment), if any. */
 function requestedWorkers(options: CheckOptions): number | undefined {
-  const requested =
-    options.workers ??
-    (process.env.SUBAGENTS_WORKERS !== undefined ? Number(process.env.SUBAGENTS_WORKERS) : undefined);
+  const requested = options.workers ?? workersFromEnv(options.env ?? process.env);
   return requested !== undefined && Number.isFinite(requested)
     ? Math.max(0, Math.min(16, Math.floor(requested)))
     : undefined;

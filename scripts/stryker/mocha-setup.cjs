@@ -7,3 +7,7 @@ const fc = require('fast-check');
 const seed = Number(process.env.FC_SEED ?? 23);
 process.env.FC_SEED = String(seed);
 fc.configureGlobal({ seed });
+
+// The CLI's suites call its `main` in this process instead of running dist/cli.js (test/support/cli.ts):
+// per-test coverage sees only what the test process executes.
+process.env.SUBAGENTS_CLI_IN_PROCESS = '1';

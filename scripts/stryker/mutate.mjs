@@ -11,6 +11,10 @@ const core = path.dirname(createRequire(import.meta.url).resolve('@stryker-mutat
 const stryker = path.join(core, 'bin', 'stryker.js');
 const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(shim)}`].filter(Boolean).join(' ');
 
+// dist/ is copied into Stryker's sandbox as it is: the few tests that need the CLI as a process run it.
+const build = spawnSync(process.execPath, [path.join(here, '..', 'build.mjs')], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const args = process.argv.slice(2);
 const run = spawnSync(process.execPath, [stryker, ...(args[0] === 'run' ? args : ['run', ...args])], {
   stdio: 'inherit',

@@ -14,6 +14,59 @@ export interface Run {
   stderr: string;
 }
 
+/**
+ * Whether the CLI runs inside the test process (the mutation run sets it: scripts/stryker/mocha-setup.cjs).
+ * Stryker sees only what the test process executes, so there `main` of the compiled CLI is called with the
+ * same arguments, folder, environment and standard input a process would get; everywhere else the real
+ * bundled CLI runs as a process.
+ */
+export const CLI_IN_PROCESS = process.env.SUBAGENTS_CLI_IN_PROCESS === '1';
+
+export interface CliRun {
+  cwd: string;
+  /** The whole environment of the run. */
+  env: NodeJS.ProcessEnv;
+  input?: string;
+  nodeArgs?: string[];
+}
+
+/** `node dist/cli.js ...args`, or its `main` in this process (CLI_IN_PROCESS; not for the servers or Node flags). */
+export function runCli(args: string[], run: CliRun): Run {
+  if (CLI_IN_PROCESS && !run.nodeArgs && args[0] !== 'lsp' && args[0] !== 'mcp') return runInProcess(args, run);
+  const r = spawnSync(process.execPath, [...(run.nodeArgs ?? []), CLI, ...args], {
+    cwd: run.cwd,
+    env: run.env,
+    input: run.input,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function runInProcess(args: string[], run: CliRun): Run {
+  const { main } = require(path.join(ROOT, 'out', 'cli', 'run.js')) as typeof import('../../cli/run');
+  const version = (require(path.join(ROOT, 'package.json')) as { version: string }).version;
+  let stdout = '';
+  let stderr = '';
+  try {
+    const code = main(args, {
+      cwd: run.cwd,
+      env: run.env,
+      out: (text) => (stdout += text),
+      err: (text) => (stderr += text),
+      version,
+      stdoutIsTTY: false,
+      readStdin: () => run.input ?? '',
+    });
+    return { code: code ?? 0, stdout, stderr };
+  } catch (e) {
+    // As cli/main.ts reports what escapes `main`.
+    const text = e instanceof Error ? e.message || e.name : String(e);
+    return { code: 2, stdout, stderr: `${stderr}subagents: internal error: ${text.split('\n')[0]}\n` };
+  }
+}
+
 /** Temporary folders of one test file; `removeTemps` in its `after`. */
 export class Temps {
   private readonly dirs: string[] = [];
@@ -38,13 +91,13 @@ export class Temps {
     return into;
   }
 
-  /** Runs `node dist/cli.js ...args` in `cwd`. */
+  /** Runs `node dist/cli.js ...args` in `cwd` (see runCli). */
   run(
     args: string[],
     cwd: string,
     options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {},
   ): Run {
-    const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+    return runCli(args, {
       cwd,
       env: {
         ...process.env,
@@ -55,11 +108,8 @@ export class Temps {
         ...options.env,
       },
       input: options.input,
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
+      nodeArgs: options.nodeArgs,
     });
-    if (r.error) throw r.error;
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
   remove(): void {
