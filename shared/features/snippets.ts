@@ -6,7 +6,7 @@
  * One snippet per dialect and definition language: the skeleton with the file's stem for the
  * name (`${TM_FILENAME_BASE}`, as every runtime without its own stem names a definition after its
  * file), the skeleton's own tab stops, and `include` set to the dialect's default globs of that
- * language, so that an editor that scopes snippets by file (VS Code since 1.109) offers a
+ * language, so that an editor that scopes snippets by file (recent VS Code; older versions ignore `include`) offers a
  * Picasso role only in Picasso files. JSON definitions get none: their files stay `json`, and a
  * snippet there would be offered in every JSON file of an older editor; the server completes
  * the same skeleton in an empty definition file instead.
