@@ -10,7 +10,15 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { analyze, applyFixes, defaultLoadedConfig, fixAll, offeredFixes, resolveAnalysis } from '../shared';
+import {
+  analyze,
+  applyFixes,
+  defaultLoadedConfig,
+  fixAll,
+  offeredFixes,
+  resolveAnalysis,
+  skeletonText,
+} from '../shared';
 import { baselineOf, worsening } from '../shared/fixes/property';
 import { stripMarkers } from './support/fixtures';
 import { Temps } from './support/cli';
@@ -50,7 +58,9 @@ describe('the skeleton quick fix of an empty or frontmatter-less definition', ()
       assert.strictEqual(plan.title, `Insert a new definition named \`${c.name}\``);
       assert.ok(!plan.preferred, 'offered, not preferred');
       const fixed = applyFixes(text, [{ plan }]).text;
-      if (text.trim()) assert.ok(fixed.includes(text.trim()), 'what the file held is kept');
+      // What the file held is kept: a Markdown body below the inserted frontmatter, comments above.
+      if (c.fixture.endsWith('triage.md')) assert.strictEqual(fixed, `${skeletonText('polytoken', 'triage')}${text}`);
+      else if (text.trim()) assert.strictEqual(fixed, `${text}${skeletonText('picasso', c.name)}`);
       const after = analyzeAt(rel, fixed).analysis;
       const serious = after.diagnostics.filter((d) => (d.severity ?? 1) <= DiagnosticSeverity.Warning);
       assert.deepStrictEqual(serious, [], fixed);
