@@ -51,6 +51,8 @@ const needed = [
   'extension/dist/web/extension.js',
   'extension/dist/web/server.js',
   'extension/schemas/subagents-config.schema.json',
+  'extension/snippets/subagents-markdown.json',
+  'extension/snippets/subagents-yaml.json',
 ];
 const missing = needed.filter((f) => !listed.includes(f));
 if (missing.length) {

@@ -54,6 +54,14 @@ export { documentSymbols, foldingRanges, workspaceSymbols } from './features/sym
 export { summarizeFile, workspaceRuntimes, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
 export { skeletonText, subagentSkeleton, warmUpSamples, type Skeleton } from './features/skeleton';
+export {
+  definitionLanguage,
+  definitionSnippets,
+  snippetFileText,
+  FILE_STEM_VARIABLE,
+  type DefinitionSnippet,
+  type SnippetFile,
+} from './features/snippets';
 export { renderResolution, renderError, summarize } from './docs/resolution';
 
 // Fixes: every preferred fix at once ("Fix all", `--fix`).

@@ -7,6 +7,7 @@ import type { TextEdit } from 'vscode-languageserver-types';
 import type { FixPlan, FixRequest, FixTarget } from '../types';
 import { isString, type AstNode } from '../text/tree';
 import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit } from './edits';
+import { snippetText } from '../features/kit/completion-items';
 
 export const dataString = (req: FixTarget, key: string): string | undefined =>
   typeof req.data[key] === 'string' ? (req.data[key] as string) : undefined;
@@ -129,4 +130,25 @@ export function keyRenameFixes(req: FixRequest<unknown>, grantingKeys: readonly 
   const target = dataString(req, 'replacement');
   const fixes = standardFixes(req);
   return target !== undefined && grantingKeys.includes(unquoteJson(target)) ? offered(fixes) : fixes;
+}
+
+/**
+ * The fix of a definition file with no definition in it yet (empty, comments only, or Markdown
+ * without frontmatter): its module's skeleton, with the placeholders' defaults and the name the
+ * runtime reads from the file (the file's stem). Markdown keeps its body below the inserted
+ * frontmatter; comments stay above a skeleton without frontmatter. Offered, never preferred: the
+ * skeleton holds text to fill in, and a definition that loads is granted tools that the file the
+ * runtime rejects was not (docs/fixes.md).
+ */
+export function skeletonFixes(req: FixRequest<unknown>, skeleton: (name: string) => string): FixPlan[] {
+  const text = req.ctx.file.source.text;
+  const name = req.ctx.fileStem;
+  const inserted = snippetText(skeleton(name));
+  let edit: TextEdit;
+  if (!text.trim()) edit = { range: rangeOf(req.ctx, 0, text.length), newText: inserted };
+  else if (inserted.startsWith('---\n'))
+    edit = { range: rangeOf(req.ctx, 0, 0), newText: inserted.endsWith('\n') ? inserted : `${inserted}\n` };
+  else
+    edit = { range: rangeOf(req.ctx, text.length, text.length), newText: (text.endsWith('\n') ? '' : '\n') + inserted };
+  return [{ title: `Insert a new definition named \`${name}\``, edits: [edit] }];
 }

@@ -5,11 +5,13 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { dialectModule, dialectModules } from '../dialects';
 import type { DialectModule } from '../dialects/module';
-import type { Analysis, FixPlan, FixProvider, FixTarget, Rule, RuleId } from '../types';
+import type { ParsedFile } from '../text/document';
+import type { Analysis, FixPlan, FixProvider, FixRequest, FixTarget, Rule, RuleId } from '../types';
 import { inLineEndingOf, nodeForRange } from './edits';
 import { directiveFixes } from '../rules/directives';
 import { configFixPlans } from '../config/fixes';
 import { syntaxYamlFixes } from './syntax';
+import { skeletonFixes } from './plans';
 
 /** Each dialect's fixes by rule id, per list of rules (a module's list may be swapped: tests do). */
 const byRules = new WeakMap<readonly Rule<unknown>[], Map<string, FixProvider<unknown>>>();
@@ -32,11 +34,22 @@ const fileFixes = new Map<string, (req: FixTarget) => FixPlan[]>([
 ]);
 for (const [id, provider] of Object.entries(directiveFixes())) if (provider) fileFixes.set(id, provider);
 
+/**
+ * Syntax findings that say a definition file holds nothing yet, and when: its module's skeleton
+ * fixes them (`skeletonFixes`). A dialect's own rule that says so registers the same fix beside
+ * its check (an empty role file).
+ */
+const skeletonCases = new Map<string, (file: ParsedFile) => boolean>([
+  ['syntax/frontmatter', (file) => file.frontmatter?.kind === 'none'],
+  ['syntax/json', (file) => !file.source.text.trim()],
+]);
+
 /** The rule ids that have quick fixes (docs and tests list them). */
 export function rulesWithFixes(): RuleId[] {
   const ids: string[] = [];
   for (const module of dialectModules()) for (const id of providersOf(module).keys()) ids.push(id);
   for (const id of fileFixes.keys()) ids.push(id);
+  for (const id of skeletonCases.keys()) if (!ids.includes(id)) ids.push(id);
   return ids as RuleId[];
 }
 
@@ -66,7 +79,14 @@ export function fixPlansFor(analysis: Analysis, diagnostic: Diagnostic): FixPlan
   const file = analysis.kind === 'config' ? analysis.configDocument?.file : analysis.context?.file;
   const fileFix = rule && fileFixes.get(rule);
   const module = analysis.context && analysis.kind ? dialectModule(analysis.kind) : undefined;
-  const ruleFix = rule && module ? providersOf(module).get(rule) : undefined;
+  const skeletonCase = rule && skeletonCases.get(rule);
+  const ruleFix =
+    rule && module
+      ? (providersOf(module).get(rule) ??
+        (skeletonCase
+          ? (req: FixRequest) => (skeletonCase(req.ctx.file) ? skeletonFixes(req, (name) => module.skeleton(name)) : [])
+          : undefined))
+      : undefined;
   if (!file || (!fileFix && !ruleFix)) return [];
   const start = file.source.offset(diagnostic.range.start);
   const end = file.source.offset(diagnostic.range.end);

@@ -12,6 +12,7 @@ import {
   analyze,
   completions,
   defaultLoadedConfig,
+  definitionSnippets,
   documentSymbols,
   fixAll,
   hover,
@@ -31,6 +32,7 @@ import type { Io } from '../../cli/common';
 import { withTree } from '../support/tree';
 import { ROOT, sourceFiles } from '../support/sources';
 import { quill } from './quill';
+import { expandSnippet } from '../support/snippets';
 
 const WS = '/ws';
 const PATH = `${WS}/.quill/agents/scribe.yaml`;
@@ -182,6 +184,16 @@ describe('a fourth dialect, registered at run time', () => {
       language: 'yaml',
       text,
     });
+  });
+
+  it('its snippet: derived from its skeleton, offered at its glob, and an agent it loads', () => {
+    const yaml = definitionSnippets().find((f) => f.language === 'subagents-yaml');
+    const snippet = yaml?.snippets['New Quill agent'];
+    assert.ok(snippet, 'a snippet for the YAML definition language');
+    assert.deepStrictEqual(snippet.include, ['**/.quill/agents/*.yaml']);
+    const text = expandSnippet(snippet, PATH);
+    assert.strictEqual(text, 'name: scribe\ndescription: what it writes\ntools: [scribble]\n');
+    assert.strictEqual(resolveAnalysis(check(text), PATH)?.definitions[0].status, 'loads');
   });
 });
 

@@ -17,6 +17,7 @@ import { nameRules } from './rules/name';
 import { memoryConflict, toolsDenyOverlap, unknownTool } from './rules/tools';
 import { unknownKey } from './rules/unknown-key';
 import { resolvePicasso } from './resolve';
+import { picassoSkeleton } from './skeleton';
 
 /** Picasso (docs/runtimes/picasso.md). */
 export const picasso: DialectModule<PicassoModel, 'picasso'> = {
@@ -64,9 +65,7 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   definitionsPerFile: 'one',
   editor: picassoEditor,
   view: { icon: 'symbol-class', tooltip: 'Picasso roles, by folder', groupKind: 'folder' },
-  // A role file: the required keys, with the name, its invocation and the steps to fill in.
   newDefinition,
-  skeleton: (name) =>
-    `name: \${1:${name}}\ninvocation: "@\${1:${name}}"\nmodel: \${2:model}\ntools: [\${3:read_file, grep, glob}]\nmax_steps: \${4:30}\nmax_depth: \${5:0}\ndescription: \${6:what the role does}\n`,
+  skeleton: picassoSkeleton,
   warmUpSample: 'name: warm\ninvocation: "@warm"\nmodel: m\ntools: [grep]\nmax_steps: 1\nmax_depth: 0\nmemory: none\n',
 };

@@ -1,5 +1,7 @@
 import { describeProblem, validateNode, type SchemaProblem } from '../../../schema/validate';
 import { findingOn } from '../../common';
+import { skeletonFixes } from '../../../fixes/plans';
+import { picassoSkeleton } from '../skeleton';
 import type { PicassoRule, PicassoFinding } from '../util';
 import schema from '../../../../schemas/picasso.schema.json';
 
@@ -49,6 +51,8 @@ export const invalidValue: PicassoRule = {
           rule: 'picasso/invalid-value',
           range: ctx.file.source.firstLine(),
           message: `The role file is ${what}, but Picasso reads a role as a YAML mapping of keys (\`name\`, \`invocation\`, \`model\`, \`tools\`, ...), so it cannot load it; write the role's keys at the top level.`,
+          // Nothing written yet: the skeleton fixes it.
+          ...(what === 'empty' ? { data: { empty: true } } : {}),
         },
       ];
     }
@@ -69,4 +73,5 @@ export const invalidValue: PicassoRule = {
     }
     return out;
   },
+  fixes: { 'picasso/invalid-value': (req) => (req.data.empty ? skeletonFixes(req, picassoSkeleton) : []) },
 };
