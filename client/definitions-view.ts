@@ -33,6 +33,7 @@ import {
 } from './definitions-model';
 import {
   DefinitionsStore,
+  refreshTarget,
   type DefinitionNode,
   type DefinitionsNode,
   type DetailNode,
@@ -78,6 +79,9 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   private pending: Set<string> | 'all' = 'all';
   private fetching: Promise<void> | undefined;
   private completeWaiters: (() => void)[] = [];
+  /** The runtimes the tree last got for its root, and whether it is waiting for them (the first answer). */
+  private shownRoots: readonly DefinitionsNode[] | undefined;
+  private answeringRoot = false;
 
   constructor(
     private readonly client: LanguageClient,
@@ -194,8 +198,15 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
 
   async getChildren(node?: DefinitionsNode): Promise<DefinitionsNode[]> {
     if (!node) {
-      if (!this.loaded) await this.fetch();
-      return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
+      if (!this.loaded) {
+        this.answeringRoot = true;
+        try {
+          await this.fetch();
+        } finally {
+          this.answeringRoot = false;
+        }
+      }
+      return (this.shownRoots = this.rootNodes());
     }
     switch (node.kind) {
       case 'runtime':
@@ -207,6 +218,10 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
       case 'detail':
         return [];
     }
+  }
+
+  private rootNodes(): RuntimeNode[] {
+    return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
   }
 
   getParent(node: DefinitionsNode): DefinitionsNode | undefined {
@@ -257,15 +272,16 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
 
   /** Takes in an answer and refreshes what it changed: a file's own nodes and the counts above them, or everything. */
   private apply(wanted: Set<string> | 'all', result: WorkspaceResult): void {
-    const firstLoad = !this.loaded;
     this.loaded = true;
     this.complete = result.complete;
     void vscode.commands.executeCommand('setContext', LOADING_KEY, !result.complete && !result.definitions.length);
     if (result.runtimes) this.store.setRuntimes(result.runtimes);
-    const { refresh, structure } = this.store.apply(wanted, result.definitions);
+    const { refresh } = this.store.apply(wanted, result.definitions);
     this.updateMessage();
-    if (firstLoad || wanted === 'all' || structure) this.changed.fire(undefined);
-    else if (refresh.size) this.changed.fire([...refresh]);
+    const target = refreshTarget(this.shownRoots, this.rootNodes(), refresh);
+    // The tree's pending request for the root gets this answer: a refresh now would only cancel it.
+    if (target === 'root' && !this.answeringRoot) this.changed.fire(undefined);
+    else if (target !== 'root' && target.length) this.changed.fire(target);
   }
 
   private visibleMembers(group: GroupNode): DefinitionNode[] {
