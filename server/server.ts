@@ -130,7 +130,14 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     },
     wantsPatterns: () => state.wantsPatterns,
   });
-  const view = new WorkspaceView({ connection, configuration, index, files, isOpen: (path) => documents.isOpen(path) });
+  const view = new WorkspaceView({
+    connection,
+    configuration,
+    index,
+    files,
+    isOpen: (path) => documents.isOpen(path),
+    openPaths: () => documents.openPaths(),
+  });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   const problems: WorkspaceProblems = new WorkspaceProblems({
     connection,
@@ -388,6 +395,7 @@ async function filesChanged(parts: Parts, changes: FileEvent[], busy: () => bool
   const { index, view, documents, configuration } = parts;
   const { configChanged, touched, files } = await index.filesChanged(changes, busy);
   view.filesChanged(files);
+  view.openFilesChangedOnDisk(changes);
   if (configChanged) parts.configurationFileChanged();
   // Files outside every workspace folder (the global folder, `subagentDirs` elsewhere) are read by
   // an index rebuild only; the server's watcher reports them. Open documents come from the editor.
