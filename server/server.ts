@@ -41,6 +41,7 @@ import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
 import { LiveConfiguration } from './live-config';
 import { WorkspaceView } from './workspace-view';
+import { ClosedAnalyses } from './closed-files';
 import { WorkspaceProblems } from './workspace-problems';
 import { registerNewSubagent } from './new-subagent';
 
@@ -130,7 +131,10 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     },
     wantsPatterns: () => state.wantsPatterns,
   });
+  // One analysis of a closed file serves both its readers (the view's summary, its Problems report).
+  const closed = new ClosedAnalyses({ connection, configuration, index });
   const view = new WorkspaceView({
+    closed,
     connection,
     configuration,
     index,
@@ -140,6 +144,7 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
   });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   const problems: WorkspaceProblems = new WorkspaceProblems({
+    closed,
     connection,
     configuration,
     index,

@@ -16,7 +16,7 @@
 import { posix } from 'path';
 import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
 import type { Analysis } from '../shared';
-import { analyzeClosed, ruleErrorLogger, SlicedQueue } from './closed-files';
+import { ruleErrorLogger, SlicedQueue, type ClosedAnalyses } from './closed-files';
 import { resolveWithProvenance } from '../shared';
 import { readIfRegular, summarizeFile, workspaceRuntimes, type SummaryPlace, type WorkspaceHost } from '../shared';
 import {
@@ -61,6 +61,8 @@ export interface WorkspaceViewHost {
   /** Open documents are summarized from their live analysis (`documentAnalyzed`), not from disk. */
   isOpen(path: string): boolean;
   openPaths(): Iterable<string>;
+  /** Closed files' analyses, shared with the Problems reports. */
+  closed: ClosedAnalyses;
 }
 
 interface FileSummary {
@@ -107,10 +109,12 @@ export class WorkspaceView {
         if (this.pass === 'running') {
           this.pass = 'done';
           this.changed(undefined);
+          host.closed.logCounts();
         }
       },
       () => !this.shuttingDown && this.subscribed,
     );
+    host.closed.addReader(this.queue);
   }
 
   register(): void {
@@ -263,7 +267,7 @@ export class WorkspaceView {
   }
 
   private analyzeText(path: string, text: string, kind: Dialect): Analysis {
-    return analyzeClosed(this.host, { path, text, kind }, this.onRuleError);
+    return this.host.closed.analyze({ path, text, kind }, this.onRuleError, this.queue);
   }
 
   private store(path: string, uri: string, analysis: Analysis): void {
