@@ -140,6 +140,7 @@ describe('the Subagents view', function () {
 
   it('follows an unsaved edit, refreshing only the nodes it changed', async () => {
     const triage = await nodeOf(view, TRIAGE, 'triage');
+    await view.refreshSettled(); // the previous test's filter change refreshes the root
     const fired: (DefinitionsNode | DefinitionsNode[] | undefined)[] = [];
     const sub = view.onDidChangeTreeData((e) => fired.push(e));
     try {
@@ -152,7 +153,8 @@ describe('the Subagents view', function () {
         30000,
         () => shown(view, triage),
       );
-      assert.ok(fired.length > 0);
+      // Refreshes wait until the tree's requests are quiet.
+      await waitFor('the refresh of triage', () => fired.some((e) => Array.isArray(e) && e.includes(triage)));
       assert.ok(
         fired.every((e) => Array.isArray(e)),
         `only nodes were refreshed, never the whole tree: ${JSON.stringify(fired.map((e) => (Array.isArray(e) ? e.map((n) => n.id) : e)))}`,
@@ -176,16 +178,21 @@ describe('the Subagents view', function () {
       return (await view.getChildren()).map((n) => shown(view, n).label).join();
     };
     await vscode.commands.executeCommand('subagents.definitions.focus');
-    const folder = fileUri('.polytoken').fsPath;
-    const away = `${folder}-away`;
     assert.strictEqual(await runtimes(), 'Polytoken,Picasso,Profy');
-    fs.renameSync(folder, away);
+    const files = [fileUri(TRIAGE), fileUri(REVIEWER)];
+    const saved = await Promise.all(files.map((f) => vscode.workspace.fs.readFile(f)));
     try {
+      for (const f of files) await vscode.workspace.fs.delete(f);
       await waitFor('Polytoken to leave the view', async () => (await runtimes()) === 'Picasso,Profy', 30000);
     } finally {
-      fs.renameSync(away, folder);
+      // The first definition comes back, then the second right after: a new runtime, then a count.
+      for (const [i, f] of files.entries()) await vscode.workspace.fs.writeFile(f, saved[i]);
     }
     await waitFor('Polytoken to come back', async () => (await runtimes()) === 'Polytoken,Picasso,Profy', 30000);
+    await waitFor('both its definitions', async () => {
+      await view.whenComplete();
+      return !!view.nodeFor(files[1].toString(), 'reviwer') && !!view.nodeFor(files[0].toString(), 'triage');
+    });
     // The workbench asks for the new runtime's children (it is expanded); the driver fails the run on
     // "No tree item with id ... found" in the logs, which a second root refresh in the meantime caused.
     await new Promise((r) => setTimeout(r, 1500));
