@@ -437,7 +437,7 @@ function registerRequests(parts: Parts): void {
   });
   view.register();
   parts.problems.register();
-  registerNewSubagent({ connection, configuration, index, files });
+  registerNewSubagent({ connection, configuration, index, files, openText: documents.openText });
   // Same-name definitions changed: the view's summaries and the closed files' problems may have.
   index.names.onNamesChanged = (names) => {
     view.namesChanged(names);
