@@ -106,12 +106,12 @@ export class ClosedAnalyses {
     return analysis;
   }
 
-  /** A pass ended: how many closed-file analyses so far, and how many served a second reader (once per change). */
+  /** A pass ended: how many closed-file analyses so far, and how many served a second reader (once per change; a debug message). */
   logCounts(): void {
     const line = `subagents: closed files analysed: ${this.analysed} (${this.shared} more reads served by an analysis already made)`;
     if (line === this.logged) return;
     this.logged = line;
-    this.host.connection.console.log(line);
+    this.host.connection.console.debug(line); // shown at the Debug log level only
   }
 }
 

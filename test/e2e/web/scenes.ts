@@ -4,7 +4,7 @@
  * server runs in a Web Worker; the view scene, that the Subagents view lists the workspace.
  */
 import * as vscode from 'vscode';
-import { codeOf, fileUri, ours, positionOf, show, waitFor, waitForCodes } from '../suite/helpers';
+import { codeOf, extensionApi, fileUri, ours, positionOf, show, waitFor, waitForCodes } from '../suite/helpers';
 import { cursorAt, playScenes, type Scene } from '../suite/scenes';
 
 const POLY_OK = '.polytoken/subagents/triage.md';
@@ -62,8 +62,17 @@ const scenes: Scene[] = [
     text: ['triage', 'planner', 'ledger'],
     required: true,
     async setup() {
-      await vscode.commands.executeCommand('workbench.view.explorer');
       await vscode.commands.executeCommand('subagents.definitions.focus');
+      // In its own side bar now (no file tree beside it): the definitions shown by revealing them.
+      const view = (await extensionApi()).definitions;
+      await view.whenComplete();
+      for (const [rel, name] of [
+        [POLY_OK, 'triage'],
+        ['.picasso/agents/planner.md', 'planner'],
+      ]) {
+        const node = view.nodeFor(fileUri(rel).toString(), name);
+        if (node) await view.treeView.reveal(node, { select: false, focus: false });
+      }
     },
   },
   {
