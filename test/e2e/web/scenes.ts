@@ -4,7 +4,7 @@
  * server runs in a Web Worker; the view scene, that the Subagents view lists the workspace.
  */
 import * as vscode from 'vscode';
-import { codeOf, extensionApi, fileUri, ours, positionOf, show, waitFor, waitForCodes } from '../suite/helpers';
+import { codeOf, fileUri, ours, positionOf, show, waitFor, waitForCodes } from '../suite/helpers';
 import { cursorAt, playScenes, type Scene } from '../suite/scenes';
 
 const POLY_OK = '.polytoken/subagents/triage.md';
@@ -59,20 +59,11 @@ const scenes: Scene[] = [
   },
   {
     name: 'web-subagents-view',
-    text: ['triage', 'planner', 'ledger'],
+    // Its own side bar (no file tree beside it): the runtimes and their groups, read from the workspace.
+    text: ['Polytoken', '.picasso/agents', 'apps/cli/agents', 'ledger'],
     required: true,
     async setup() {
       await vscode.commands.executeCommand('subagents.definitions.focus');
-      // In its own side bar now (no file tree beside it): the definitions shown by revealing them.
-      const view = (await extensionApi()).definitions;
-      await view.whenComplete();
-      for (const [rel, name] of [
-        [POLY_OK, 'triage'],
-        ['.picasso/agents/planner.md', 'planner'],
-      ]) {
-        const node = view.nodeFor(fileUri(rel).toString(), name);
-        if (node) await view.treeView.reveal(node, { select: false, focus: false });
-      }
     },
   },
   {
