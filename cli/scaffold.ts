@@ -6,9 +6,16 @@
  */
 import * as fs from 'fs';
 import { posix } from 'path';
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { dialectModule, dialectModules, printable, subagentSkeleton, toPosix, type Dialect } from '../shared';
+import {
+  dialectModule,
+  dialectModules,
+  nestedDefinitionEdits,
+  printable,
+  subagentSkeleton,
+  toPosix,
+  type Dialect,
+} from '../shared';
 import { readRegularFile, describeError } from '../shared/node';
 import { didYouMean, parseArgs, UsageError } from './args';
 import { createFileExclusively, writeFileSafely } from './batch/safe-write';
@@ -103,10 +110,10 @@ export function commandNew(args: string[], io: Io): number {
   const expert = parsed.values['--expert'];
   const options = configOptions(parsed, io);
   if (expert !== undefined) {
-    const nested = module.editor.nestedDefinitions;
-    if (!nested)
+    if (!module.editor.nestedDefinitions)
       throw new UsageError(`--expert is for runtimes whose files hold several definitions, not ${module.id}`);
-    return addToFile(absolutePath(io.cwd, expert), expert, nested.key, skeleton.text, options, io);
+    const purpose = parsed.values['--description'] ?? '';
+    return addToFile(absolutePath(io.cwd, expert), expert, module.id, name, purpose, options, io);
   }
   const target = posix.join(dir, skeleton.path);
   refuseIfFaulted(target, skeleton.text, dir, options, io);
@@ -151,14 +158,15 @@ function refuseIfFaulted(
 }
 
 /**
- * `--expert FILE`: the new definition (the skeleton's first entry under `key`) appended to that
- * file's `key` list; refused when the file gains a problem it did not have.
+ * `--expert FILE`: the new definition added to that file (nestedDefinitionEdits, as the editor's
+ * *New Subagent…* does); refused when the file gains a problem it did not have.
  */
 function addToFile(
   abs: string,
   shown: string,
-  key: string,
-  skeletonText: string,
+  dialect: Dialect,
+  name: string,
+  purpose: string,
   options: ReturnType<typeof configOptions>,
   io: Io,
 ): number {
@@ -168,25 +176,15 @@ function addToFile(
   } catch (e) {
     throw new UsageError(`--expert ${shown}: ${describeError(e)}`);
   }
-  const entry = (parseJsonc(skeletonText) as Record<string, unknown[]>)[key]?.[0];
-  const errors: ParseError[] = [];
-  const expert = parseJsonc(before, errors) as Record<string, unknown> | undefined;
-  if (errors.length || !expert || typeof expert !== 'object' || Array.isArray(expert))
-    throw new UsageError(`--expert ${shown}: not a JSON object; fix its syntax first`);
-  const list = expert[key];
-  if (list !== undefined && !Array.isArray(list)) throw new UsageError(`--expert ${shown}: \`${key}\` is not a list`);
-  const eol = before.includes('\r\n') ? '\r\n' : '\n';
-  const formattingOptions = { insertSpaces: true, tabSize: 2, eol };
-  const edits = list
-    ? modify(before, [key, list.length], entry, { formattingOptions, isArrayInsertion: true })
-    : modify(before, [key], [entry], { formattingOptions });
-  const after = applyEdits(before, edits);
+  const insertion = nestedDefinitionEdits(dialect, before, name, purpose);
+  if (!insertion.ok) throw new UsageError(`--expert ${shown}: ${insertion.problem}`);
+  const { after } = insertion;
   const was = new Set(faults(before, abs, options, io).map(describe));
   const added = faults(after, abs, options, io).filter((d) => !was.has(describe(d)));
   if (added.length) throw new UsageError(`not added to ${shown}: it would have a problem: ${describe(added[0])}`);
   const outcome = writeBack(abs, before, after);
   if (outcome) throw new UsageError(`cannot write ${shown}: ${outcome}`);
-  io.out(`added ${printable(String((entry as { name?: unknown })?.name ?? ''))} to ${shown}\n`);
+  io.out(`added ${printable(name)} to ${shown}\n`);
   return 0;
 }
 

@@ -41,6 +41,7 @@ import { DefinitionIndex } from './workspace-index';
 import { hintAndRenameCapabilities, refreshInlayHints, registerHintsAndRename } from './hints-and-rename';
 import { LiveConfiguration } from './live-config';
 import { WorkspaceView } from './workspace-view';
+import { ClosedAnalyses } from './closed-files';
 import { WorkspaceProblems } from './workspace-problems';
 import { registerNewSubagent } from './new-subagent';
 
@@ -130,9 +131,20 @@ function createParts(connection: Connection, platform: ServerPlatform): Parts {
     },
     wantsPatterns: () => state.wantsPatterns,
   });
-  const view = new WorkspaceView({ connection, configuration, index, files, isOpen: (path) => documents.isOpen(path) });
+  // One analysis of a closed file serves both its readers (the view's summary, its Problems report).
+  const closed = new ClosedAnalyses({ connection, configuration, index });
+  const view = new WorkspaceView({
+    closed,
+    connection,
+    configuration,
+    index,
+    files,
+    isOpen: (path) => documents.isOpen(path),
+    openPaths: () => documents.openPaths(),
+  });
   documents.onPublished = (uri, path, analysis) => view.documentAnalyzed(uri, path, analysis);
   const problems: WorkspaceProblems = new WorkspaceProblems({
+    closed,
     connection,
     configuration,
     index,
@@ -388,6 +400,7 @@ async function filesChanged(parts: Parts, changes: FileEvent[], busy: () => bool
   const { index, view, documents, configuration } = parts;
   const { configChanged, touched, files } = await index.filesChanged(changes, busy);
   view.filesChanged(files);
+  view.openFilesChangedOnDisk(changes);
   if (configChanged) parts.configurationFileChanged();
   // Files outside every workspace folder (the global folder, `subagentDirs` elsewhere) are read by
   // an index rebuild only; the server's watcher reports them. Open documents come from the editor.
@@ -424,7 +437,7 @@ function registerRequests(parts: Parts): void {
   });
   view.register();
   parts.problems.register();
-  registerNewSubagent({ connection, configuration, index, files });
+  registerNewSubagent({ connection, configuration, index, files, openText: documents.openText });
   // Same-name definitions changed: the view's summaries and the closed files' problems may have.
   index.names.onNamesChanged = (names) => {
     view.namesChanged(names);

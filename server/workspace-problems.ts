@@ -31,7 +31,7 @@ import {
   type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import { readIfRegular, type FileKind, type WorkspaceHost } from '../shared';
-import { analyzeClosed, ruleErrorLogger, SlicedQueue } from './closed-files';
+import { ruleErrorLogger, SlicedQueue, type ClosedAnalyses } from './closed-files';
 import type { Configuration } from './configuration';
 import { capDiagnostics } from './documents';
 import type { DefinitionIndex } from './workspace-index';
@@ -52,6 +52,8 @@ export interface WorkspaceProblemsHost {
   /** How closed files are read (the disk, or the client's files). */
   files: WorkspaceHost;
   isOpen(path: string): boolean;
+  /** Closed files' analyses, shared with the workspace view. */
+  closed: ClosedAnalyses;
   /** The URIs of the open documents. */
   openUris(): Iterable<string>;
   /** An open document's diagnostics as published (pull: answered from them); undefined when it is not open. */
@@ -100,9 +102,11 @@ export class WorkspaceProblems {
       () => {
         this.passDone = true;
         this.wake();
+        host.closed.logCounts();
       },
       () => !this.shuttingDown,
     );
+    host.closed.addReader(this.queue);
   }
 
   /** Decides pull or push from the client's capabilities, and the server's capability for it. */
@@ -232,7 +236,7 @@ export class WorkspaceProblems {
   }
 
   private diagnosticsOf(path: string, text: string, kind: FileKind): Diagnostic[] {
-    return analyzeClosed(this.host, { path, text, kind }, this.onRuleError).diagnostics;
+    return this.host.closed.analyze({ path, text, kind }, this.onRuleError, this.queue).diagnostics;
   }
 
   private remove(path: string): void {

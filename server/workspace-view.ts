@@ -14,9 +14,9 @@
  * configuration change. Until the first full pass ends, answers say `complete: false`.
  */
 import { posix } from 'path';
-import type { Connection } from 'vscode-languageserver';
+import { FileChangeType, type Connection, type FileEvent } from 'vscode-languageserver';
 import type { Analysis } from '../shared';
-import { analyzeClosed, ruleErrorLogger, SlicedQueue } from './closed-files';
+import { ruleErrorLogger, SlicedQueue, type ClosedAnalyses } from './closed-files';
 import { resolveWithProvenance } from '../shared';
 import { readIfRegular, summarizeFile, workspaceRuntimes, type SummaryPlace, type WorkspaceHost } from '../shared';
 import {
@@ -60,6 +60,9 @@ export interface WorkspaceViewHost {
   files: WorkspaceHost;
   /** Open documents are summarized from their live analysis (`documentAnalyzed`), not from disk. */
   isOpen(path: string): boolean;
+  openPaths(): Iterable<string>;
+  /** Closed files' analyses, shared with the Problems reports. */
+  closed: ClosedAnalyses;
 }
 
 interface FileSummary {
@@ -91,6 +94,11 @@ export class WorkspaceView {
   private readonly onRuleError: (rule: string, error: unknown) => void;
   /** Paths to check from disk, in order. */
   private readonly queue: SlicedQueue;
+  /**
+   * Open documents whose file was deleted on disk: the runtime reads the disk, so their rows go,
+   * however long the tab stays open (VS Code strikes it through); saved again, they come back.
+   */
+  private readonly deletedWhileOpen = new Set<string>();
 
   constructor(private readonly host: WorkspaceViewHost) {
     this.onRuleError = ruleErrorLogger(host.connection);
@@ -101,10 +109,12 @@ export class WorkspaceView {
         if (this.pass === 'running') {
           this.pass = 'done';
           this.changed(undefined);
+          host.closed.logCounts();
         }
       },
       () => !this.shuttingDown && this.subscribed,
     );
+    host.closed.addReader(this.queue);
   }
 
   register(): void {
@@ -180,6 +190,7 @@ export class WorkspaceView {
   documentAnalyzed(uri: string, path: string, analysis: Analysis): void {
     if (this.shuttingDown) return;
     this.queue.paths.delete(path);
+    if (this.deletedWhileOpen.has(path)) return; // no file: the runtime does not read it
     if (!this.live.size) this.liveSince = performance.now();
     this.live.set(path, { uri, analysis });
     if (!this.subscribed) return; // kept (the documents' cache holds it anyway) until a view asks
@@ -188,8 +199,29 @@ export class WorkspaceView {
     this.liveTimer = setTimeout(() => this.summarizeLive(), wait);
   }
 
+  /**
+   * Watched-file events for open documents (the index keeps the editor's text for them): deleted
+   * on disk (the path itself or a folder above it), the row goes; created or changed again (saved
+   * from the tab), the row comes back, from the disk's text, which is the document's.
+   */
+  openFilesChangedOnDisk(changes: readonly FileEvent[]): void {
+    for (const change of changes) {
+      const path = uriToPath(change.uri);
+      if (!path) continue;
+      if (change.type === FileChangeType.Deleted) {
+        for (const open of this.host.openPaths())
+          if (open === path || open.startsWith(`${path}/`)) {
+            this.deletedWhileOpen.add(open);
+            this.live.delete(open);
+            this.remove(open);
+          }
+      } else if (this.deletedWhileOpen.delete(path) && this.host.isOpen(path)) this.summarizeText(path);
+    }
+  }
+
   /** A file is no longer open: back to the disk's text (or gone, when it is no definition there). */
   documentClosed(path: string): void {
+    this.deletedWhileOpen.delete(path);
     this.live.delete(path);
     this.queue.paths.add(path);
     this.kick();
@@ -224,6 +256,10 @@ export class WorkspaceView {
 
   private summarizeFromDisk(path: string): void {
     if (this.host.isOpen(path)) return; // summarized from its live analysis
+    this.summarizeText(path);
+  }
+
+  private summarizeText(path: string): void {
     const entry = this.host.index.names.get(path);
     const text = entry && !this.isGlobal(path) ? readIfRegular(this.host.files, path) : undefined;
     if (!entry || text === undefined) return this.remove(path);
@@ -231,7 +267,7 @@ export class WorkspaceView {
   }
 
   private analyzeText(path: string, text: string, kind: Dialect): Analysis {
-    return analyzeClosed(this.host, { path, text, kind }, this.onRuleError);
+    return this.host.closed.analyze({ path, text, kind }, this.onRuleError, this.queue);
   }
 
   private store(path: string, uri: string, analysis: Analysis): void {

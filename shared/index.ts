@@ -53,7 +53,14 @@ export { isRefusal, prepareRename, renameDefinition } from './features/rename';
 export { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols';
 export { summarizeFile, workspaceRuntimes, type SummaryPlace } from './features/workspace-summary';
 export { resolveWithProvenance } from './features/resolve';
-export { skeletonText, subagentSkeleton, warmUpSamples, type Skeleton } from './features/skeleton';
+export {
+  nestedDefinitionEdits,
+  skeletonText,
+  subagentSkeleton,
+  warmUpSamples,
+  type NestedInsertion,
+  type Skeleton,
+} from './features/skeleton';
 export {
   definitionLanguage,
   definitionSnippets,

@@ -2,7 +2,7 @@
  * The server's requests and commands beyond standard LSP, defined once for the server, the
  * VS Code client and other editors (docs/editors.md). Dependency-free: the client imports it.
  */
-import type { Range } from 'vscode-languageserver-types';
+import type { Range, TextEdit } from 'vscode-languageserver-types';
 import type { Resolution } from './results';
 
 export type { Resolution, ResolvedDefinition, ResolveStatus } from './results';
@@ -59,14 +59,24 @@ export interface NewSubagentParams {
   name?: string;
   /** The workspace folder the file goes into (its project folder). */
   folderUri?: string;
+  /**
+   * For a runtime whose files hold several definitions (`nested` below): the existing file to add
+   * this one to, instead of a new file.
+   */
+  containerUri?: string;
 }
 
 export interface NewSubagentResult {
-  runtimes: { id: string; title: string; definition: string }[];
+  /** `nested`: what one entry of a file holding several is called ("subagent"); such a runtime lists `containers`. */
+  runtimes: { id: string; title: string; definition: string; nested?: string }[];
+  /** Asked with a runtime and a folder but no name: the folder's files of that runtime that hold several definitions. */
+  containers?: { uri: string; label: string }[];
   /** Why the name cannot be used (it would not load, break a rule, or the file exists). */
   problem?: string;
   /** The file to create (created exclusively by the client), and the description's value to select in it. */
   file?: { uri: string; text: string; selection: Range };
+  /** The edits that add it to `containerUri` (applied by the client as a WorkspaceEdit), and the new description's range after them. */
+  edit?: { uri: string; edits: TextEdit[]; selection: Range };
 }
 
 /** What the client may send in `initializationOptions`. */

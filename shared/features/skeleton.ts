@@ -1,5 +1,8 @@
 /** A new definition of a dialect, as text: its module's skeleton without the snippet placeholders. */
+import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import type { TextEdit } from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
+import { SourceText } from '../text/source';
 import { dialectModule, dialectModules } from '../dialects';
 import { snippetText } from './kit/completion-items';
 import type { Skeleton } from './kit/new-definition';
@@ -37,4 +40,42 @@ export function subagentSkeleton(dialect: Dialect, name: string, purpose: string
   const path = (module.files.defaultGlobs[0] ?? '*').replace(/^(\*\*\/)+/, '').replace(/\*/g, name);
   const language = path.endsWith('.json') ? 'json' : path.endsWith('.md') ? 'markdown' : 'yaml';
   return { path, language, text: snippetText(module.skeleton(name)), note: `A ${module.labels.definition}.` };
+}
+
+/** Where a new definition goes in a file that holds several (a Profy Expert's `subagents`), and the edits. */
+export type NestedInsertion =
+  { ok: true; edits: TextEdit[]; after: string; name: string } | { ok: false; problem: string };
+
+/**
+ * The edits that add a new definition `name` to `text`, a file of `dialect` that holds several
+ * (its module's `editor.nestedDefinitions`): the skeleton's first entry appended to the file's
+ * list (made when missing), laid out like the file (its line ending, two-space indent). The CLI
+ * (`subagents new --expert`) writes the result; the editor applies the edits as a WorkspaceEdit.
+ * Refused when the runtime keeps one definition per file or the file is not a JSON object.
+ */
+export function nestedDefinitionEdits(dialect: Dialect, text: string, name: string, purpose = ''): NestedInsertion {
+  const module = dialectModule(dialect);
+  const nested = module?.editor.nestedDefinitions;
+  const skeleton = module && subagentSkeleton(dialect, name, purpose);
+  if (!module || !nested || !skeleton)
+    return { ok: false, problem: `${module?.title ?? dialect} keeps one definition per file` };
+  const { key } = nested;
+  const entry = (parseJsonc(skeleton.text) as Record<string, unknown[]> | undefined)?.[key]?.[0];
+  const errors: ParseError[] = [];
+  const container = parseJsonc(text, errors) as Record<string, unknown> | undefined;
+  if (errors.length || !container || typeof container !== 'object' || Array.isArray(container))
+    return { ok: false, problem: 'not a JSON object; fix its syntax first' };
+  const list = container[key];
+  if (list !== undefined && !Array.isArray(list)) return { ok: false, problem: `\`${key}\` is not a list` };
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol };
+  const jsonEdits = list
+    ? modify(text, [key, list.length], entry, { formattingOptions, isArrayInsertion: true })
+    : modify(text, [key], [entry], { formattingOptions });
+  const source = new SourceText(text);
+  const edits = jsonEdits.map((e) => ({
+    range: { start: source.position(e.offset), end: source.position(e.offset + e.length) },
+    newText: e.content,
+  }));
+  return { ok: true, edits, after: applyEdits(text, jsonEdits), name };
 }

@@ -244,6 +244,44 @@ describe('subagents/workspace', function () {
     assert.strictEqual(vendored.status, 'loads');
   });
 
+  it('drops the row of an open definition deleted on disk (the tab stays), and shows it again when saved back', async () => {
+    await start(FILES);
+    await complete();
+    const rel = '.polytoken/subagents/triage.md';
+    const file = path.join(ws, rel);
+    const uri = await client.open(file, FILES[rel]);
+    await client.diagnosticsFor(uri);
+    const rows = async () => (await ask()).definitions.filter((d) => d.uri === uri).map((d) => d.name);
+    assert.deepStrictEqual(await rows(), ['triage']);
+    const watched = (type: number, target = uri) =>
+      client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: target, type }] });
+
+    let since = changes.length;
+    fs.rmSync(file);
+    await watched(3);
+    assert.deepStrictEqual(await changedFile(rel, since), [], 'the runtime no longer reads it');
+    // Edits in the tab do not bring it back: there is still no file.
+    await client.change(uri, FILES[rel].replace('Sorts incoming issues.', 'Sorts issues.'));
+    await client.diagnosticsFor(uri);
+    await new Promise((r) => setTimeout(r, 700)); // past the view's quiet periods
+    assert.deepStrictEqual(await rows(), []);
+
+    // Saved from the tab: the file is back, and so is its row.
+    since = changes.length;
+    fs.writeFileSync(file, FILES[rel].replace('Sorts incoming issues.', 'Sorts issues.'));
+    await watched(1);
+    assert.deepStrictEqual(
+      (await changedFile(rel, since)).map((d) => d.name),
+      ['triage'],
+    );
+
+    // Its folder deleted (VS Code reports the folder alone): the row goes too.
+    since = changes.length;
+    fs.rmSync(path.join(ws, '.polytoken/subagents'), { recursive: true });
+    await watched(3, uriOf(ws, '.polytoken/subagents'));
+    assert.deepStrictEqual(await changedFile(rel, since), []);
+  });
+
   it('takes the status from the default severities: rules: turning errors off changes the counts, not the status', async () => {
     const config =
       FILES['.subagents.yaml'] +

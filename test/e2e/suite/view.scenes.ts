@@ -17,8 +17,6 @@ async function revealed(rel: string, name: string, expand: boolean): Promise<voi
 export const scenes: Scene[] = [
   {
     name: 'subagents-view',
-    // The Explorer's first pane (Folders) collapsed by its header, so the Subagents pane gets the height.
-    click: '[id="workbench.view.explorer"] .split-view-view:first-child .pane-header',
     // A status icon as the workbench draws it (ThemeIcon `error` on the rejected reviewer).
     selector: '.custom-view-tree-node-item-icon.codicon-error',
     // The view, and the resolve preview's tool-set chips beside it.
@@ -35,7 +33,7 @@ export const scenes: Scene[] = [
       );
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.parse(resolved.previewUri));
-      // Room for the view: the side bar wider (the driver collapses the Folders pane, see `click`).
+      // Room for the view: the side bar wider.
       await vscode.commands.executeCommand('subagents.definitions.focus');
       for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
       for (const [rel, name] of [

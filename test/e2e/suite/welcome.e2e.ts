@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, fileUri, ours, waitFor } from './helpers';
+import { EXTENSION_ID, fileUri, ours, revert, waitFor } from './helpers';
 
 describe('New Subagent…', function () {
   this.timeout(90000);
@@ -53,6 +53,40 @@ describe('New Subagent…', function () {
         .map((d) => d.message),
       [],
     );
+  });
+
+  it('adds a Profy subagent to an existing Expert, opened at its description', async () => {
+    const ledger = fileUri('experts/ledger.expert.json');
+    const errorsBefore = ours(ledger).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+    try {
+      const edited = await vscode.commands.executeCommand<vscode.Uri>('subagents.newSubagent', {
+        runtime: 'profy',
+        name: 'e2e_closer',
+        container: ledger.toString(),
+      });
+      assert.strictEqual(edited?.toString(), ledger.toString());
+      const editor = await waitFor(
+        'the Expert to open',
+        () =>
+          vscode.window.activeTextEditor?.document.uri.toString() === ledger.toString() &&
+          vscode.window.activeTextEditor,
+      );
+      const text = editor.document.getText();
+      const subagents = (JSON.parse(text) as { subagents: { name: string }[] }).subagents.map((s) => s.name);
+      assert.strictEqual(subagents.at(-1), 'e2e_closer');
+      assert.ok(editor.document.isDirty, 'an edit in the editor, for the author to save or undo');
+      const line = editor.document.lineAt(editor.selection.start.line).text;
+      assert.match(line, /"description": /, 'the cursor is on the new description');
+      assert.ok(editor.document.offsetAt(editor.selection.start) > text.indexOf('"e2e_closer"'));
+      // Checked by the server: no error added.
+      await waitFor('the server to check the edited Expert', async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        return ours(ledger).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length === errorsBefore;
+      });
+    } finally {
+      await revert(ledger);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it('opens the getting-started walkthrough', async () => {

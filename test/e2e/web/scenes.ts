@@ -59,10 +59,10 @@ const scenes: Scene[] = [
   },
   {
     name: 'web-subagents-view',
-    text: ['triage', 'planner', 'ledger'],
+    // Its own side bar (no file tree beside it): the runtimes and their groups, read from the workspace.
+    text: ['Polytoken', '.picasso/agents', 'apps/cli/agents', 'ledger'],
     required: true,
     async setup() {
-      await vscode.commands.executeCommand('workbench.view.explorer');
       await vscode.commands.executeCommand('subagents.definitions.focus');
     },
   },
