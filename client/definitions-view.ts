@@ -294,7 +294,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     this.updateMessage();
     const target = refreshTarget(this.shownRoots, this.rootNodes(), refresh);
     // The tree's pending request for the root gets this answer: a refresh now would only cancel it.
-    // The tree's pending request for the root gets this answer: a refresh now would only cancel it.
     if (target !== 'root' || !this.answeringRoot) this.refresh(target);
   }
 
