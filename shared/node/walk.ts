@@ -132,8 +132,11 @@ function listByBytes(
     const bytes = Buffer.concat([Buffer.from(prefix), entry.name]);
     const link = !entry.isFile();
     if (link && !(entry.isSymbolicLink() && isRegularFile(bytes))) continue;
-    if (valid) files.push(full);
-    if (valid && link) links?.add(full);
-    else undecodable.push({ path: full, name: printableBytes(entry.name) });
+    if (!valid) {
+      undecodable.push({ path: full, name: printableBytes(entry.name) });
+      continue;
+    }
+    files.push(full);
+    if (link) links?.add(full);
   }
 }
