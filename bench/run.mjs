@@ -223,8 +223,11 @@ if (results.cache) {
   else {
     lines.push(`| check --cache, ${c.definitions.toLocaleString('en')} definitions | wall (ms) | CPU (ms) |`);
     lines.push('| --- | ---: | ---: |');
-    for (const k of ['plain', 'cold', 'warm']) lines.push(`| ${k} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
+    for (const k of ['plain', 'cold', 'warm', 'content'])
+      if (c[k]) lines.push(`| ${k} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
     lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
+    if (c.content)
+      lines.push(`| content / warm | ${fmt(100 * c.contentOverWarm, 1)} % | ${fmt(100 * c.contentOverWarmCpu, 1)} % |`);
   }
 }
 for (const [title, s] of [

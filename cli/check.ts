@@ -25,6 +25,7 @@ import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix'
 import { formatGithub } from './github';
 import { HELP } from './help';
 import { inputRoots, linkRefusal, readRoots } from './roots';
+import { launcherBundleDigest } from './bundle-digest';
 import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
 import { formatStylish } from './stylish';
@@ -309,6 +310,8 @@ function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
 
 /** The version and a digest of the running bundle: a rebuilt checker never trusts an older cache. */
 function checkerIdentity(version: string): string {
+  const launched = launcherBundleDigest();
+  if (launched !== undefined) return `${version} ${launched}`;
   try {
     return `${version} ${createHash('sha256').update(fs.readFileSync(__filename)).digest('base64')}`;
   } catch {

@@ -18,6 +18,7 @@ import Module from 'module';
 import * as os from 'os';
 import * as path from 'path';
 import * as vm from 'vm';
+import { setBundleDigest } from './bundle-digest';
 
 const DIGEST_BYTES = 32;
 const sha256 = (data: string | Buffer): Buffer => crypto.createHash('sha256').update(data).digest();
@@ -100,6 +101,7 @@ function launch(): void {
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const dir = cacheFolder();
   const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest();
+  setBundleDigest(key.toString('base64'));
   const file = dir && path.join(dir, `cli-${sha256(bundle).toString('hex').slice(0, 16)}.v8`);
   const cachedData = file ? readCache(file, key) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });

@@ -202,9 +202,10 @@ export class CheckCache {
       if (
         name != null &&
         (own(previous.groups, `${items[i].kind} ${name}`) ?? items[i].path) !== groupOf(items[i].kind, name)
-      )
+      ) {
         stale.push(i);
-      else
+        reused[i] = undefined; // analyzed again below
+      } else
         result.reports[i] = { path: items[i].path, kind: items[i].kind, diagnostics: entry[2].map(restoredDiagnostic) };
     }
     if (stale.length) {
@@ -225,7 +226,7 @@ export class CheckCache {
       this.previousFiles === items.length &&
       Object.keys(previous.configs).length === Object.keys(next.configs).length;
     if (!unchanged && !ruleFailed && !this.unwritable) {
-      this.record(items, hashes, stamps, contexts, result, groupOf);
+      this.record(items, hashes, stamps, contexts, result, groupOf, reused);
       this.write();
     }
     return { ...result, notes: this.notes };
@@ -251,6 +252,7 @@ export class CheckCache {
     contexts: string[],
     result: ItemsRun,
     groupOf: (kind: FileKind, name: string) => string,
+    reused: (Entry | undefined)[],
   ): void {
     const { next } = this;
     const contextIndex = new Map<string, number>();
@@ -258,11 +260,15 @@ export class CheckCache {
       const report = result.reports[i];
       const hash = hashes[i];
       if (!report || hash === undefined) return;
-      const diagnostics: StoredDiagnostic[] = [];
-      for (const d of report.diagnostics) {
-        const stored = storedDiagnostic(d);
-        if (!stored) return;
-        diagnostics.push(stored);
+      // A reused report is kept as it was stored (its diagnostics were restored from these).
+      let diagnostics = reused[i]?.[2];
+      if (diagnostics === undefined) {
+        diagnostics = [];
+        for (const d of report.diagnostics) {
+          const stored = storedDiagnostic(d);
+          if (!stored) return;
+          diagnostics.push(stored);
+        }
       }
       let context = contextIndex.get(contexts[i]);
       if (context === undefined) contextIndex.set(contexts[i], (context = next.contexts.push(contexts[i]) - 1));

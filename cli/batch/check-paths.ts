@@ -68,7 +68,7 @@ function checkWith(
   /** Definitions named by a file or a glob (not found in a walked folder): checked with the folders around them. */
   const named: Item[] = [];
   for (const input of inputs.length ? inputs : ['.']) {
-    const { form, root, files, undecodable } = expandInput(input, cwd, ioErrors, virtual, early?.onFile);
+    const { form, root, files, undecodable, links } = expandInput(input, cwd, ioErrors, virtual, early?.onFile);
     const folders = new Map<string, Folder>();
     const kindOf = (path: string) => {
       const dir = posix.dirname(path);
@@ -82,7 +82,9 @@ function checkWith(
       if (!kinds.has(path)) {
         const { kind: k, folder } = kindOf(path);
         kinds.set(path, (kind = k));
-        const refused = kind && !virtual?.has(path) ? options.refuse?.(path) : undefined;
+        // Only a link is ever refused: of a walk's files, only those it saw as links are asked about (no lstat each).
+        const mayBeLink = links === undefined || links.has(path);
+        const refused = kind && mayBeLink && !virtual?.has(path) ? options.refuse?.(path) : undefined;
         if (refused !== undefined) ioErrors.push({ path, message: refused });
         else if (kind) {
           candidates.push({ path, kind, config: folder.config, root });

@@ -25,6 +25,11 @@ export interface ExpandedInput {
   files: string[];
   /** Files found whose names are not valid UTF-8 (not in `files`: they cannot be read). */
   undecodable: UndecodableFile[];
+  /**
+   * Of a walk (a folder, a glob), the files that are links: every other file it lists is none.
+   * Undefined for a file named directly, which may be one.
+   */
+  links?: ReadonlySet<string>;
 }
 
 /**
@@ -52,9 +57,12 @@ export function expandInput(
   } catch (e) {
     statError = e;
   }
+  const links = new Set<string>();
   if (stat) {
-    if (stat.isDirectory())
-      return { form: 'folder', root: abs, files: walkFiles(abs, problems, undecodable, onFile), undecodable };
+    if (stat.isDirectory()) {
+      const files = walkFiles(abs, problems, undecodable, onFile, links);
+      return { form: 'folder', root: abs, files, undecodable, links };
+    }
     return { form: 'file', root: posix.dirname(abs), files: [abs], undecodable };
   }
   const scan = picomatch.scan(pattern);
@@ -71,8 +79,8 @@ export function expandInput(
     // A glob below a folder that does not exist matches nothing.
   }
   const selected = (path: string) => matchesSelfOrFolder(matches, posix.relative(base, path));
-  const files = baseStat?.isDirectory() ? walkFiles(base, problems, undecodable, onFile).filter(selected) : [];
-  return { form: 'glob', root: base, files, undecodable: undecodable.filter((u) => selected(u.path)) };
+  const files = baseStat?.isDirectory() ? walkFiles(base, problems, undecodable, onFile, links).filter(selected) : [];
+  return { form: 'glob', root: base, files, undecodable: undecodable.filter((u) => selected(u.path)), links };
 }
 
 /**

@@ -30,9 +30,10 @@ export interface ConfigOptions {
   /** Parses a configuration's text (default: parseConfig; `check --cache` answers unchanged ones itself). */
   parse?: typeof parseConfig;
   /**
-   * Why a file may not be read at all (the MCP server: a link that leads out of its workspace), or
-   * undefined. Applies to configurations and to the files `checkPaths` finds; a refused file is
-   * reported as unreadable, never opened.
+   * Why a link may not be read at all (a link that leads out of the checked folders or the MCP
+   * server's workspace), or undefined. Applies to configurations and to the files `checkPaths`
+   * finds; a refused file is reported as unreadable, never opened. A file that is no link is never
+   * refused: `checkPaths` asks only about the links among the files a walk lists.
    */
   refuse?: (path: string) => string | undefined;
 }

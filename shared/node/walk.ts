@@ -36,16 +36,18 @@ export const undecodableMessage = (name: string, what: 'file' | 'folder') =>
  * end. Links to regular files are listed; links to anything else (FIFOs, devices,
  * dangling links) are not. Unreadable or vanished folders are reported, never thrown,
  * and so are folders whose names are not valid UTF-8; files with such names go to `undecodable`.
- * `onFile` hears each file's path as the walk finds it.
+ * `onFile` hears each file's path as the walk finds it; `links` gets the files that are links
+ * (the folder's entries say so: a caller need not `lstat` the others).
  */
 export function walkFiles(
   root: string,
   problems: WalkProblem[] = [],
   undecodable: UndecodableFile[] = [],
   onFile?: (path: string) => void,
+  links?: Set<string>,
 ): string[] {
   const files: string[] = [];
-  for (const step of walkFolders(root, problems, undecodable))
+  for (const step of walkFolders(root, problems, undecodable, links))
     for (const file of step) {
       files.push(file);
       onFile?.(file);
@@ -62,6 +64,7 @@ export function* walkFolders(
   root: string,
   problems: WalkProblem[] = [],
   undecodable: UndecodableFile[] = [],
+  links?: Set<string>,
 ): Generator<string[]> {
   const top = posix.normalize(toPosix(root));
   const stack = [top.length > 1 && top.endsWith('/') ? top.slice(0, -1) : top];
@@ -85,9 +88,13 @@ export function* walkFolders(
       }
       const full = dir === '/' ? `/${entry.name}` : dir === '.' ? entry.name : `${dir}/${entry.name}`; // dir is normalized: no posix.join needed
       if (entry.isDirectory()) stack.push(full);
-      else if (entry.isFile() || (entry.isSymbolicLink() && isRegularFile(full))) files.push(full);
+      else if (entry.isFile()) files.push(full);
+      else if (entry.isSymbolicLink() && isRegularFile(full)) {
+        files.push(full);
+        links?.add(full);
+      }
     }
-    if (undecoded) listByBytes(dir, stack, files, problems, undecodable);
+    if (undecoded) listByBytes(dir, stack, files, problems, undecodable, links);
     yield files;
   }
 }
@@ -103,6 +110,7 @@ function listByBytes(
   files: string[],
   problems: WalkProblem[],
   undecodable: UndecodableFile[],
+  links: Set<string> | undefined,
 ): void {
   let entries: fs.Dirent<Buffer>[];
   try {
@@ -122,8 +130,13 @@ function listByBytes(
       continue;
     }
     const bytes = Buffer.concat([Buffer.from(prefix), entry.name]);
-    if (!entry.isFile() && !(entry.isSymbolicLink() && isRegularFile(bytes))) continue;
-    if (valid) files.push(full);
-    else undecodable.push({ path: full, name: printableBytes(entry.name) });
+    const link = !entry.isFile();
+    if (link && !(entry.isSymbolicLink() && isRegularFile(bytes))) continue;
+    if (!valid) {
+      undecodable.push({ path: full, name: printableBytes(entry.name) });
+      continue;
+    }
+    files.push(full);
+    if (link) links?.add(full);
   }
 }
