@@ -46,24 +46,6 @@ export interface StoreChange {
   structure: boolean;
 }
 
-/**
- * What to refresh after an answer: the root only when the runtimes it shows changed, else the nodes
- * that show something new (refreshing a node asks for its children again: a runtime whose groups
- * came or went is one of them). A root refresh makes VS Code forget every node it was given, and
- * a second one while the workbench is still asking for the children of the first one's expanded
- * runtimes is what logged "No tree item with id '1/runtime:…' found" (the first definition of an
- * empty workspace was followed by the full pass's "everything changed" answer, which refreshed
- * the root again though nothing at that level had changed).
- */
-export function refreshTarget(
-  shown: readonly DefinitionsNode[] | undefined,
-  roots: readonly DefinitionsNode[],
-  refresh: ReadonlySet<DefinitionsNode>,
-): 'root' | DefinitionsNode[] {
-  if (!shown || shown.length !== roots.length || shown.some((n, i) => n !== roots[i])) return 'root';
-  return [...refresh];
-}
-
 export class DefinitionsStore {
   /** The server's answer, by file. */
   private readonly files = new Map<string, WorkspaceDefinition[]>();

@@ -33,7 +33,6 @@ import {
 } from './definitions-model';
 import {
   DefinitionsStore,
-  refreshTarget,
   type DefinitionNode,
   type DefinitionsNode,
   type DetailNode,
@@ -44,8 +43,6 @@ import {
 export type { DefinitionsNode } from './definitions-store';
 
 const DEFINITIONS_VIEW_ID = 'subagents.definitions';
-/** How long the tree's requests must have been quiet before the next refresh. */
-const TREE_QUIET_MS = 300;
 /** Context keys the view's menus and welcome content read. */
 const ONLY_PROBLEMS_KEY = 'subagents.definitions.onlyProblems';
 const LOADING_KEY = 'subagents.definitions.loading';
@@ -81,13 +78,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   private pending: Set<string> | 'all' = 'all';
   private fetching: Promise<void> | undefined;
   private completeWaiters: (() => void)[] = [];
-  /** The runtimes the tree last got for its root, and whether it is waiting for them (the first answer). */
-  private shownRoots: readonly DefinitionsNode[] | undefined;
-  private answeringRoot = false;
-  /** A refresh waiting for the tree to be quiet (and shown), and when the tree last asked for children. */
-  private waitingRefresh: 'root' | Set<DefinitionsNode> | undefined;
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private treeAskedAt = 0;
 
   constructor(
     private readonly client: LanguageClient,
@@ -107,7 +97,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
         this.serverChanged(params),
       ),
       this.treeView.onDidChangeVisibility((e) => {
-        if (e.visible) this.scheduleRefresh();
         if (e.visible && this.pending !== 'all' && this.pending.size) void this.fetch();
       }),
       vscode.commands.registerCommand('subagents.definitions.onlyProblems', () => this.setOnlyProblems(true)),
@@ -116,7 +105,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   }
 
   dispose(): void {
-    clearTimeout(this.refreshTimer);
     for (const d of this.disposables) d.dispose();
   }
 
@@ -135,17 +123,12 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
     return new Promise((resolve) => this.completeWaiters.push(resolve));
   }
 
-  /** Resolves once no refresh is waiting (tests: what fires afterwards comes from what they do next). */
-  async refreshSettled(): Promise<void> {
-    while (this.waitingRefresh || this.refreshTimer) await new Promise((r) => setTimeout(r, 50));
-  }
-
   async setOnlyProblems(on: boolean): Promise<void> {
     this.onlyProblems = on;
     await this.state.update(ONLY_PROBLEMS_KEY, on);
     await vscode.commands.executeCommand('setContext', ONLY_PROBLEMS_KEY, on);
     this.updateMessage();
-    this.refresh('root');
+    this.changed.fire(undefined);
   }
 
   // ----- TreeDataProvider
@@ -210,17 +193,9 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
   }
 
   async getChildren(node?: DefinitionsNode): Promise<DefinitionsNode[]> {
-    this.treeAskedAt = Date.now();
     if (!node) {
-      if (!this.loaded) {
-        this.answeringRoot = true;
-        try {
-          await this.fetch();
-        } finally {
-          this.answeringRoot = false;
-        }
-      }
-      return (this.shownRoots = this.rootNodes());
+      if (!this.loaded) await this.fetch();
+      return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
     }
     switch (node.kind) {
       case 'runtime':
@@ -232,10 +207,6 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
       case 'detail':
         return [];
     }
-  }
-
-  private rootNodes(): RuntimeNode[] {
-    return this.store.runtimeNodes().filter((n) => this.visibleIn(n).length > 0);
   }
 
   getParent(node: DefinitionsNode): DefinitionsNode | undefined {
@@ -286,49 +257,15 @@ export class DefinitionsView implements vscode.TreeDataProvider<DefinitionsNode>
 
   /** Takes in an answer and refreshes what it changed: a file's own nodes and the counts above them, or everything. */
   private apply(wanted: Set<string> | 'all', result: WorkspaceResult): void {
+    const firstLoad = !this.loaded;
     this.loaded = true;
     this.complete = result.complete;
     void vscode.commands.executeCommand('setContext', LOADING_KEY, !result.complete && !result.definitions.length);
     if (result.runtimes) this.store.setRuntimes(result.runtimes);
-    const { refresh } = this.store.apply(wanted, result.definitions);
+    const { refresh, structure } = this.store.apply(wanted, result.definitions);
     this.updateMessage();
-    const target = refreshTarget(this.shownRoots, this.rootNodes(), refresh);
-    // The tree's pending request for the root gets this answer: a refresh now would only cancel it.
-    if (target !== 'root' || !this.answeringRoot) this.refresh(target);
-  }
-
-  /**
-   * Asks VS Code to refresh, one refresh at a time: a refresh makes the extension host forget the
-   * nodes below what it refreshes, and a second one while the workbench is still asking for the
-   * children of the first one's expanded nodes is what logged "No tree item with id '1/runtime:…'
-   * found". So refreshes wait until the tree's requests have been quiet for a moment (merged
-   * meanwhile), and a hidden view gets none: it is refreshed from the root once shown.
-   */
-  private refresh(target: 'root' | readonly DefinitionsNode[]): void {
-    if (target === 'root' || this.waitingRefresh === 'root') this.waitingRefresh = 'root';
-    else if (target.length) {
-      this.waitingRefresh ??= new Set();
-      for (const node of target) this.waitingRefresh.add(node);
-    }
-    this.scheduleRefresh();
-  }
-
-  private scheduleRefresh(): void {
-    if (!this.waitingRefresh || this.refreshTimer) return;
-    if (!this.treeView.visible) {
-      if (this.shownRoots) this.waitingRefresh = 'root'; // the workbench kept its old nodes meanwhile
-      return;
-    }
-    const wait = Math.max(0, this.treeAskedAt + TREE_QUIET_MS - Date.now());
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      if (Date.now() - this.treeAskedAt < TREE_QUIET_MS) return this.scheduleRefresh();
-      const target = this.waitingRefresh;
-      this.waitingRefresh = undefined;
-      if (!target || !this.treeView.visible) return void (this.waitingRefresh = target);
-      this.treeAskedAt = Date.now();
-      this.changed.fire(target === 'root' ? undefined : [...target]);
-    }, wait);
+    if (firstLoad || wanted === 'all' || structure) this.changed.fire(undefined);
+    else if (refresh.size) this.changed.fire([...refresh]);
   }
 
   private visibleMembers(group: GroupNode): DefinitionNode[] {

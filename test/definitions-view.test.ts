@@ -8,7 +8,7 @@ import { defaultLoadedConfig } from '../shared/config/config';
 import { summarizeFile, workspaceRuntimes } from '../shared/features/workspace-summary';
 import { resolveWithProvenance } from '../shared/features/resolve';
 import { definitionDescription, hasProblems, problemsLine, statusLine, toolRows } from '../client/definitions-model';
-import { DefinitionsStore, refreshTarget } from '../client/definitions-store';
+import { DefinitionsStore } from '../client/definitions-store';
 import type { WorkspaceDefinition } from '../shared/protocol';
 
 const ROOT = '/ws';
@@ -268,28 +268,5 @@ describe('the Subagents view: its data store', () => {
     ]);
     assert.strictEqual(change.structure, true);
     assert.strictEqual(store.size, 3);
-  });
-
-  it('refreshes the root only when the runtimes it shows change, never for an "everything changed" answer that changed nothing', () => {
-    const store = new DefinitionsStore();
-    const first = [def(A, 'a')];
-    // The first definition of an empty workspace: a runtime appears, the root is refreshed.
-    let change = store.apply(new Set([A]), first);
-    assert.strictEqual(refreshTarget([], store.runtimeNodes(), change.refresh), 'root');
-    const shown = store.runtimeNodes();
-    // The full pass then says "everything changed" with the same answer: nothing to refresh.
-    change = store.apply('all', first);
-    assert.deepStrictEqual(refreshTarget(shown, store.runtimeNodes(), change.refresh), []);
-    // A new group under the shown runtime: the runtime is refreshed (its children asked again), not the root.
-    change = store.apply('all', [...first, def('file:///ws/web/.polytoken/subagents/c.md', 'c', { group: 'web' })]);
-    assert.strictEqual(change.structure, true);
-    const target = refreshTarget(shown, store.runtimeNodes(), change.refresh);
-    assert.notStrictEqual(target, 'root');
-    assert.ok((target as { id: string }[]).some((n) => n.id === 'runtime:polytoken'));
-    // A second runtime: the root.
-    change = store.apply(new Set([E]), [def(E, 'poster', { dialect: 'profy', group: 'ledger' })]);
-    assert.strictEqual(refreshTarget(shown, store.runtimeNodes(), change.refresh), 'root');
-    // Before the tree asked for its root, there is nothing to refresh node by node.
-    assert.strictEqual(refreshTarget(undefined, store.runtimeNodes(), new Set()), 'root');
   });
 });

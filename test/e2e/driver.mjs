@@ -319,33 +319,9 @@ async function main() {
     );
 
   if (!results.error && !args.includes('--no-screenshots')) await screenshots(page);
-  for (const line of logErrors()) sceneFailures.push(`logged: ${line}`);
   for (const f of sceneFailures) console.log(`FAILED scene: ${f}`);
   const ok = results.passes > 0 && results.failures === 0 && !results.error && sceneFailures.length === 0;
   return ok;
-}
-
-/** Errors the workbench logs about our view (VS Code only logs them; the view still works, wrongly refreshed). */
-const LOG_ERRORS = [/No tree item with id '[^']*' found/];
-
-/** The lines of the extension host's and the window's logs (and the page's console) that match LOG_ERRORS. */
-function logErrors() {
-  const files = [path.join(tmp, 'browser.log')];
-  const walk = (dir) => {
-    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith('.log')) files.push(p);
-    }
-  };
-  walk(path.join(dirs.ud, 'logs'));
-  const found = [];
-  for (const f of files) {
-    if (!fs.existsSync(f)) continue;
-    for (const line of fs.readFileSync(f, 'utf8').split('\n'))
-      if (LOG_ERRORS.some((re) => re.test(line))) found.push(`${path.relative(tmp, f)}: ${line.trim().slice(0, 300)}`);
-  }
-  return found;
 }
 
 async function frameTexts(page) {

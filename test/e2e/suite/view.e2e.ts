@@ -140,7 +140,6 @@ describe('the Subagents view', function () {
 
   it('follows an unsaved edit, refreshing only the nodes it changed', async () => {
     const triage = await nodeOf(view, TRIAGE, 'triage');
-    await view.refreshSettled(); // the previous test's filter change refreshes the root
     const fired: (DefinitionsNode | DefinitionsNode[] | undefined)[] = [];
     const sub = view.onDidChangeTreeData((e) => fired.push(e));
     try {
