@@ -9,7 +9,10 @@ import * as path from 'path';
 const args = process.argv.slice(2);
 const withoutAt = args.indexOf('--without');
 const without = withoutAt >= 0 ? new RegExp(args[withoutAt + 1]) : undefined;
-const reportPath = args.find((a, i) => !a.startsWith('--') && i !== withoutAt + 1) ?? 'reports/mutation/mutation.json';
+// The report is the argument that is no option and no --without's pattern (withoutAt is -1 without one).
+const reportPath =
+  args.find((a, i) => !a.startsWith('--') && (withoutAt < 0 || i !== withoutAt + 1)) ??
+  'reports/mutation/mutation.json';
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 
 const testNames = new Map();
