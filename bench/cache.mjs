@@ -86,9 +86,9 @@ try {
 
 const summary = (kind) => ({
   wallMs: median(times[kind].map((m) => m.wall)),
-  bestMs: Math.min(...times[kind].map((m) => m.wall)),
+  bestMs: times[kind].reduce((best, m) => Math.min(best, m.wall), Infinity),
   cpuMs: median(times[kind].map((m) => m.cpu ?? NaN)),
-  rssMiB: Math.max(...times[kind].map((m) => m.rss)),
+  rssMiB: times[kind].reduce((best, m) => Math.max(best, m.rss), -Infinity),
 });
 const result = {
   definitions: size,

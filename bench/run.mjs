@@ -86,19 +86,19 @@ try {
       checkMs: median(checks.map((c) => c.wall)),
       checkRunsMs: checks.map((c) => Math.round(c.wall)),
       checkCpuMs: median(checks.map((c) => c.cpu ?? NaN)),
-      checkRssMiB: Math.max(...checks.map((c) => c.rss)),
+      checkRssMiB: checks.reduce((best, c) => Math.max(best, c.rss), -Infinity),
       singleThreadMs: median(single.map((c) => c.wall)),
       singleThreadCpuMs: median(single.map((c) => c.cpu ?? NaN)),
-      singleThreadRssMiB: Math.max(...single.map((c) => c.rss)),
+      singleThreadRssMiB: single.reduce((best, c) => Math.max(best, c.rss), -Infinity),
       floorMs: median(floors.map((c) => c.wall)),
       floorRunsMs: floors.map((c) => Math.round(c.wall)),
-      floorRssMiB: Math.max(...floors.map((c) => c.rss)),
+      floorRssMiB: floors.reduce((best, c) => Math.max(best, c.rss), -Infinity),
     };
     row.filesPerSecond = Math.round(size / (row.checkMs / 1000));
     row.ratio = row.checkMs / row.floorMs;
     // The best runs: on a shared machine the minimum is the least disturbed measurement.
-    row.checkBestMs = Math.min(...checks.map((c) => c.wall));
-    row.floorBestMs = Math.min(...floors.map((c) => c.wall));
+    row.checkBestMs = checks.reduce((best, c) => Math.min(best, c.wall), Infinity);
+    row.floorBestMs = floors.reduce((best, c) => Math.min(best, c.wall), Infinity);
     row.ratioBest = row.checkBestMs / row.floorBestMs;
     row.floorCpuMs = median(floors.map((c) => c.cpu ?? NaN));
     // On one thread, CPU against the floor's (its target: 1.2); with the default threads, the

@@ -28,7 +28,7 @@ const CONFIG_FILE = '.subagents.yaml';
 /** The commented configuration `init` writes: every key optional and commented out, the runtimes from the registry. */
 export function initialConfig(): string {
   const modules = [...dialectModules()].sort((a, b) => a.displayOrder - b.displayOrder);
-  const pad = (id: string) => `${id}:`.padEnd(Math.max(...modules.map((m) => m.id.length)) + 2);
+  const pad = (id: string) => `${id}:`.padEnd(modules.reduce((widest, m) => Math.max(widest, m.id.length), 0) + 2);
   return [
     '# Configuration of the subagents checker and editor tooling (`subagents check`, the editor extension).',
     '# Every key is optional: uncomment what you need. An invalid part is reported on this file',

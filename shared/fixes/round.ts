@@ -123,7 +123,9 @@ export function verifyRound(subject: FixSubject, options: RoundOptions = {}): Ve
   const proposed = analysis.input ? proposedFixes(analysis, options) : [];
   const picked = applyFixes(text, proposed).applied;
   const round = new Round(subject, options, start);
-  round.waiting.push(...proposed.filter((c) => !picked.includes(c)));
+  // One by one: a file's proposals are as many as its findings (no spread into arguments).
+  const taken = new Set(picked);
+  for (const c of proposed) if (!taken.has(c)) round.waiting.push(c);
   const end = round.together(start, round.alone(picked));
   return {
     accepted: end.applied,
