@@ -64,9 +64,23 @@ export class ClosedAnalyses {
     private readonly host: { configuration: Configuration; index: DefinitionIndex; connection: Connection },
   ) {}
 
-  /** A reader's queue: what it has queued and will run is what another reader's analyses are kept for. */
-  addReader(queue: SlicedQueue): void {
+  /**
+   * A reader's queue of closed files, worked through in slices of `sliceMs`: what it has queued and
+   * will run is what another reader's analyses are kept for, and each time it drains the counts are
+   * logged (once per change).
+   */
+  readerQueue(sliceMs: number, each: (path: string) => void, drained: () => void, canRun: () => boolean): SlicedQueue {
+    const queue = new SlicedQueue(
+      sliceMs,
+      each,
+      () => {
+        drained();
+        this.logCounts();
+      },
+      canRun,
+    );
     this.readers.push(queue);
+    return queue;
   }
 
   analyze(
@@ -106,8 +120,8 @@ export class ClosedAnalyses {
     return analysis;
   }
 
-  /** A pass ended: how many closed-file analyses so far, and how many served a second reader (once per change; a debug message). */
-  logCounts(): void {
+  /** A queue drained: how many closed-file analyses so far, and how many served a second reader (once per change; a debug message). */
+  private logCounts(): void {
     const line = `subagents: closed files analysed: ${this.analysed} (${this.shared} more reads served by an analysis already made)`;
     if (line === this.logged) return;
     this.logged = line;

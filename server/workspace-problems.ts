@@ -96,17 +96,15 @@ export class WorkspaceProblems {
 
   constructor(private readonly host: WorkspaceProblemsHost) {
     this.onRuleError = ruleErrorLogger(host.connection);
-    this.queue = new SlicedQueue(
+    this.queue = host.closed.readerQueue(
       SLICE_MS,
       (path) => this.check(path),
       () => {
         this.passDone = true;
         this.wake();
-        host.closed.logCounts();
       },
       () => !this.shuttingDown,
     );
-    host.closed.addReader(this.queue);
   }
 
   /** Decides pull or push from the client's capabilities, and the server's capability for it. */

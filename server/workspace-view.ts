@@ -102,19 +102,17 @@ export class WorkspaceView {
 
   constructor(private readonly host: WorkspaceViewHost) {
     this.onRuleError = ruleErrorLogger(host.connection);
-    this.queue = new SlicedQueue(
+    this.queue = host.closed.readerQueue(
       SLICE_MS,
       (path) => this.summarizeFromDisk(path),
       () => {
         if (this.pass === 'running') {
           this.pass = 'done';
           this.changed(undefined);
-          host.closed.logCounts();
         }
       },
       () => !this.shuttingDown && this.subscribed,
     );
-    host.closed.addReader(this.queue);
   }
 
   register(): void {
