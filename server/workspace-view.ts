@@ -203,17 +203,23 @@ export class WorkspaceView {
    * from the tab), the row comes back, from the disk's text, which is the document's.
    */
   openFilesChangedOnDisk(changes: readonly FileEvent[]): void {
-    for (const change of changes) {
+    // One pass over the open documents per batch (not one per event): each event's position in the
+    // batch tells whether a file was deleted last or saved last.
+    const deletedAt = new Map<string, number>();
+    const savedAt = new Map<string, number>();
+    changes.forEach((change, at) => {
       const path = uriToPath(change.uri);
-      if (!path) continue;
-      if (change.type === FileChangeType.Deleted) {
-        for (const open of this.host.openPaths())
-          if (open === path || open.startsWith(`${path}/`)) {
-            this.deletedWhileOpen.add(open);
-            this.live.delete(open);
-            this.remove(open);
-          }
-      } else if (this.deletedWhileOpen.delete(path) && this.host.isOpen(path)) this.summarizeText(path);
+      if (path) (change.type === FileChangeType.Deleted ? deletedAt : savedAt).set(path, at);
+    });
+    if (!deletedAt.size && !savedAt.size) return;
+    for (const open of this.host.openPaths()) {
+      const deleted = lastDeletion(open, deletedAt);
+      const saved = savedAt.get(open) ?? -1;
+      if (deleted > saved) {
+        this.deletedWhileOpen.add(open);
+        this.live.delete(open);
+        this.remove(open);
+      } else if (saved >= 0 && this.deletedWhileOpen.delete(open)) this.summarizeText(open);
     }
   }
 
@@ -321,4 +327,12 @@ export class WorkspaceView {
     this.everythingChanged = false;
     if (!this.shuttingDown) void this.host.connection.sendNotification(WORKSPACE_CHANGED_NOTIFICATION, params);
   }
+}
+
+/** The batch position of the last deletion of `path` or of a folder above it (-1: none). */
+function lastDeletion(path: string, deletedAt: ReadonlyMap<string, number>): number {
+  let last = deletedAt.get(path) ?? -1;
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1))
+    last = Math.max(last, deletedAt.get(path.slice(0, cut)) ?? -1);
+  return last;
 }

@@ -275,6 +275,26 @@ describe('subagents/workspace', function () {
       ['triage'],
     );
 
+    // One batch: the last event of the file decides (saved after deleted keeps the row, deleted after saved drops it).
+    const batch = (...types: number[]) =>
+      client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: types.map((type) => ({ uri, type })),
+      });
+    await batch(3, 1);
+    await new Promise((r) => setTimeout(r, 700));
+    assert.deepStrictEqual(await rows(), ['triage'], 'deleted, then saved back in the same batch');
+    since = changes.length;
+    fs.rmSync(file);
+    await batch(1, 3);
+    assert.deepStrictEqual(await changedFile(rel, since), [], 'saved, then deleted in the same batch');
+    since = changes.length;
+    fs.writeFileSync(file, FILES[rel]);
+    await watched(1);
+    assert.deepStrictEqual(
+      (await changedFile(rel, since)).map((d) => d.name),
+      ['triage'],
+    );
+
     // Its folder deleted (VS Code reports the folder alone): the row goes too.
     since = changes.length;
     fs.rmSync(path.join(ws, '.polytoken/subagents'), { recursive: true });
