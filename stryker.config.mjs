@@ -37,6 +37,8 @@ const IN_PROCESS_SUITES = [
   'check-runner',
   'agreement',
   'lsp/typing',
+  'text-units',
+  'lsp/quick-names',
   'yaml-fast',
   'json-fast',
   // The CLI's suites: in the mutation run the CLI runs in the test process (CLI_IN_PROCESS in

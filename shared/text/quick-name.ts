@@ -100,7 +100,7 @@ function balanced(line: string): boolean {
         curly--;
         break; // }
       case 0x22:
-        if (line[i - 1] !== '\\') double++;
+        double++; // an escaped quote never gets here: its backslash skips it
         break; // "
       case 0x27:
         single++;
