@@ -81,3 +81,41 @@ describe('suppression comments: only real YAML comments count', () => {
     assert.deepStrictEqual(whole('a: 1 # subagents-disabled x\n').directives, []);
   });
 });
+
+describe('suppression comments: regions and positions', () => {
+  const ids = (s: Suppressions) => s.directives.map((d) => [d.kind, d.rules.map((r) => r.id)]);
+
+  it('reads only inside the given regions, at their offsets in the whole text', () => {
+    const text = '# subagents-disable a/b\n---\nk: 1 # subagents-disable-next-line c/d\n---\n# subagents-disable e/f\n';
+    const start = text.indexOf('k: 1');
+    const end = text.indexOf('---', start);
+    const s = findSuppressions(new SourceText(text), [{ start, end }]);
+    assert.deepStrictEqual(ids(s), [['line', ['c/d']]]);
+    assert.deepStrictEqual(s.directives[0].range.start, { line: 2, character: 5 });
+    assert.deepStrictEqual(s.directives[0].rules[0].range, {
+      start: { line: 2, character: 35 },
+      end: { line: 2, character: 38 },
+    });
+    // A marker that starts before the region's end but is cut by it is not read.
+    const cut = findSuppressions(new SourceText(text), [{ start, end: start + 'k: 1 # subagents-dis'.length }]);
+    assert.deepStrictEqual(cut.directives, []);
+    // Two regions: both read, in order.
+    const both = findSuppressions(new SourceText(text), [
+      { start: 0, end: text.indexOf('---') },
+      { start: text.lastIndexOf('---') + 4, end: text.length },
+    ]);
+    assert.deepStrictEqual(ids(both), [
+      ['file', ['a/b']],
+      ['file', ['e/f']],
+    ]);
+  });
+
+  it('takes the ids up to a second #, skipping empty ones, and knows the two spellings apart', () => {
+    assert.deepStrictEqual(ids(whole('#subagents-disable-next-line a/b,,  c/d , # e/f\nx: 1\n')), [
+      ['line', ['a/b', 'c/d']],
+    ]);
+    assert.deepStrictEqual(ids(whole('# subagents-disable-next-linex a/b\n')), []);
+    assert.deepStrictEqual(ids(whole('# subagents-disable-next a/b\n')), []);
+    assert.deepStrictEqual(ids(whole('#   subagents-disable\ta/b\n')), [['file', ['a/b']]]);
+  });
+});
