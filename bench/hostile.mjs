@@ -132,6 +132,18 @@ const CASES = {
     },
     expect: (r) => expectCount(diag(r, 'big.expert.json'), 'profy/unresolved-tool', 1001),
   },
+  'Profy: 80,000 tools of the wrong type (a path for each problem)': {
+    files: {
+      'typed.expert.json': JSON.stringify({
+        name: 'typed',
+        description: 'd',
+        delegationBrief: 'b',
+        tools: Array.from({ length: 80_000 }, (_, i) => i),
+        subagents: [{ name: 's', description: 'd', system_prompt: 'p' }],
+      }),
+    },
+    expect: (r) => expectCount(diag(r, 'typed.expert.json'), 'profy/invalid-value', 1001),
+  },
   'Profy: 20,000 globs `*x<n>*` against 20,000 tools (past the match budget)': {
     files: {
       'globs.expert.json': JSON.stringify({

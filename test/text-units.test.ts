@@ -1,6 +1,6 @@
 /**
  * Small text helpers as units: "did you mean" suggestions and their budget, the size and binary
- * limits, the cap on syntax errors, offsets and lines. The rules that use them are pinned by the golden fixtures; these pin the edges.
+ * limits, the cap on syntax errors, offsets and lines, quick names, paths in the tree. The rules that use them are pinned by the golden fixtures; these pin the edges.
  */
 import * as assert from 'assert';
 import { nearestName, withSuggestionBudget } from '../shared/text/nearest';
@@ -8,6 +8,8 @@ import { MAX_FILE_CHARS, sizeOverLimit, tooLargeReason, unreadableReason } from 
 import { MAX_SYNTAX_ERRORS, SyntaxErrorSink } from '../shared/text/syntax-errors';
 import { lineEndingOf, SourceText } from '../shared/text/source';
 import { quickFrontmatterName, quickYamlName } from '../shared/text/quick-name';
+import { parseJsonFile, parseYamlFile } from '../shared/text/document';
+import { nodeAtPath, pathOf } from '../shared/text/tree';
 
 describe('nearestName: the closest candidate within an edit distance', () => {
   it('picks the smallest distance, whatever the order of the candidates', () => {
@@ -205,5 +207,23 @@ describe('quick names: a top-level name read off plain lines, or nothing', () =>
     const escaped = 'description: "say \\"hi\\" \\\\"\nname: ok\n';
     assert.deepStrictEqual(quickYamlName(escaped), at(escaped, 'ok'));
     assert.strictEqual(quickYamlName('description: a\n'), undefined, 'no name at all');
+  });
+});
+
+describe('tree: the path of a node', () => {
+  it('gives each item of a list its index, asked in any order and again', () => {
+    for (const parsed of [
+      parseJsonFile('{"a": [{"b": [1, 2, 3]}, 4, 5]}'),
+      parseYamlFile('a:\n  - b: [1, 2, 3]\n  - 4\n  - 5\n'),
+    ]) {
+      const list = nodeAtPath(parsed.root, ['a']);
+      const inner = nodeAtPath(parsed.root, ['a', 0, 'b']);
+      assert.deepStrictEqual(pathOf(list!.items![2]), ['a', 2]);
+      assert.deepStrictEqual(pathOf(inner!.items![1]), ['a', 0, 'b', 1]);
+      assert.deepStrictEqual(pathOf(list!.items![1]), ['a', 1]);
+      assert.deepStrictEqual(pathOf(inner!.items![2]), ['a', 0, 'b', 2]);
+      assert.deepStrictEqual(pathOf(list!.items![2]), ['a', 2]);
+      assert.deepStrictEqual(pathOf(parsed.root!), []);
+    }
   });
 });

@@ -73,10 +73,23 @@ export function pathOf(node: AstNode): (string | number)[] {
     const parent: AstNode = current.parent;
     if (current.property) path.unshift(current.property.key);
     else if (current.keyOf) path.unshift(current.keyOf.key);
-    else if (parent.items) path.unshift(parent.items.indexOf(current));
+    else if (parent.items) path.unshift(itemIndex(parent.items, current));
     current = parent;
   }
   return path;
+}
+
+/** Each list's item positions, built on first use: a path per item of a long list stays linear overall. */
+const itemIndexes = new WeakMap<readonly AstNode[], Map<AstNode, number>>();
+
+function itemIndex(items: readonly AstNode[], item: AstNode): number {
+  let indexes = itemIndexes.get(items);
+  if (!indexes) {
+    indexes = new Map();
+    for (let i = items.length - 1; i >= 0; i--) indexes.set(items[i], i); // the first occurrence wins, as indexOf
+    itemIndexes.set(items, indexes);
+  }
+  return indexes.get(item) ?? -1;
 }
 
 /** The plain value of a node, as JSON.parse or yaml's toJS would give it (null for `unknown` nodes). */
