@@ -213,6 +213,10 @@ describe('fix edits (shared/fixes/edits.ts)', () => {
       ['t :\nz: 1\n', [], 't', 'a', 't : [a]\nz: 1\n'],
       ['z: 1\n', [], 't', 'a b', 'z: 1\nt: [a b]\n'],
       ['t: x\n', [], 't', 'a', undefined], // not a list: no place for it
+      // A list written elsewhere, under an anchor: appending after the alias would break the file.
+      ['b: &b [a]\nt: *b\n', [], 't', 'x', undefined],
+      ['b: &b []\nt: *b\n', [], 't', 'x', undefined],
+      ['b: &b\n  - a\nt: *b\n', [], 't', 'x', undefined],
       ['{}', [], 't', 'a', undefined],
     ];
     for (const [before, path, key, value, after] of cases)
@@ -238,6 +242,7 @@ describe('fix edits (shared/fixes/edits.ts)', () => {
       ['k:\n  <<: {}\nz: 1\n', ['k'], 'k:\n  b: 2\n  c: 3\n  <<: {}\nz: 1\n'],
       ['<<: {}', [], 'b: 2\nc: 3\n<<: {}'],
       ['x: {a: 1}\n', ['x'], undefined],
+      ['b: &b\n  a: 1\nx: *b\n', ['x'], undefined],
     ];
     for (const [before, path, after] of cases)
       assertEdit(before, after, (t) => insertKeyLinesEdit(t, nodeAt(t, path), lines));

@@ -196,7 +196,7 @@ export function replaceItemWithManyEdit(file: EditTarget, item: AstNode, values:
   };
 }
 
-/** Appends a value to the list at `key` of `mapping` (creating the key when missing). */
+/** Appends a value to the list at `key` of `mapping` (creating the key when missing); undefined where there is no place. */
 export function appendToListEdit(
   file: EditTarget,
   mapping: AstNode | undefined,
@@ -208,6 +208,8 @@ export function appendToListEdit(
   const json = file.file.format === 'json';
   const scalar = json ? JSON.stringify(value) : yamlScalar(value);
   if (isArray(list)) {
+    // A list copied through an alias (`tools: *base`) has no text of its own to append to.
+    if (list.viaAlias) return undefined;
     const items = list.items;
     if (json || list.flow) {
       if (!items.length) {
@@ -239,7 +241,8 @@ export function afterColonEdit(file: EditTarget, keyNode: AstNode, newText: stri
 export function insertKeyLinesEdit(file: EditTarget, mapping: AstNode, lines: string[]): TextEdit | undefined {
   const text = textOf(file);
   const props = mapping.properties ?? [];
-  if (mapping.flow) return undefined;
+  // A mapping copied through an alias (`k: *base`) has no lines of its own to add to.
+  if (mapping.flow || mapping.viaAlias) return undefined;
   if (!props.length) {
     const at = mapping.start;
     const indent = indentOf(text, at);
