@@ -13,6 +13,9 @@
  * suites (golden fixtures, each dialect's) come first, the broad property suites last.
  */
 const IN_PROCESS_SUITES = [
+  // The edit builders and the applying of several fixes, each for small texts: the quickest to
+  // kill a mutant of shared/fixes/edits.ts or apply-edits.ts.
+  'fix-edits',
   'rules.golden',
   'fixes.golden',
   'core',

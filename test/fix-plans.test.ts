@@ -71,6 +71,10 @@ describe('fix plans (shared/fixes/plans.ts)', () => {
     // Text that only looks like JSON is shown as written.
     const odd = requestOn('a: b\n', 'b');
     assert.deepStrictEqual(summary([replaceFix(odd, '"x" "y"')]), ['*Change to `"x" "y"`']);
+    assert.deepStrictEqual(summary([replaceFix(odd, ' "x"'), replaceFix(odd, '"x" ')]), [
+      '*Change to ` "x"`',
+      '*Change to `"x" `',
+    ]);
   });
 
   it('keeps a string value quoted as it was; replaces any other range as written', () => {
@@ -78,6 +82,12 @@ describe('fix plans (shared/fixes/plans.ts)', () => {
     assert.strictEqual(applied(quoted, replaceFix(quoted, "it's")), "model: 'it''s'\n");
     const number = requestOn('count: 12\n', '12');
     assert.strictEqual(applied(number, replaceFix(number, 'true')), 'count: true\n');
+    // A range that is only part of a string node is replaced as written, at either end.
+    const whole = requestOn("model: 'gpt'\n", "'gpt'");
+    const tail = { ...whole, start: whole.start + 1 };
+    assert.strictEqual(applied(tail, replaceFix(tail, 'x: y')), "model: 'x: y\n");
+    const head = { ...whole, end: whole.end - 1 };
+    assert.strictEqual(applied(head, replaceFix(head, 'x: y')), "model: x: y'\n");
   });
 
   it('offers each suggestion (the first preferred), else the replacement, then a removal', () => {
@@ -126,6 +136,17 @@ describe('fix plans (shared/fixes/plans.ts)', () => {
     // The entry itself does not count as the listed name.
     const self = requestOn('tools: [Read]\n', 'Read', { replacement: 'Read' });
     assert.deepStrictEqual(summary(toolSuggestionFixes(self)), ['Change to `Read`']);
+    // Without a replacement, an entry that is a mapping (no value of its own) does not count as listed.
+    const mapping = requestOn('tools: [Raed, {a: 1}]\n', 'Raed', {});
+    assert.deepStrictEqual(summary(toolSuggestionFixes(mapping)), []);
+  });
+
+  it('offers no rename of a tool the configuration mentions, still its removal', () => {
+    const req = requestOn('tools: [Raed, Bash]\n', 'Raed', { replacement: 'Read', removable: true });
+    const config = { mentioned: new Set(['Raed']) } as unknown as FixRequest['ctx']['config'];
+    const mentioned = { ...req, ctx: { ...req.ctx, config } };
+    assert.deepStrictEqual(summary(toolSuggestionFixes(mentioned)), ['Remove `Raed` from `tools`']);
+    assert.deepStrictEqual(summary(toolSuggestionFixes(req)), ['Change to `Read`', 'Remove `Raed` from `tools`']);
   });
 
   it('prefers a key rename unless the key it becomes grants tools', () => {

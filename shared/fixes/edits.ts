@@ -27,25 +27,24 @@ export function nextLineStart(text: string, offset: number): number {
 
 export function indentOf(text: string, offset: number): string {
   const start = lineStartOf(text, offset);
+  // Stryker disable next-line Regex: without `^`, exec still matches at 0 (`*` matches the empty string there)
   return /^[ \t]*/.exec(text.slice(start))![0];
 }
 
-/** The node whose span is exactly [start, end], else the deepest node holding `start`. */
+/**
+ * The node whose span is exactly [start, end], else the deepest node holding `start`. A key is
+ * found by the second search: it is the deepest node holding its own start.
+ */
 export function nodeForRange(root: AstNode | undefined, start: number, end: number): AstNode | undefined {
   let best: AstNode | undefined;
   const visit = (node: AstNode | undefined): boolean => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: only prunes; a node that does not hold `start` cannot span [start, end]
     if (!node || start < node.start || start > node.end) return false;
     if (node.start === start && node.end === end) {
       best = node;
       return true;
     }
-    for (const p of node.properties ?? []) {
-      if (p.keyNode.start === start && p.keyNode.end === end) {
-        best = p.keyNode;
-        return true;
-      }
-      if (visit(p.value)) return true;
-    }
+    for (const p of node.properties ?? []) if (visit(p.value)) return true;
     for (const i of node.items ?? []) if (visit(i)) return true;
     return false;
   };
@@ -69,13 +68,22 @@ export function nodeForRange(root: AstNode | undefined, start: number, end: numb
 
 const isBlank = (s: string) => /^[ \t]*$/.test(s);
 
+/** The `-` of a block list entry: searched before the entry, whose own text may start with `-` (`- -5`). */
+const dashOf = (text: string, item: AstNode) => text.lastIndexOf('-', item.start - 1);
+
+/** What goes before the `-` of a new entry beside `item`: spaces up to its dash (`- - a` has an outer dash there). */
+function entryIndent(text: string, item: AstNode): string {
+  const dash = dashOf(text, item);
+  return ' '.repeat(dash - lineStartOf(text, dash));
+}
+
 /** Deletes a list entry with its separator: the comma in flow lists and JSON, the whole `- x` line in block lists. */
 export function removeItemEdit(file: EditTarget, item: AstNode): TextEdit {
   const list = item.parent!;
   const text = textOf(file);
   const block = file.file.format === 'yaml' && !list.flow;
   if (block) {
-    const dash = text.lastIndexOf('-', item.start);
+    const dash = dashOf(text, item);
     const start = lineStartOf(text, dash);
     if (isBlank(text.slice(start, dash))) {
       const endLine = nextLineStart(text, Math.max(item.end - 1, item.start));
@@ -90,7 +98,11 @@ export function removeItemEdit(file: EditTarget, item: AstNode): TextEdit {
       }
       return { range: rangeOf(file, start, endLine), newText: '' };
     }
-    return { range: rangeOf(file, item.start, item.end), newText: '' };
+    // The entry shares its line with an outer list's dash (`- - a`): the next entry moves up in
+    // its place, or the list becomes `[]` (deleting only the entry would leave a null one).
+    const next = list.items![list.items!.indexOf(item) + 1];
+    if (next) return { range: rangeOf(file, item.start, next.start), newText: '' };
+    return { range: rangeOf(file, dash, item.end), newText: '[]' };
   }
   const items = list.items!;
   const i = items.indexOf(item);
@@ -117,6 +129,7 @@ export function removePropertyEdit(file: EditTarget, key: AstNode): TextEdit {
   }
   const start = lineStartOf(text, key.start);
   let valueEnd = Math.max(prop.value.end, key.end);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the key's own last character stops the loop (only an empty key has none)
   while (valueEnd > key.end && /\s/.test(text[valueEnd - 1])) valueEnd--;
   return { range: rangeOf(file, start, nextLineStart(text, valueEnd)), newText: '' };
 }
@@ -126,6 +139,7 @@ export function removePropertyEdit(file: EditTarget, key: AstNode): TextEdit {
  * for generated strings): a trailing `:` would make a plain scalar a key.
  */
 export function yamlScalar(value: string, original?: string): string {
+  // Stryker disable next-line Regex: without `^`, a quote inside makes `quote` the first character, which is no quote
   const quote = original && /^["']/.test(original) ? original[0] : undefined;
   if (quote === "'") return `'${value.replace(/'/g, "''")}'`;
   if (quote === '"') return JSON.stringify(value);
@@ -143,7 +157,9 @@ export function yamlScalar(value: string, original?: string): string {
  */
 export function replaceValueEdit(file: EditTarget, start: number, end: number, value: string): TextEdit {
   const text = textOf(file);
-  // A block scalar (`>`, `|`) or collection ends with the line break after it, which stays.
+  // A block scalar (`>`, `|`) or collection ends with the line break after it, which stays. A JSON
+  // value ends with its last character; `end` never passes `start` (the range clamps it, and slice).
+  // Stryker disable next-line ConditionalExpression,EqualityOperator
   if (file.file.format !== 'json') while (end > start && /\s/.test(text[end - 1])) end--;
   const original = text.slice(start, end);
   if (file.file.format === 'json') {
@@ -151,7 +167,7 @@ export function replaceValueEdit(file: EditTarget, start: number, end: number, v
     if (/^"/.test(original) && !isJsonText(value)) newText = JSON.stringify(value);
     return { range: rangeOf(file, start, end), newText };
   }
-  if (/^(".*"|'.*')$/s.test(value) && value.length >= 2) return { range: rangeOf(file, start, end), newText: value };
+  if (/^(".*"|'.*')$/s.test(value)) return { range: rangeOf(file, start, end), newText: value };
   return { range: rangeOf(file, start, end), newText: yamlScalar(value, original) };
 }
 
@@ -173,15 +189,14 @@ export function replaceItemWithManyEdit(file: EditTarget, item: AstNode, values:
     return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => JSON.stringify(v)).join(', ') };
   if (list.flow)
     return { range: rangeOf(file, item.start, item.end), newText: values.map((v) => yamlScalar(v)).join(', ') };
-  const dash = text.lastIndexOf('-', item.start);
-  const indent = text.slice(lineStartOf(text, dash), dash);
+  const indent = entryIndent(text, item);
   return {
     range: rangeOf(file, item.start, item.end),
     newText: values.map((v, i) => (i ? `${indent}- ` : '') + yamlScalar(v)).join('\n'),
   };
 }
 
-/** Appends a value to the list at `key` of `mapping` (creating the key when missing). */
+/** Appends a value to the list at `key` of `mapping` (creating the key when missing); undefined where there is no place. */
 export function appendToListEdit(
   file: EditTarget,
   mapping: AstNode | undefined,
@@ -193,6 +208,8 @@ export function appendToListEdit(
   const json = file.file.format === 'json';
   const scalar = json ? JSON.stringify(value) : yamlScalar(value);
   if (isArray(list)) {
+    // A list copied through an alias (`tools: *base`) has no text of its own to append to.
+    if (list.viaAlias) return undefined;
     const items = list.items;
     if (json || list.flow) {
       if (!items.length) {
@@ -203,8 +220,7 @@ export function appendToListEdit(
       return { range: rangeOf(file, last.end, last.end), newText: `, ${scalar}` };
     }
     const last = items[items.length - 1];
-    const dash = text.lastIndexOf('-', last.start);
-    const indent = text.slice(lineStartOf(text, dash), dash);
+    const indent = entryIndent(text, last);
     const at = nextLineStart(text, Math.max(last.end - 1, last.start));
     const nl = at === text.length && !text.endsWith('\n') ? '\n' : '';
     return { range: rangeOf(file, at, at), newText: `${nl}${indent}- ${scalar}\n` };
@@ -225,19 +241,22 @@ export function afterColonEdit(file: EditTarget, keyNode: AstNode, newText: stri
 export function insertKeyLinesEdit(file: EditTarget, mapping: AstNode, lines: string[]): TextEdit | undefined {
   const text = textOf(file);
   const props = mapping.properties ?? [];
-  if (mapping.flow) return undefined;
+  // A mapping copied through an alias (`k: *base`) has no lines of its own to add to.
+  if (mapping.flow || mapping.viaAlias) return undefined;
   if (!props.length) {
     const at = mapping.start;
     const indent = indentOf(text, at);
+    // A mapping with no keys of its own still has text (a merge key), which goes on the next line.
     return {
       range: rangeOf(file, at, at),
-      newText: lines.map((l, i) => (i ? indent : '') + l).join('\n') + '\n' + (at < text.length ? indent : ''),
+      newText: lines.map((l, i) => (i ? indent : '') + l).join('\n') + '\n' + indent,
     };
   }
   const first = props[0].keyNode;
   const indent = text.slice(lineStartOf(text, first.start), first.start);
   const last = props[props.length - 1];
   let end = Math.max(last.value.end, last.keyNode.end);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the key's own last character stops the loop (only an empty key has none)
   while (end > last.keyNode.end && /\s/.test(text[end - 1])) end--;
   const at = nextLineStart(text, end);
   const nl = at === text.length && !text.endsWith('\n') ? '\n' : '';
@@ -251,8 +270,8 @@ export function insertJsonPropertyEdit(file: EditTarget, object: AstNode, key: s
   const entry = `${JSON.stringify(key)}: ${valueJson}`;
   if (!props.length) return { range: rangeOf(file, object.start + 1, object.start + 1), newText: ` ${entry} ` };
   const last = props[props.length - 1];
-  const multiLine = text.slice(object.start, object.end).includes('\n');
-  if (multiLine && text.slice(lineStartOf(text, last.keyNode.start), last.keyNode.start).trim() === '') {
+  // The last key on a line of its own (so the object spans several lines): the new one goes on the next line.
+  if (isBlank(text.slice(lineStartOf(text, last.keyNode.start), last.keyNode.start))) {
     return {
       range: rangeOf(file, last.value.end, last.value.end),
       newText: `,\n${indentOf(text, last.keyNode.start)}${entry}`,
@@ -267,9 +286,9 @@ export function insertJsonPropertyEdit(file: EditTarget, object: AstNode, key: s
  */
 export function inLineEndingOf<E extends { newText: string }>(text: string, edits: readonly E[]): E[] {
   const eol = lineEndingOf(text);
-  return eol === '\n'
-    ? edits.slice()
-    : edits.map((e) => (e.newText.includes('\n') ? { ...e, newText: e.newText.replace(/\r?\n/g, eol) } : e));
+  if (eol === '\n') return edits.slice();
+  // Stryker disable next-line StringLiteral: the test only spares copying the edits without a line break
+  return edits.map((e) => (e.newText.includes('\n') ? { ...e, newText: e.newText.replace(/\r?\n/g, eol) } : e));
 }
 
 /** One edit that turns `before` into `after`: the span between their common prefix and suffix. */

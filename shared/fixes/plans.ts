@@ -79,6 +79,7 @@ function unquoteJson(value: string): string {
   if (/^".*"$/s.test(value)) {
     try {
       const v = JSON.parse(value);
+      // Stryker disable next-line ConditionalExpression: JSON text that starts and ends with `"` is a string
       if (typeof v === 'string') return v;
     } catch {
       // not JSON text: shown as it is
@@ -112,9 +113,9 @@ export function toolSuggestionFixes(req: FixRequest<unknown>): FixPlan[] {
   const mentioned = written !== undefined && !!req.ctx.config?.mentioned?.has(written);
   const replacement = mentioned ? undefined : dataString(req, 'replacement');
   const siblings = req.node?.parent?.items ?? [];
-  const unquoted = replacement !== undefined && /^".*"$/s.test(replacement) ? unquoteJson(replacement) : replacement;
-  const listed =
-    unquoted !== undefined && siblings.some((n) => n !== req.node && n.kind === 'string' && n.value === unquoted);
+  const unquoted = replacement && unquoteJson(replacement);
+  // A string: only a string entry's value can equal it (a mapping's or list's is undefined).
+  const listed = unquoted !== undefined && siblings.some((n) => n !== req.node && n.value === unquoted);
   const fixes = standardFixes(
     listed
       ? { ...req, data: { ...req.data, replacement: undefined, removable: true } }
