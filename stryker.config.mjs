@@ -54,6 +54,8 @@ const IN_PROCESS_SUITES = [
   'cli-unparsable',
   'hardening/reads',
   'hardening/file-names',
+  // A fix round's decisions (verdicts, severities, analyses), which the fix twins do not pin.
+  'fix-round',
   // Last, so that a mutant it kills is one no suite above kills: the report's `killedBy`
   // tells what it added (docs/testing.md).
   'fix-plans',
