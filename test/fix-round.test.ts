@@ -1,11 +1,11 @@
-// The decisions of a verified fix round (shared/fixes/round.ts) and of the parts around it
-// (registry, property, apply, syntax), asserted as decisions: which fixes a round accepts,
+// The decisions of a verified fix round (shared/fixes/round.ts) and of "Fix all" around it
+// (shared/fixes/apply.ts), asserted as decisions: which fixes a round accepts,
 // demotes or leaves waiting, with what severity and why, and how many analyses it spends. The
 // fix twins pin only the text a file ends with; the mutation run (docs/testing.md) showed
 // that almost none of these decisions could fail a test.
 import * as assert from 'assert';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { defaultLoadedConfig, parseConfig } from '../shared/config/config';
+import { parseConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
 import { fixAll, markFixable, preferredFixes } from '../shared/fixes/apply';
 import {
@@ -18,16 +18,8 @@ import {
   type RoundOptions,
   type VerifiedRound,
 } from '../shared/fixes/round';
-import type { Analysis, DocumentInput } from '../shared/types';
-
-const WS = '/ws';
-const PROFY = `${WS}/big.expert.json`;
-const ROLE_DIR = `${WS}/apps/cli/agents`;
-
-function inputOf(path: string, text: string, configText?: string): DocumentInput {
-  const config = configText ? parseConfig(configText, `${WS}/.subagents.yaml`, WS) : defaultLoadedConfig(WS);
-  return { text, path, config, root: WS };
-}
+import type { Analysis } from '../shared/types';
+import { inputOf, PROFY, role, ROLE_DIR, WS } from './support/fix-round';
 
 function roundOf(path: string, text: string, options: RoundOptions = {}, configText?: string) {
   const analysis = analyze(inputOf(path, text, configText));
@@ -45,10 +37,6 @@ const spaced = (n: number) => Array.from({ length: n }, (_, i) => subagent(`a ${
 /** Pairs whose fixes make them equal (`a 0` and `a\t0` both become `a_0`): each holds alone, not both. */
 const colliding = (pairs: number) =>
   Array.from({ length: pairs }, (_, i) => [subagent(`a ${i}`), subagent(`a\t${i}`)]).flat();
-
-/** A Picasso role named `name`, with every key it needs. */
-const role = (name: string) =>
-  `name: ${name}\ninvocation: "@${name}"\nmodel: m\ndescription: d\nwhen_to_use: w\noutput_schema: s\ntools: [read_file, grep]\nmax_steps: 30\nmax_depth: 0\n`;
 
 /** `rule@line` of each fix. */
 const where = (list: { rule: string; diagnostic: Diagnostic }[]) =>
