@@ -13,11 +13,12 @@
  * suites (golden fixtures, each dialect's) come first, the broad property suites last.
  */
 const IN_PROCESS_SUITES = [
-  'rules.golden',
   // A fix round's decisions (verdicts, severities, analyses spent) and the parts it decides
-  // with: seconds in all, before the fix twins (11 s), which cover the same code.
+  // with: seconds in all, before the golden suites (whose code actions and fix twins run the
+  // same code for every fixture), so that a mutant they kill stops there.
   'fix-round',
   'fix-round-parts',
+  'rules.golden',
   'fixes.golden',
   'core',
   'suppress',

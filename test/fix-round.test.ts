@@ -130,6 +130,17 @@ describe('fix rounds: what a round decides (shared/fixes/round.ts)', () => {
     assert.strictEqual(round.analyses, 2);
   });
 
+  it('blames a fix when any of its edits shares a line with the finding that grew', () => {
+    // 34 removals picked (more than ALONE_LIMIT) and the role rename, which edits `name` and
+    // `invocation` and leaves the name differing from the file's (picasso/name-mismatch, on `name`).
+    const tools = Array.from({ length: 34 }, (_, i) => `t${i}`).join(', ');
+    const text = role('SecurityAuditor').replace('tools: [read_file, grep]', `tools: [${tools}]\ndeny: [${tools}]`);
+    const { round } = roundOf(`${ROLE_DIR}/SecurityAuditor.yaml`, text);
+    assert.strictEqual(round.accepted.length, 34);
+    assert.deepStrictEqual(demotedOf(round), ['picasso/name-format@0: it would add picasso/name-mismatch (warning)']);
+    assert.strictEqual(round.analyses, 2);
+  });
+
   it('halves a failing group when blame cannot tell (every fix on the line of the finding)', () => {
     const { analysis, round } = roundOf(PROFY, expert(colliding(1), ', '));
     const [first, second] = proposedFixes(analysis);
@@ -309,13 +320,17 @@ describe('fix rounds: "Fix all" and its reports (shared/fixes/apply.ts)', () => 
     assert.strictEqual((analysis.diagnostics[0].data as { rule?: string }).rule, 'profy/invalid-name', 'data kept');
   });
 
-  it('takes the preferred fixes of a configuration file from its document', () => {
+  it('takes the preferred fixes of a configuration file from its document, and the editor shows them so', () => {
     const text = 'tols:\n  picasso: [run_tests]\nfiles:\n  picaso: ["roles/*.yaml"]\n';
     const path = `${WS}/.subagents.yaml`;
     const analysis = analyze({ text, path, config: parseConfig(text, path, WS), root: WS, kind: 'config' });
     assert.deepStrictEqual(
       preferredFixes(analysis).map((c) => c.plan.title),
       ['Rename to `tools`', 'Rename to `picasso`'],
+    );
+    assert.deepStrictEqual(
+      analysis.diagnostics.map((d) => offeredFixes(analysis, d)[0].preferred),
+      [true, true],
     );
   });
 });
