@@ -16,6 +16,11 @@ const IN_PROCESS_SUITES = [
   // The edit builders and the applying of several fixes, each for small texts: the quickest to
   // kill a mutant of shared/fixes/edits.ts or apply-edits.ts.
   'fix-edits',
+  // A fix round's decisions (verdicts, severities, analyses spent) and the parts it decides
+  // with: seconds in all, before the golden suites (whose code actions and fix twins run the
+  // same code for every fixture), so that a mutant they kill stops there.
+  'fix-round',
+  'fix-round-parts',
   'rules.golden',
   'fixes.golden',
   'core',
