@@ -30,6 +30,9 @@ import { writeFileSafely } from './safe-write';
 import { sizeOverLimit } from '../../shared';
 import { mark } from '../phase-marks';
 
+/** Stamps tried before a run that finds most of them failed opens each file at once (file-digest.ts `openFirst`). */
+const STAMPS_BEFORE_OPEN_FIRST = 16;
+
 const own = <T>(record: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined;
 
@@ -144,9 +147,9 @@ export class CheckCache {
     const entry = own(this.previous.configs, path);
     if (!entry || entry[0] !== hash) this.configsParsed++;
     this.next.configs[path] = [hash];
-    const r = parseConfig(text, path, dir);
+    const loaded = parseConfig(text, path, dir);
     mark('config.parse');
-    return r;
+    return loaded;
   };
 
   /**
@@ -176,7 +179,11 @@ export class CheckCache {
       const item = items[i];
       const entry = own(previous.files, item.path);
       const known = entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined;
-      const read = fileDigest(item.path, known, stampsTried >= 16 && stampsFailed * 2 > stampsTried);
+      const read = fileDigest(
+        item.path,
+        known,
+        stampsTried >= STAMPS_BEFORE_OPEN_FIRST && stampsFailed * 2 > stampsTried,
+      );
       if (known) {
         stampsTried++;
         if (read !== known) stampsFailed++;
