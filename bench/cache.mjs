@@ -12,7 +12,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { generateWorkspace } from './generate.mjs';
-import { measure, median } from './measure.mjs';
+import { bundleKind, measure, median } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(path.dirname(here), 'dist', 'cli.js');
@@ -94,6 +94,7 @@ const result = {
   definitions: size,
   runs,
   load: os.loadavg(),
+  bundle: bundleKind(),
   cacheBytes,
   plain: summary('plain'),
   cold: summary('cold'),
@@ -111,7 +112,7 @@ if (asJson) console.log(JSON.stringify(result));
 else {
   const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
   console.log(
-    `check --cache on ${size.toLocaleString('en')} definitions: node ${process.version}, ${os.availableParallelism()} cores, load ${result.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}; cache file ${(cacheBytes / 1024 / 1024).toFixed(1)} MiB`,
+    `check --cache on ${size.toLocaleString('en')} definitions: node ${process.version}, ${os.availableParallelism()} cores, load ${result.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}, ${result.bundle} bundle; cache file ${(cacheBytes / 1024 / 1024).toFixed(1)} MiB`,
   );
   console.log('');
   console.log('| run | wall (ms) | best (ms) | CPU (ms) | peak RSS (MiB) |');

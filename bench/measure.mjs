@@ -62,3 +62,17 @@ export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+
+/**
+ * Which build of the CLI `dist/` holds: `production` (minified, ASCII: what `npm pack` ships and
+ * `npm run bench` builds) or `development` (`npm run build`: source maps, non-ASCII comments that
+ * the launcher decodes as UTF-8, ≈ 25–50 ms more on every run).
+ */
+export function bundleKind(dist = path.join(here, '..', 'dist')) {
+  try {
+    const text = fs.readFileSync(path.join(dist, 'cli-main.js'), 'latin1');
+    return text.trimEnd().endsWith('.js.map') ? 'development' : 'production';
+  } catch {
+    return 'missing';
+  }
+}

@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { generateWorkspace } from './generate.mjs';
-import { measure } from './measure.mjs';
+import { bundleKind, measure } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -44,6 +44,7 @@ const results = {
   node: process.version,
   cpus: os.availableParallelism(),
   load: os.loadavg(),
+  bundle: bundleKind(),
   runs,
   check: [],
   limits: undefined,
@@ -183,7 +184,7 @@ try {
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const lines = [];
 lines.push(
-  `subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}`,
+  `subagents check benchmark: node ${process.version}, ${results.cpus} cores, load ${results.load.map((l) => l.toFixed(2)).join(' ')}, median of ${runs}, ${results.bundle} bundle`,
 );
 lines.push('');
 lines.push(

@@ -29,6 +29,7 @@ import { launcherBundleDigest } from './bundle-digest';
 import { buildReport, formatJson, formatText, textColors, type JsonReport } from './report';
 import { formatSarif } from './sarif';
 import { formatStylish } from './stylish';
+import { mark } from './phase-marks';
 
 const FORMATS = ['text', 'stylish', 'json', 'sarif', 'github'] as const;
 
@@ -88,9 +89,11 @@ export function commandCheck(args: string[], io: Io): number {
   else
     text =
       formatText(report, outputFile === undefined ? textColors(io.env, !!io.stdoutIsTTY) : undefined) + warningsLine;
+  mark('report');
   // The whole report in one write: an interrupted run never leaves half a document.
   if (outputFile === undefined) io.out(text);
   else writeOutput(io, outputFile, text, 'report');
+  mark('output');
   if (ioErrors.length || fixesFailed) return 2;
   if (report.summary.errors > 0 || tooManyWarnings) return 1;
   return 0;

@@ -19,6 +19,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vm from 'vm';
 import { setBundleDigest } from './bundle-digest';
+import { mark, startMarks } from './phase-marks';
 
 const DIGEST_BYTES = 32;
 const sha256 = (data: string | Buffer): Buffer => crypto.createHash('sha256').update(data).digest();
@@ -82,6 +83,7 @@ function writeCache(file: string, key: Buffer, data: Buffer): void {
 }
 
 function launch(): void {
+  startMarks();
   const bundle = path.join(__dirname, 'cli-main.js');
   // The language server starts once per editor session: it loads the bundle the plain way.
   // `mcp` keeps the code cache: an agent waits for its first answer (bench/mcp.mjs, 10,000
@@ -97,17 +99,21 @@ function launch(): void {
     process.stderr.write(`subagents: internal error: cannot load ${bundle}: ${(e as Error).message.split('\n')[0]}\n`);
     process.exit(2);
   }
+  mark('launch.read');
   // Digested and decoded from the bytes: decoding ASCII as latin1 is exact and several times faster than UTF-8.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  mark('launch.decode');
   const dir = cacheFolder();
   const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest();
   setBundleDigest(key.toString('base64'));
   const file = dir && path.join(dir, `cli-${sha256(bundle).toString('hex').slice(0, 16)}.v8`);
   const cachedData = file ? readCache(file, key) : undefined;
+  mark('launch.digest');
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   // Written at exit, so that it holds the functions this run compiled too.
   if (file && (!cachedData || script.cachedDataRejected))
     process.once('exit', () => writeCache(file, key, script.createCachedData()));
+  mark('launch.compile');
   const main = new Module(bundle, module);
   main.filename = bundle;
   const run = script.runInThisContext() as (

@@ -171,6 +171,49 @@ describe('check --cache', function () {
     assert.notEqual(edited.stdout, expected, 'the typo is gone');
   });
 
+  it('after a fresh checkout (most stamps fail) each file is opened at once, no stat first; a same-size edit is still seen', () => {
+    const files: Record<string, string> = { '.subagents.yaml': FILES['.subagents.yaml'] };
+    const names = Array.from({ length: 40 }, (_, i) => `agent-${String(i).padStart(2, '0')}`);
+    for (const [i, name] of names.entries())
+      files[`.polytoken/subagents/${name}.md`] = VALID_POLYTOKEN(name, i % 5 ? undefined : '[file_raed]');
+    const ws = temps.workspace(files);
+    const definition = (name: string) => path.join(ws, `.polytoken/subagents/${name}.md`);
+    for (const file of Object.keys(files)) pinMtime(path.join(ws, file));
+    sleep(2100);
+    runWatched(['check', '--cache'], ws);
+    // The first 30 get new times with the same bytes; of the last ten, which keep theirs, two are edited (same size).
+    const now = new Date();
+    for (const name of names.slice(0, 30)) fs.utimesSync(definition(name), now, now);
+    sameSizeEdit(definition('agent-35'), 'file_raed', 'file_read');
+    sameSizeEdit(definition('agent-36'), 'grep]', 'grap]');
+    sleep(2100);
+    // Counts the stat calls and the openings of each definition.
+    const dir = temps.dir('subagents-watch-');
+    const log = path.join(dir, 'calls.log');
+    const hook = path.join(dir, 'watch.js');
+    fs.writeFileSync(
+      hook,
+      `const fs = require('fs'); const { statSync, openSync } = fs;
+const note = (what, file) => typeof file === 'string' && file.endsWith('.md') && fs.appendFileSync(${JSON.stringify(log)}, what + ' ' + file + '\\n');
+fs.statSync = function (file) { note('stat', file); return statSync.apply(this, arguments); };
+fs.openSync = function (file) { note('open', file); return openSync.apply(this, arguments); };
+`,
+    );
+    const r = temps.run(['check', '--cache', '-f', 'json'], ws, { nodeArgs: ['--require', hook] });
+    assert.equal(r.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    assert.match(r.stdout, /grap/);
+    const calls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const count = (what: string, name: string) => calls.filter((c) => c === `${what} ${definition(name)}`).length;
+    const analyzed = names.filter((name) => count('open', name) === 2);
+    assert.deepEqual(analyzed, ['agent-35', 'agent-36'], 'only the edited files are analyzed');
+    assert.ok(
+      names.every((name) => count('open', name) >= 1),
+      'each file is opened, its stamp compared with the open file',
+    );
+    const stats = calls.filter((c) => c.startsWith('stat ')).length;
+    assert.ok(stats > 0 && stats <= 16, `a stat for the first stamps only, then none (${stats})`);
+  });
+
   it('a same-size edit in the second the file was read, the mtime put back, is seen: the file had no stamp', () => {
     const ws = temps.workspace(FILES);
     pinMtime(path.join(ws, '.polytoken/subagents/typo.md'));
@@ -333,5 +376,21 @@ describe('check --cache', function () {
     const r = temps.run(['check', '--cache-location', 'my.cache'], ws);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--cache-location needs --cache/);
+  });
+
+  it('SUBAGENTS_MARKS=1: one line of CPU time per phase on stderr at exit, the report unchanged', () => {
+    const ws = temps.workspace(FILES);
+    const args = ['check', '--cache', '-f', 'json'];
+    temps.run(args, ws);
+    // As a process: the marks start in the launcher (dist/cli.js), which the in-process runner skips.
+    const plain = temps.run(args, ws, { nodeArgs: [] });
+    assert.equal(plain.stderr, '');
+    const marked = temps.run(args, ws, { env: { SUBAGENTS_MARKS: '1' }, nodeArgs: [] });
+    assert.equal(marked.stdout, plain.stdout);
+    const line = /^subagents: CPU ms by phase: (\{.*\})\n$/.exec(marked.stderr);
+    assert.ok(line, marked.stderr);
+    const phases = JSON.parse(line[1]) as Record<string, number>;
+    for (const phase of ['launch.compile', 'cache.parse', 'cache.check', 'walk', 'stamps', 'report', 'output'])
+      assert.ok(Number.isFinite(phases[phase]) && phases[phase] >= 0, `${phase}: ${line[1]}`);
   });
 });

@@ -14,6 +14,7 @@ import { isStamp, type Stamp } from './file-digest';
 import { RefusedFileError, readRegularBytes } from '../../shared/node';
 import { landingOf, type WritePlace } from './safe-write';
 import { describeError } from '../../shared/node';
+import { mark } from '../phase-marks';
 
 /** Bumped when the layout of the file changes. */
 export const FORMAT = 10;
@@ -87,14 +88,22 @@ export const cachePlace = (options: CacheOptions): WritePlace => ({
 const sign = (key: Buffer, json: Buffer | string) => createHmac('sha256', key).update(json).digest();
 
 /** The file's bytes: the signature line, then the JSON (written as ASCII, see asciiJson). */
-export function serializeCache(cache: CacheFile, key: Buffer): string {
-  const json = asciiJson(cache);
-  return `${sign(key, json).toString('base64')}\n${json}`;
+export function serializeCache(cache: CacheFile, key: Buffer): Buffer {
+  // ASCII, so one byte a character: encoded once as latin1 (several times faster than UTF-8), signed and written as is.
+  const json = Buffer.from(asciiJson(cache), 'latin1');
+  return Buffer.concat([Buffer.from(`${sign(key, json).toString('base64')}\n`, 'latin1'), json]);
 }
 
-/** JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1. */
-const asciiJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * JSON with every character past ASCII escaped (`\u00e9`): the same value, and a file read back as latin1.
+ * The escape pass runs only when there is such a character.
+ */
+function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return !/[^\0-\x7f]/.test(json)
+    ? json
+    : json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * The previous run's cache, or an empty one with, when the file was there but not usable, why;
@@ -118,12 +127,14 @@ export function loadCache(options: CacheOptions): { cache: CacheFile; note?: str
       return ignored(`is ${sizeOverLimit(e.tooLarge.bytes, e.tooLarge.limit)}`);
     return ignored(e instanceof RefusedFileError ? e.message : describeError(e));
   }
+  mark('cache.read');
   // The signature is checked over the bytes: nothing is decoded before it matches.
   const eol = bytes.indexOf(10);
   const mac = eol > 0 ? Buffer.from(bytes.toString('latin1', 0, eol), 'base64') : undefined;
   const json = bytes.subarray(eol + 1);
   if (!mac || mac.length !== 32 || !timingSafeEqual(mac, sign(options.key, json)))
     return ignored('is not signed with your key (written by someone else, or by an older version)');
+  mark('cache.verify');
   let parsed: unknown;
   try {
     // Written as ASCII (see asciiJson): latin1 decodes it exactly, several times faster than UTF-8.
@@ -131,9 +142,11 @@ export function loadCache(options: CacheOptions): { cache: CacheFile; note?: str
   } catch {
     return ignored('is not JSON');
   }
+  mark('cache.parse');
   const header = isObject(parsed) ? parsed : {};
   if (header.format !== FORMAT || header.checker !== options.checker) return fresh; // ours, from another build
   const wrong = wrongPart(parsed as CacheFile);
+  mark('cache.check');
   return wrong ? ignored(`its ${wrong} is not what this checker writes`) : { cache: parsed as CacheFile };
 }
 
@@ -164,6 +177,8 @@ const isStoredDiagnostic: Check = (d) =>
   typeof d[6] === 'string' &&
   (d.length === 7 || (d.length === 8 && isStoredData(d[7])));
 
+const isDiagnosticList = arrayOf(isStoredDiagnostic);
+
 const isStoredData: Check = (v) =>
   isObject(v) &&
   Object.keys(v).every((k) => (k === 'fixable' && v[k] === true) || (k === 'tool' && typeof v[k] === 'string'));
@@ -177,7 +192,7 @@ const entryOf =
     typeof e[0] === 'string' &&
     isCount(e[1]) &&
     e[1] < contexts &&
-    arrayOf(isStoredDiagnostic)(e[2]) &&
+    isDiagnosticList(e[2]) &&
     (e.length < 4 || e[3] === null || typeof e[3] === 'string') &&
     (e.length < 5 || isStamp(e[4]));
 

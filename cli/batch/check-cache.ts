@@ -28,6 +28,10 @@ import type { CacheOptions, CheckOptions, ItemsRun, Preset } from './check-types
 import { Runner, type Item } from './check-runner';
 import { writeFileSafely } from './safe-write';
 import { sizeOverLimit } from '../../shared';
+import { mark } from '../phase-marks';
+
+/** Stamps tried before a run that finds most of them failed opens each file at once (file-digest.ts `openFirst`). */
+const STAMPS_BEFORE_OPEN_FIRST = 16;
 
 const own = <T>(record: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined;
@@ -138,11 +142,14 @@ export class CheckCache {
    * section) is not something the cache file could vouch for.
    */
   readonly parseConfig = (text: string, path: string, dir: string): LoadedConfig => {
+    mark('walk');
     const hash = digest(text);
     const entry = own(this.previous.configs, path);
     if (!entry || entry[0] !== hash) this.configsParsed++;
     this.next.configs[path] = [hash];
-    return parseConfig(text, path, dir);
+    const loaded = parseConfig(text, path, dir);
+    mark('config.parse');
+    return loaded;
   };
 
   /**
@@ -154,6 +161,7 @@ export class CheckCache {
     options: CheckOptions,
     run: (preset: Preset, options: CheckOptions) => ItemsRun,
   ): ItemsRun & { notes: string[] } {
+    mark('walk');
     const { previous, next } = this;
     // One pass over the files: read (or stamp) each, then see whether its report can be reused.
     const hashes: (string | undefined)[] = new Array(items.length);
@@ -164,10 +172,22 @@ export class CheckCache {
     const names = new Map<number, string>();
     // A file read again that has now settled: its stamp is worth writing the cache for.
     let stampsLearned = false;
+    // Stamps that did not hold so far, of those tried: when most fail (a fresh checkout), each file is opened at once.
+    let stampsTried = 0;
+    let stampsFailed = 0;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const entry = own(previous.files, item.path);
-      const read = fileDigest(item.path, entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined);
+      const known = entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined;
+      const read = fileDigest(
+        item.path,
+        known,
+        stampsTried >= STAMPS_BEFORE_OPEN_FIRST && stampsFailed * 2 > stampsTried,
+      );
+      if (known) {
+        stampsTried++;
+        if (read !== known) stampsFailed++;
+      }
       const hash = (hashes[i] = read?.hash);
       const stamp = (stamps[i] = read?.stamp);
       if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
@@ -181,6 +201,7 @@ export class CheckCache {
       reused[i] = entry;
     }
 
+    mark('stamps');
     // A rule that threw left its file's report incomplete: nothing of such a run is kept.
     let ruleFailed = false;
     const result = run(
@@ -193,6 +214,7 @@ export class CheckCache {
         },
       },
     );
+    mark('analysis');
     // A reused Polytoken or Picasso report holds while the same paths are registered under its name.
     const groupOf = groupsOf(result.workspace);
     const stale: number[] = [];
@@ -218,6 +240,7 @@ export class CheckCache {
       }
     }
 
+    mark('restore');
     const unchanged =
       skip.size === items.length &&
       !stale.length &&
@@ -227,6 +250,7 @@ export class CheckCache {
       Object.keys(previous.configs).length === Object.keys(next.configs).length;
     if (!unchanged && !ruleFailed && !this.unwritable) {
       this.record(items, hashes, stamps, contexts, result, groupOf, reused);
+      mark('record');
       this.write();
     }
     return { ...result, notes: this.notes };
@@ -234,13 +258,15 @@ export class CheckCache {
 
   private write(): void {
     const { file, key } = this.options;
-    const text = serializeCache(this.next, key);
-    // What would not be read back is not written (ASCII: one byte a character).
-    if (text.length > MAX_CACHE_BYTES) {
-      this.notes.push(`the cache would be ${sizeOverLimit(text.length, MAX_CACHE_BYTES)}; not written`);
+    const bytes = serializeCache(this.next, key);
+    // What would not be read back is not written.
+    if (bytes.length > MAX_CACHE_BYTES) {
+      this.notes.push(`the cache would be ${sizeOverLimit(bytes.length, MAX_CACHE_BYTES)}; not written`);
       return;
     }
-    const outcome = writeFileSafely(file, text, cachePlace(this.options), { makeFolders: true });
+    mark('serialize');
+    const outcome = writeFileSafely(file, bytes, cachePlace(this.options), { makeFolders: true });
+    mark('write');
     if (outcome.status !== 'written') this.notes.push(`cannot write the cache ${file}: ${outcome.reason}`);
   }
 

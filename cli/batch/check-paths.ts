@@ -14,6 +14,7 @@ import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs'
 import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
 import { EarlyWorkers, type WorkerPool } from './worker-pool';
+import { mark } from '../phase-marks';
 
 export { nameOf } from './check-runner';
 export { QUICK_NAMES } from '../../shared';
@@ -37,6 +38,7 @@ export interface CheckRun {
 
 /** Checks every definition under the given files and folders (`subagents check`, README: Command line). */
 export function checkPaths(inputs: string[], options: CheckOptions): CheckRun {
+  mark('start');
   const cache = options.cache && options.keepAnalysis === false ? new CheckCache(options.cache) : undefined;
   // Workers start during the walk; those that turn out not to be needed (or an input that fails) end here.
   const early = cache ? undefined : earlyWorkers(options);
@@ -105,6 +107,7 @@ function checkWith(
     if (!matched) unmatched.push({ input, form });
   }
   if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
+  mark('walk');
   // Not with --cache: a file it answers is never analyzed, and a neighbour has no report to keep.
   const around = cache ? [] : neighbours(named, kinds, resolver, options, virtual);
   for (const c of around) candidates.push(c);
@@ -265,6 +268,7 @@ function runCandidates(
   };
   const cached = cache?.run(items, options, runItems);
   const { reports, readErrors } = cached ?? runItems();
+  mark('analysis');
   readErrors.sort((a, b) => a.index - b.index);
   for (const e of readErrors) ioErrors.push({ path: e.path, message: e.message });
   const files = reports.filter((r): r is FileReport => !!r);

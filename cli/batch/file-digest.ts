@@ -26,13 +26,26 @@ export const digest = (data: string | Buffer): string =>
   crypto.hash ? crypto.hash('sha256', data, 'base64') : crypto.createHash('sha256').update(data).digest('base64');
 
 export const isStamp = (s: unknown): s is Stamp =>
-  Array.isArray(s) && s.length === 5 && s.every((v) => typeof v === 'number' && Number.isFinite(v));
+  Array.isArray(s) &&
+  s.length === 5 &&
+  Number.isFinite(s[0]) &&
+  Number.isFinite(s[1]) &&
+  Number.isFinite(s[2]) &&
+  Number.isFinite(s[3]) &&
+  Number.isFinite(s[4]);
 
 const stampOf = (stat: fs.Stats): Stamp => [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.dev];
 
 const chunk = Buffer.allocUnsafe(1 << 16);
 // As readRegularFile: a FIFO must not block the open, and only regular files are read.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+const sameStamp = (stat: fs.Stats, stamp: Stamp): boolean =>
+  stat.size === stamp[0] &&
+  stat.mtimeMs === stamp[1] &&
+  stat.ctimeMs === stamp[2] &&
+  stat.ino === stamp[3] &&
+  stat.dev === stamp[4];
 
 /** True when `path` is a regular file whose stat matches `stamp`. */
 function unchanged(path: string, stamp: Stamp): boolean {
@@ -42,14 +55,7 @@ function unchanged(path: string, stamp: Stamp): boolean {
   } catch {
     return false;
   }
-  return (
-    !!stat?.isFile() &&
-    stat.size === stamp[0] &&
-    stat.mtimeMs === stamp[1] &&
-    stat.ctimeMs === stamp[2] &&
-    stat.ino === stamp[3] &&
-    stat.dev === stamp[4]
-  );
+  return !!stat?.isFile() && sameStamp(stat, stamp);
 }
 
 /**
@@ -57,12 +63,17 @@ function unchanged(path: string, stamp: Stamp): boolean {
  * `known` (a previous run's digest and stamp) is answered as it is while the stamp holds.
  * Undefined for anything but a regular file within the size limit (the run then reports it
  * as it would without cache).
+ *
+ * `openFirst`: the stamp is compared with the open file's fstat instead of a `stat` before
+ * the open. Either way the answer is the same; a run whose stamps mostly fail (a fresh
+ * checkout) saves a `stat` per file, a run whose stamps mostly hold saves the open and close.
  */
 export function fileDigest(
   path: string,
   known?: { hash: string; stamp: Stamp },
+  openFirst = false,
 ): { hash: string; stamp?: Stamp } | undefined {
-  if (known && unchanged(path, known.stamp)) return known;
+  if (known && !openFirst && unchanged(path, known.stamp)) return known;
   let fd: number | undefined;
   try {
     // Taken before fstat: a change after this moment gives the file a ctime past it.
@@ -70,6 +81,7 @@ export function fileDigest(
     fd = fs.openSync(path, OPEN_FLAGS);
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    if (known && openFirst && sameStamp(stat, known.stamp)) return known;
     let n = fs.readSync(fd, chunk, 0, chunk.length, null);
     let hash: string;
     if (n < chunk.length) hash = digest(chunk.subarray(0, n));
