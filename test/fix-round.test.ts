@@ -74,6 +74,11 @@ describe('fix rounds: what a round decides (shared/fixes/round.ts)', () => {
     }
   });
 
+  it('a file of no known kind: nothing proposed, no analysis, and no path to report', () => {
+    const { round } = roundOf(`${WS}/notes.txt`, 'x');
+    assert.deepStrictEqual([round.path, round.text, round.accepted.length, round.analyses], ['', 'x', 0, 0]);
+  });
+
   it('checks each fix alone from 2 up to ALONE_LIMIT fixes, then all together in one analysis', () => {
     assert.strictEqual(ALONE_LIMIT, 16);
     for (const [n, analyses] of [
@@ -98,6 +103,17 @@ describe('fix rounds: what a round decides (shared/fixes/round.ts)', () => {
     assert.strictEqual(round.analyses, 1);
   });
 
+  it('checks each of several fixes alone: two that each break the property are demoted before any group', () => {
+    const text =
+      '---\nname: anchored\npolytoken:\n  tools: [file_read]\n  undeferred_tools: &shared\n    - grep\n  tools_deny: *shared\n---\nBody.\n';
+    const { round } = roundOf(`${WS}/.polytoken/subagents/anchored.md`, text);
+    assert.deepStrictEqual(demotedOf(round), [
+      'polytoken/deny-undeferred-conflict@5: it would add polytoken/invalid-value (error)',
+      'polytoken/undeferred-not-granted@5: it would add polytoken/invalid-value (error)',
+    ]);
+    assert.deepStrictEqual([round.accepted.length, round.analyses], [0, 2]);
+  });
+
   it('with renames, applies a fix that renames the file, and proposes one that only renames it', () => {
     const path = `${ROLE_DIR}/SecurityAuditor.yaml`;
     const renamed = `${ROLE_DIR}/security_auditor.yaml`;
@@ -120,6 +136,16 @@ describe('fix rounds: what a round decides (shared/fixes/round.ts)', () => {
     assert.deepStrictEqual(demotedOf(round), ['profy/invalid-name@7: it would add profy/duplicate-name (error)']);
     // Two alone, one together that fails, one for the group without the blamed fix.
     assert.strictEqual(round.analyses, 4);
+  });
+
+  it('blames, for each finding that grew, the fix on its line', () => {
+    const { round } = roundOf(PROFY, expert(colliding(2)));
+    assert.deepStrictEqual(where(round.accepted), ['profy/invalid-name@6', 'profy/invalid-name@8']);
+    assert.deepStrictEqual(demotedOf(round), [
+      'profy/invalid-name@7: it would add profy/duplicate-name (error)',
+      'profy/invalid-name@9: it would add profy/duplicate-name (error)',
+    ]);
+    assert.strictEqual(round.analyses, 6);
   });
 
   it('blames the fix inside the definition granted more, and keeps the others', () => {
