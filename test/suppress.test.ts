@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { SourceText } from '../shared/text/source';
-import { findSuppressions, type Suppressions } from '../shared/text/suppress';
+import { findSuppressions, yamlCommentAt, type Suppressions } from '../shared/text/suppress';
 import { DirectiveUse } from '../shared/rules/directives';
 
 /** Whether the file's directives silence a rule on a line, as the engine applies them. */
@@ -117,5 +117,39 @@ describe('suppression comments: regions and positions', () => {
     assert.deepStrictEqual(ids(whole('# subagents-disable-next-linex a/b\n')), []);
     assert.deepStrictEqual(ids(whole('# subagents-disable-next a/b\n')), []);
     assert.deepStrictEqual(ids(whole('#   subagents-disable\ta/b\n')), [['file', ['a/b']]]);
+  });
+});
+
+describe('suppression comments: a directive later in a comment, and the comment under the cursor', () => {
+  it('reads a directive that follows other words in the same comment, from its own #', () => {
+    const text = 'a: 1 # note # subagents-disable-next-line x/y\nb: 2\n';
+    const s = whole(text);
+    assert.deepStrictEqual(
+      s.directives.map((d) => [d.kind, d.range.start.character, d.rules.map((r) => [r.id, r.range.start.character])]),
+      [['line', text.indexOf('# subagents'), [['x/y', text.indexOf('x/y')]]]],
+    );
+    assert.strictEqual(s.directives[0].range.end.character, text.indexOf('x/y') + 3);
+  });
+
+  it('yamlCommentAt: the comment holding the offset (its end included), only real comments, only in the region', () => {
+    const text = '---\na: 1 # hello\nb: "# not"\nc: 2\n---\n# body\n';
+    const region = { start: 4, end: text.indexOf('---', 4) };
+    const comment = text.indexOf('# hello');
+    const at = (offset: number) => yamlCommentAt(text, region, offset);
+    assert.deepStrictEqual(at(comment + 3), { start: comment, text: '# hello' });
+    assert.deepStrictEqual(at(comment + '# hello'.length), { start: comment, text: '# hello' }, 'the cursor after it');
+    assert.deepStrictEqual(at(comment + 1), { start: comment, text: '# hello' });
+    assert.strictEqual(at(comment), undefined, 'before the #');
+    assert.strictEqual(at(text.indexOf('# not') + 2), undefined, 'inside a quoted string');
+    assert.strictEqual(at(text.indexOf('c: 2') + 2), undefined, 'a line with no #');
+    assert.strictEqual(at(text.indexOf('# body') + 2), undefined, 'past the region');
+    assert.strictEqual(
+      yamlCommentAt(text, { start: comment + 2, end: region.end }, comment + 1),
+      undefined,
+      'before the region',
+    );
+    // A region that starts inside a line: only its part of the line counts.
+    const inline = 'x # a\ny: 1\n';
+    assert.strictEqual(yamlCommentAt(inline, { start: 4, end: inline.length }, 5), undefined);
   });
 });
