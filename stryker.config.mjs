@@ -33,6 +33,7 @@ const IN_PROCESS_SUITES = [
   'resolution-render',
   'definitions-view',
   'skeletons',
+  'skeleton-fix',
   'corners',
   'file-names',
   'fourth-dialect/fourth-dialect',

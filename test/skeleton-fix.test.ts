@@ -76,6 +76,22 @@ describe('the skeleton quick fix of an empty or frontmatter-less definition', ()
     });
   }
 
+  it('where the skeleton goes: the whole of a blank file, below comments (a line break added), above a body', () => {
+    for (const [rel, text, expected] of [
+      ['apps/cli/agents/lone.yaml', '  \n\n', skeletonText('picasso', 'lone')!],
+      ['apps/cli/agents/lone.yaml', '# kept', `# kept\n${skeletonText('picasso', 'lone')!}`],
+      ['apps/cli/agents/lone.yaml', '# kept\n', `# kept\n${skeletonText('picasso', 'lone')!}`],
+      ['.polytoken/subagents/solo.md', 'Body', `${skeletonText('polytoken', 'solo')!}Body`],
+      ['.polytoken/subagents/solo.md', '\n', skeletonText('polytoken', 'solo')!],
+    ]) {
+      const { analysis } = analyzeAt(rel, text);
+      const plans = analysis.diagnostics.flatMap((d) => offeredFixes(analysis, d));
+      const plan = plans.find((p) => p.title.startsWith('Insert a new definition'));
+      assert.ok(plan, `${rel} ${JSON.stringify(text)}`);
+      assert.strictEqual(applyFixes(text, [{ plan }]).text, expected, `${rel} ${JSON.stringify(text)}`);
+    }
+  });
+
   it('a frontmatter that is never closed, or a Picasso file that holds a value, gets no skeleton', () => {
     for (const [rel, text, rule] of [
       ['.polytoken/subagents/review.md', '---\nname: review\n', 'syntax/frontmatter'],
