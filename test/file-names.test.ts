@@ -67,6 +67,20 @@ describe('file names: escaped for output', () => {
     assert.strictEqual(printableBytes(bytes(0xf5, 0x80, 0x80, 0x80)), '\\xf5\\x80\\x80\\x80');
   });
 
+  it('printableBytes takes each first and last character of every sequence length, and refuses the bytes around them', () => {
+    const bytes = (...b: number[]) => Buffer.from(b);
+    // The first and last code point of two, three and four bytes (U+0080 is a C1 control).
+    for (const c of ['\u0080', '\u07ff', '\u0800', '\uffff', '\u{10000}', '\u{10ffff}'])
+      assert.strictEqual(printableBytes(Buffer.from(`a${c}b`)), printable(`a${c}b`), c.codePointAt(0)!.toString(16));
+    // A lone continuation byte, a lead byte cut by the end, an overlong lead, past U+10FFFF.
+    assert.strictEqual(printableBytes(bytes(0x80)), '\\x80');
+    assert.strictEqual(printableBytes(bytes(0x61, 0xc3)), 'a\\xc3');
+    assert.strictEqual(printableBytes(bytes(0xc1, 0xbf)), '\\xc1\\xbf');
+    assert.strictEqual(printableBytes(bytes(0xf4, 0x90, 0x80, 0x80)), '\\xf4\\x90\\x80\\x80');
+    // A bad byte between valid runs: each run is decoded on its own.
+    assert.strictEqual(printableBytes(bytes(0xc3, 0xa9, 0xff, 0xc3, 0xa9)), 'é\\xffé');
+  });
+
   it('printableJson escapes C1 and line separators as \\uXXXX and stays the same JSON value', () => {
     const value = { path: 'a\u0085b\u2028c\nd\u001be' };
     const text = printableJson(value);

@@ -9,7 +9,7 @@ import { MAX_SYNTAX_ERRORS, SyntaxErrorSink } from '../shared/text/syntax-errors
 import { lineEndingOf, SourceText } from '../shared/text/source';
 import { quickFrontmatterName, quickYamlName } from '../shared/text/quick-name';
 import { parseJsonFile, parseYamlFile } from '../shared/text/document';
-import { nodeAtPath, pathOf } from '../shared/text/tree';
+import { nodeAtOffset, nodeAtPath, pathOf, toPlain, type AstNode } from '../shared/text/tree';
 
 describe('nearestName: the closest candidate within an edit distance', () => {
   it('picks the smallest distance, whatever the order of the candidates', () => {
@@ -225,5 +225,42 @@ describe('tree: the path of a node', () => {
       assert.deepStrictEqual(pathOf(list!.items![2]), ['a', 2]);
       assert.deepStrictEqual(pathOf(parsed.root!), []);
     }
+  });
+});
+
+describe('tree: plain values and the node at an offset', () => {
+  it('keeps the first of two equal keys, and `__proto__` as an own key, not the prototype', () => {
+    // The parsers drop a repeated key; a tree made by hand keeps both.
+    const root = parseJsonFile('{"a": 1, "__proto__": {"polluted": true}, "b": 2}').root!;
+    root.properties![2].key = 'a';
+    const plain = toPlain(root) as Record<string, unknown>;
+    assert.deepStrictEqual(Object.keys(plain), ['a', '__proto__']);
+    assert.strictEqual(plain.a, 1);
+    assert.strictEqual(Object.getPrototypeOf(plain), Object.prototype);
+    assert.deepStrictEqual(Object.getOwnPropertyDescriptor(plain, '__proto__'), {
+      value: { polluted: true },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('finds a key from its first to its last character, a value after it, and nothing outside the root', () => {
+    const text = '{"aa": 1, "bb": [2, 3]}';
+    const root = parseJsonFile(text).root!;
+    const at = (offset: number): AstNode | undefined => nodeAtOffset(root, offset);
+    const key = root.properties![1].keyNode;
+    assert.strictEqual(at(key.start), key);
+    assert.strictEqual(at(key.end), key);
+    assert.strictEqual(at(0), root, 'the brace is the root, not its first key');
+    const three = nodeAtPath(root, ['bb', 1])!;
+    assert.strictEqual(at(three.start), three, 'a value of a later property');
+    assert.strictEqual(at(three.end), three);
+    assert.strictEqual(at(text.length), root, 'the root holds its own end');
+    assert.strictEqual(at(text.length + 1), undefined);
+    const inner = parseJsonFile(`  ${text}`).root!;
+    assert.strictEqual(nodeAtOffset(inner, 1), undefined, 'before the root');
+    assert.strictEqual(nodeAtOffset(undefined, 0), undefined);
   });
 });

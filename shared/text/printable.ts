@@ -16,6 +16,7 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 export function printable(text: string): string {
   return text.replace(CONTROL, (c) => {
     const code = c.charCodeAt(0);
+    // Stryker disable next-line EqualityOperator: no control character lies between U+009F and U+0100
     return code <= 0xff ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
   });
 }
@@ -27,13 +28,16 @@ export function printableJson(value: unknown): string {
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 
-/** How many bytes the UTF-8 sequence starting with `lead` has; 0 when no sequence starts with it. */
+/**
+ * How many bytes a UTF-8 sequence starting with `lead` would have. The strict decoder judges
+ * whether those bytes are one (a continuation byte, an overlong or out-of-range lead, a sequence
+ * cut by the end of the name: it refuses them all).
+ */
 function sequenceLength(lead: number): number {
   if (lead < 0x80) return 1;
-  if (lead >= 0xc2 && lead <= 0xdf) return 2;
-  if (lead >= 0xe0 && lead <= 0xef) return 3;
-  if (lead >= 0xf0 && lead <= 0xf4) return 4;
-  return 0;
+  if (lead < 0xe0) return 2;
+  if (lead < 0xf0) return 3;
+  return 4;
 }
 
 /**
@@ -45,11 +49,13 @@ export function printableBytes(bytes: Uint8Array): string {
   let run = 0; // start of the current run of valid sequences
   let i = 0;
   const flush = (end: number) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty run decodes to ''
     if (end > run) out += printable(strict.decode(bytes.subarray(run, end)));
   };
   while (i < bytes.length) {
     const n = sequenceLength(bytes[i]);
-    if (n && i + n <= bytes.length && isValidSequence(bytes.subarray(i, i + n))) {
+    // Stryker disable next-line ConditionalExpression: `n === 1` only spares the decoder an ASCII byte
+    if (n === 1 || isValidSequence(bytes.subarray(i, i + n))) {
       i += n;
       continue;
     }
@@ -62,7 +68,6 @@ export function printableBytes(bytes: Uint8Array): string {
 }
 
 function isValidSequence(sequence: Uint8Array): boolean {
-  if (sequence.length === 1) return true;
   try {
     strict.decode(sequence); // also refuses overlong forms and surrogates
     return true;

@@ -17,6 +17,7 @@ export class SourceText {
 
   constructor(raw: string) {
     this.text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    // Stryker disable next-line StringLiteral: the URI and language of a document only this class sees
     this.doc = TextDocument.create('file:///source', 'plaintext', 0, this.text);
   }
 
@@ -44,7 +45,11 @@ export class SourceText {
   lineRange(line: number): Range {
     const start = this.doc.offsetAt({ line, character: 0 });
     let end = this.doc.offsetAt({ line: line + 1, character: 0 });
-    while (end > start && (this.text[end - 1] === '\n' || this.text[end - 1] === '\r')) end--;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: `range` clamps an end before the start
+    for (; end > start; end--) {
+      const last = this.text[end - 1];
+      if (last !== '\n' && last !== '\r') break;
+    }
     return this.range(start, end);
   }
 }

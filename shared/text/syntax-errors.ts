@@ -28,6 +28,7 @@ export class SyntaxErrorSink {
   add(error: SyntaxError): void {
     this.kept.push(error);
     // Trimmed in batches: linear overall, whatever the number of errors.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: the batch size changes the cost, not the errors kept
     if (this.kept.length >= 4 * MAX_SYNTAX_ERRORS) this.trim();
   }
 
@@ -47,6 +48,7 @@ export class SyntaxErrorSink {
 
   private trim(): void {
     this.kept.sort(byPosition);
+    // Stryker disable next-line EqualityOperator: at exactly the limit, nothing is dropped either way
     if (this.kept.length > MAX_SYNTAX_ERRORS) {
       this.dropped += this.kept.length - MAX_SYNTAX_ERRORS;
       this.kept.length = MAX_SYNTAX_ERRORS;

@@ -68,8 +68,8 @@ export function nodeAtPath(root: AstNode | undefined, path: readonly (string | n
 /** The keys and indexes from the root down to this node. */
 export function pathOf(node: AstNode): (string | number)[] {
   const path: (string | number)[] = [];
-  let current: AstNode | undefined = node;
-  while (current?.parent) {
+  let current: AstNode = node;
+  while (current.parent) {
     const parent: AstNode = current.parent;
     if (current.property) path.unshift(current.property.key);
     else if (current.keyOf) path.unshift(current.keyOf.key);
@@ -84,11 +84,14 @@ const itemIndexes = new WeakMap<readonly AstNode[], Map<AstNode, number>>();
 
 function itemIndex(items: readonly AstNode[], item: AstNode): number {
   let indexes = itemIndexes.get(items);
+  // Stryker disable next-line ConditionalExpression: building the positions again gives the same ones
   if (!indexes) {
     indexes = new Map();
+    // Stryker disable next-line ArithmeticOperator: starting past the end only maps `undefined`
     for (let i = items.length - 1; i >= 0; i--) indexes.set(items[i], i); // the first occurrence wins, as indexOf
     itemIndexes.set(items, indexes);
   }
+  // Stryker disable next-line UnaryOperator: a node's parent always lists it
   return indexes.get(item) ?? -1;
 }
 
