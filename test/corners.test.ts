@@ -12,6 +12,7 @@ import * as path from 'path';
 import { resolveAnalysis } from '../shared/engine';
 import { shownStatus, type ResolvedDefinition } from '../shared/types';
 import { withFixture, type FixtureResult } from './support/fixtures';
+import { assertSnapshot, MESSAGES_FILE, messageLines } from './support/messages';
 
 const CORNERS = path.resolve(__dirname, '../../test/fixtures/corners');
 const RESOLUTION_FILE = 'resolution.json';
@@ -81,6 +82,7 @@ describe('corner cases from the runtime documents', () => {
         // A case with nothing the checker reads would pass vacuously.
         assert.ok(result.reports.length > 0, `${rel}: the case holds no file the checker reads`);
         assert.deepStrictEqual(result.actual, result.expected, `${rel}: diagnostics (file:line rule)`);
+        assertSnapshot(path.join(dir, MESSAGES_FILE), messageLines(result.reports, result.workspace));
         const resolutionFile = path.join(dir, RESOLUTION_FILE);
         if (!fs.existsSync(resolutionFile)) return;
         const expected = JSON.parse(fs.readFileSync(resolutionFile, 'utf8')) as Record<string, ExpectedDefinition[]>;

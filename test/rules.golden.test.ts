@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { RULES } from '../shared/rules/registry';
 import { withFixture } from './support/fixtures';
+import { assertSnapshot, MESSAGES_FILE, messageLines } from './support/messages';
 import { withTree } from './support/tree';
 
 const FIXTURES = path.resolve(__dirname, '../../test/fixtures/rules');
@@ -12,7 +13,7 @@ describe('golden rule fixtures', () => {
     describe(rule.id, () => {
       const dir = path.join(FIXTURES, rule.id);
       for (const twin of ['invalid', 'valid'] as const) {
-        it(`${twin}: diagnostics match the inline markers exactly`, () => {
+        it(`${twin}: diagnostics match the inline markers exactly${twin === 'invalid' ? ', messages and ranges the snapshot' : ''}`, () => {
           const folder = path.join(dir, twin);
           assert.ok(fs.existsSync(folder), `missing fixture folder ${path.relative(process.cwd(), folder)}`);
           withFixture(folder, (result) => {
@@ -22,6 +23,9 @@ describe('golden rule fixtures', () => {
             const fired = result.actual.filter((a) => a.endsWith(` ${rule.id}`)).length;
             if (twin === 'invalid') assert.ok(fired > 0, `${rule.id} must fire in its invalid fixture`);
             else assert.strictEqual(fired, 0, `${rule.id} must stay quiet in its valid twin`);
+            if (twin !== 'invalid') return;
+            // What each diagnostic says and where it points, beside the twins.
+            assertSnapshot(path.join(dir, MESSAGES_FILE), messageLines(result.reports, result.workspace));
           });
         });
       }
