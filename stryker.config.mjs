@@ -30,6 +30,7 @@ const IN_PROCESS_SUITES = [
   'picasso',
   'profy',
   'completion',
+  'editor-picasso',
   'resolution-render',
   'definitions-view',
   'skeletons',

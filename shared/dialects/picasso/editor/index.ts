@@ -20,7 +20,7 @@ type PicassoFile = FeatureFile<PicassoModel>;
 
 /** The role's name as written so far (from the text while it does not parse), else the file's stem. */
 function currentName(file: PicassoFile): string {
-  return stringAt(file.root, 'name') ?? /^name:\s*["']?([^\s"'#]+)/m.exec(file.text)?.[1] ?? file.ctx.fileStem;
+  return stringAt(file.root, 'name') ?? /^name:[ \t]*["']?([\w.-]+)/m.exec(file.text)?.[1] ?? file.ctx.fileStem;
 }
 
 function picassoCandidates(file: PicassoFile, cursor: YamlCursor): Candidate[] {
