@@ -242,6 +242,12 @@ describe('picasso: resolution', () => {
     assert.strictEqual(def.status, 'rejected');
   });
 
+  it('a tool listed twice is granted, or removed, once', () => {
+    const def = resolve(['tools: [read_file, grep, read_file, grep]', 'deny: [grep]']);
+    assert.deepStrictEqual(def.tools, ['read_file']);
+    assert.deepStrictEqual(def.removed, [{ tool: 'grep', by: 'deny' }]);
+  });
+
   it('memory: session refuses nothing', () => {
     const def = resolve(['tools: [query_memory, write_memory, read_file]', 'memory: session']);
     assert.deepStrictEqual(def.tools, ['query_memory', 'read_file', 'write_memory']);
@@ -466,5 +472,46 @@ describe('picasso: the JSON Schema', () => {
     assert.strictEqual(schema.required, undefined);
     assert.strictEqual(schema.additionalProperties, undefined);
     assert.deepStrictEqual([schema.properties.max_steps.minimum, schema.properties.max_depth.minimum], [1, 0]);
+  });
+});
+
+describe('picasso: the name a role should have, and its project', () => {
+  const { snakeCase, targetName } =
+    require('../shared/dialects/picasso/model') as typeof import('../shared/dialects/picasso/model');
+  const { roleProject } =
+    require('../shared/dialects/picasso/rules/duplicate-role') as typeof import('../shared/dialects/picasso/rules/duplicate-role');
+
+  it('writes words in snake_case: camel case, acronyms, separators, leading digits', () => {
+    const cases: [string, string][] = [
+      ['SecurityAuditor', 'security_auditor'],
+      ['HTTPServer', 'http_server'],
+      ['doc--writer', 'doc_writer'],
+      ['  Security  Auditor  ', 'security_auditor'],
+      ['__a__', 'a'],
+      ['2fa checker', 'fa_checker'],
+      ['12_ab', 'ab'],
+      ['v2Api', 'v2_api'],
+    ];
+    for (const [text, snake] of cases) assert.strictEqual(snakeCase(text), snake, text);
+  });
+
+  it('takes a valid stem, else a valid name, else the first that snake_case only re-cases', () => {
+    assert.strictEqual(targetName('other_name', 'good_stem'), 'good_stem');
+    assert.strictEqual(targetName('good_name', 'Bad-Stem'), 'good_name');
+    assert.strictEqual(targetName('DocWriter', 'Doc Writer!'), 'doc_writer');
+    // The name would lose a character: the stem, re-cased, is next.
+    assert.strictEqual(targetName('2fa', 'DocWriter'), 'doc_writer');
+    assert.strictEqual(targetName(undefined, '2fa_checker'), undefined, 'dropping the 2 is no rename');
+    assert.strictEqual(targetName(undefined, 'Ünïcode'), undefined);
+    assert.strictEqual(targetName(undefined, 'Ab'), 'ab');
+  });
+
+  it('a role belongs to the folder that holds its agents folder, else to its own folder', () => {
+    assert.strictEqual(roleProject('/w/p/.picasso/agents/a.md'), '/w/p');
+    assert.strictEqual(roleProject('/w/p/apps/cli/agents/a.yaml'), '/w/p');
+    assert.strictEqual(roleProject('/.picasso/agents/a.md'), '/');
+    assert.strictEqual(roleProject('/w/roles/a.yaml'), '/w/roles');
+    assert.strictEqual(roleProject('/w/x.picasso/agents/a.md'), '/w/x.picasso/agents', 'a folder named otherwise');
+    assert.strictEqual(roleProject('/w/p/apps/cli/agents/more/a.yaml'), '/w/p/apps/cli/agents/more');
   });
 });

@@ -100,7 +100,9 @@ export function targetName(name: string | undefined, stem: string): string | und
  */
 function faithfulSnakeCase(source: string): string | undefined {
   const snake = snakeCase(source);
-  const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // Every letter and digit, any script: `Ünïcode` is not `n_code`.
+  // Stryker disable next-line MethodExpression: upper case compares as lower case does
+  const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   return NAME_PATTERN.test(snake) && letters(snake) === letters(source) ? snake : undefined;
 }
 
