@@ -2,13 +2,16 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FileReport } from '../../cli/batch/check-paths';
+import type { Range } from 'vscode-languageserver-types';
+import { offeredFixes } from '../../shared/fixes/round';
 
 /** The snapshot beside a fixture (a corner case holds it in its folder: the checker reads no `.txt`). */
 export const MESSAGES_FILE = 'messages.txt';
 
 /**
  * What a fixture's diagnostics say, one line each: file, range (1-based lines and columns),
- * severity, rule id and message, then any related location. The markers pin which rule fires
+ * severity, rule id and message, then the quick fixes offered (the preferred one marked) and any
+ * related location. The markers pin which rule fires
  * on which line; this pins what the author reads and where the squiggle goes. Written by
  * `UPDATE_GOLDEN=1` and reviewed like any change; compared otherwise.
  */
@@ -21,9 +24,14 @@ export function messageLines(reports: readonly FileReport[], workspace: string):
   for (const report of sorted) {
     const file = relative(report.path);
     for (const d of report.diagnostics) {
-      const { start, end } = d.range;
-      const where = `${file}:${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1}`;
+      const where = `${file}:${span(d.range)}`;
       lines.push(hide(`${where} ${severityName(d.severity)} ${String(d.code)}: ${d.message}`));
+      // The quick fixes offered for it, as an editor with file renames lists them.
+      for (const plan of report.analysis ? offeredFixes(report.analysis, d, { renames: true }) : []) {
+        lines.push(hide(`  fix: ${plan.title}${plan.preferred ? ' (preferred)' : ''}`));
+        for (const e of plan.edits) lines.push(hide(`    ${span(e.range)} ${JSON.stringify(e.newText)}`));
+        if (plan.rename) lines.push(hide(`    rename to ${relative(plan.rename.newPath)}`));
+      }
       for (const related of d.relatedInformation ?? []) {
         const r = related.location.range.start;
         const at = hide(decodeURIComponent(related.location.uri).replace(/^file:\/\//, ''));
@@ -33,6 +41,8 @@ export function messageLines(reports: readonly FileReport[], workspace: string):
   }
   return lines;
 }
+
+const span = ({ start, end }: Range) => `${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1}`;
 
 function severityName(severity: number | undefined): string {
   return ['?', 'error', 'warning', 'info', 'hint'][severity ?? 0] ?? '?';
