@@ -37,7 +37,9 @@ export function removeFix(
   if (node.keyOf)
     return { title: `Remove \`${node.keyOf.key}\``, edits: [removePropertyEdit(req.ctx, node)], preferred };
   if (node.parent?.kind === 'array') {
-    const label = isString(node) ? node.value : req.ctx.file.source.text.slice(node.start, node.end);
+    // A blank string is named as written (`""`): an empty label would read "Remove `` from `skip`".
+    const label =
+      isString(node) && node.value.trim() ? node.value : req.ctx.file.source.text.slice(node.start, node.end);
     const list = node.parent.property?.key;
     return {
       title: `Remove \`${label}\`${list ? ` from \`${list}\`` : ''}`,
