@@ -9,10 +9,13 @@ export interface GlobFacts {
   reservedMatches: readonly string[];
 }
 
+/** A glob as a bold code span: bare, its `*` would read as Markdown emphasis (`*read*` shows as *read*). */
+export const globTitle = (glob: string): string => `**\`${glob}\`**`;
+
 /** Hover text for a Profy glob, with what it matches in the main toolset. */
 export function globMarkdown(glob: string, facts: GlobFacts): string {
   return [
-    `**${glob}** \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`,
+    `${globTitle(glob)} \u2014 Profy glob (\`*\` any run of characters, \`?\` one character)`,
     ...globMatchLines(facts),
   ].join('\n\n');
 }

@@ -10,7 +10,7 @@ import { PROFY_KEYS } from '../keys';
 import { allowlistEntryAt, type ExpertModel } from '../model';
 import { allowlistEntry } from '../tools';
 import { profyCompletions } from './completion';
-import { globMarkdown, globMatchLines } from './docs';
+import { globMarkdown, globMatchLines, globTitle } from './docs';
 import { profyRenamePlan, profyRenameTarget } from './rename';
 
 type ProfyFile = FeatureFile<ExpertModel>;
@@ -46,7 +46,7 @@ function inlayHints(file: ProfyFile, add: AddHint): void {
       add(
         entry.node,
         () => (known ? countLabel(entry.granted) : '\u2192 ? tools'),
-        () => [`**${entry.text}**`, ...lines()],
+        () => [globTitle(entry.text!), ...lines()],
       );
     }
   }
