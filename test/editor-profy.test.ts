@@ -355,6 +355,25 @@ describe('Profy editor: inlay hints and lists', () => {
     ]);
   });
 
+  it('shows an unknown count, not "no tool", for a glob past what the checker matches in one file', function () {
+    this.timeout(20000);
+    // 2,001 globs against 2,500 tools: the last passes the 5,000,000 comparisons one file may spend.
+    const tools = Array.from({ length: 2500 }, (_, i) => `t${i}`);
+    const globs = ['*7', ...Array.from({ length: 1999 }, () => '*z'), '*'];
+    const text = JSON.stringify({ tools, subagents: [{ name: 's', tools: globs }] });
+    const hints = hintsOf(text);
+    const unchecked =
+      'Not matched here: this Expert’s globs need more comparisons than the checker makes (`profy/unknown-toolset`); Profy still resolves it when it builds the subagents.';
+    assert.deepStrictEqual(
+      [hints[0][1], hints[1][1], hints[2000]],
+      ['→ 250 tools', '→ no tool', [text.slice(0, -4), '→ ? tools', `**\`*\`**\n\n${unchecked}`]],
+    );
+    assert.strictEqual(
+      hoverText(text.slice(0, -5) + CURSOR + text.slice(-5)),
+      `**\`*\`** — Profy glob (\`*\` any run of characters, \`?\` one character)\n\n${unchecked}`,
+    );
+  });
+
   it('fades nothing: a reserved entry is never granted in the first place', () => {
     assert.deepStrictEqual(removedToolDiagnostics(at(expert('"Task", "read"')).analysis), []);
   });

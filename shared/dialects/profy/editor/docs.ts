@@ -5,6 +5,8 @@ import { expansionLine, nameFence } from '../../../features/kit/tool-lines';
 export interface GlobFacts {
   /** The main toolset is known. */
   known: boolean;
+  /** The file's globs need more comparisons than the checker makes: this one was left unmatched. */
+  unchecked: boolean;
   granted: readonly string[];
   reservedMatches: readonly string[];
 }
@@ -25,6 +27,10 @@ export function globMatchLines(facts: GlobFacts): string[] {
   if (!facts.known)
     return [
       'The main agent toolset is unknown (no Expert `tools`, no `profy.mainTools`), so what it matches is unknown.',
+    ];
+  if (facts.unchecked)
+    return [
+      'Not matched here: this Expert\u2019s globs need more comparisons than the checker makes (`profy/unknown-toolset`); Profy still resolves it when it builds the subagents.',
     ];
   const lines = [expansionLine('Matches now', facts.granted, ' of the main toolset')];
   if (facts.reservedMatches.length)

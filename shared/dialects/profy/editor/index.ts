@@ -28,6 +28,7 @@ function entryHover(file: ProfyFile, listPath: (string | number)[], value: strin
   if (entry.kind === 'glob')
     return globMarkdown(value, {
       known: toolset.known,
+      unchecked: entry.unchecked,
       granted: entry.granted,
       reservedMatches: entry.reservedMatches,
     });
@@ -42,10 +43,11 @@ function inlayHints(file: ProfyFile, add: AddHint): void {
   for (const subagent of file.model.subagents) {
     for (const entry of subagent.entries) {
       if (entry.kind !== 'glob') continue;
-      const lines = () => globMatchLines({ known, granted: entry.granted, reservedMatches: entry.reservedMatches });
+      const { unchecked, granted, reservedMatches } = entry;
+      const lines = () => globMatchLines({ known, unchecked, granted, reservedMatches });
       add(
         entry.node,
-        () => (known ? countLabel(entry.granted) : '\u2192 ? tools'),
+        () => (unchecked ? '\u2192 ? tools' : countLabel(granted)),
         () => [globTitle(entry.text!), ...lines()],
       );
     }
