@@ -31,6 +31,7 @@ const IN_PROCESS_SUITES = [
   'profy',
   'completion',
   'editor-picasso',
+  'editor-profy',
   'resolution-render',
   'definitions-view',
   'skeletons',

@@ -21,7 +21,7 @@ interface JsonAt {
   file: ProfyFile;
   loc: Location;
   plain: Record<string, unknown>;
-  /** The cursor is inside a string token (its text, quotes excluded, is `current`). */
+  /** The cursor is inside a string token or a quoted key (its text, quotes excluded, is `current`). */
   inString: boolean;
   current: string;
   start: number;
@@ -61,7 +61,9 @@ function jsonAt(file: ProfyFile, offset: number, options: CompletionOptions): Js
   }
   const plain = (parseJsonc(text, [], { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
   const prev = loc.previousNode;
-  const inString = !!prev && prev.type === 'string' && offset > prev.offset && offset <= prev.offset + prev.length;
+  // A key in quotes is a `property` node: it is replaced quotes and all, like a string value.
+  const quoted = !!prev && (prev.type === 'string' || prev.type === 'property');
+  const inString = quoted && offset > prev.offset && offset <= prev.offset + prev.length;
   let start = offset;
   let end = offset;
   if (inString) {

@@ -10,7 +10,7 @@ import { PROFY_KEYS } from '../keys';
 import { allowlistEntryAt, type ExpertModel } from '../model';
 import { allowlistEntry } from '../tools';
 import { profyCompletions } from './completion';
-import { globMarkdown, globMatchLines } from './docs';
+import { globMarkdown, globMatchLines, globTitle } from './docs';
 import { profyRenamePlan, profyRenameTarget } from './rename';
 
 type ProfyFile = FeatureFile<ExpertModel>;
@@ -28,6 +28,7 @@ function entryHover(file: ProfyFile, listPath: (string | number)[], value: strin
   if (entry.kind === 'glob')
     return globMarkdown(value, {
       known: toolset.known,
+      unchecked: entry.unchecked,
       granted: entry.granted,
       reservedMatches: entry.reservedMatches,
     });
@@ -42,11 +43,12 @@ function inlayHints(file: ProfyFile, add: AddHint): void {
   for (const subagent of file.model.subagents) {
     for (const entry of subagent.entries) {
       if (entry.kind !== 'glob') continue;
-      const lines = () => globMatchLines({ known, granted: entry.granted, reservedMatches: entry.reservedMatches });
+      const { unchecked, granted, reservedMatches } = entry;
+      const lines = () => globMatchLines({ known, unchecked, granted, reservedMatches });
       add(
         entry.node,
-        () => (known ? countLabel(entry.granted) : '\u2192 ? tools'),
-        () => [`**${entry.text}**`, ...lines()],
+        () => (unchecked ? '\u2192 ? tools' : countLabel(granted)),
+        () => [globTitle(entry.text!), ...lines()],
       );
     }
   }
