@@ -15,6 +15,7 @@ import { removedToolDiagnostics } from '../shared/features/removed-tools';
 import { isRefusal, prepareRename, renameDefinition, type RenameOptions } from '../shared/features/rename';
 import { SourceText } from '../shared/text/source';
 import type { Analysis } from '../shared/types';
+import { newTextOf as newText, renameOptions } from './support/editor';
 
 const CURSOR = '‸';
 const ROLE = '/w/apps/cli/agents/planner.yaml';
@@ -31,9 +32,6 @@ const items = (marked: string, path?: string): CompletionItem[] => {
   const { analysis, position } = at(marked, path);
   return completions(analysis, position);
 };
-/** What choosing the item writes. */
-const newText = (item: CompletionItem | undefined) =>
-  item?.insertText ?? (item?.textEdit && 'newText' in item.textEdit ? item.textEdit.newText : '');
 const labels = (marked: string, path?: string) => items(marked, path).map((i) => i.label);
 const hoverText = (marked: string) => {
   const { analysis, position } = at(marked);
@@ -130,14 +128,6 @@ describe('Picasso editor: removed tools are faded', () => {
 });
 
 describe('Picasso editor: F2 renames the role', () => {
-  const options = (over: Partial<RenameOptions> = {}): RenameOptions => ({
-    renameFiles: true,
-    documentChanges: true,
-    pathToUri: (p) => `file://${p}`,
-    exists: () => false,
-    definitions: [],
-    ...over,
-  });
   const TEXT = role('tools: [read_file]\n');
   const cursorOn = (needle: string, text = TEXT) => {
     const i = text.indexOf(needle) + 1;
@@ -145,7 +135,7 @@ describe('Picasso editor: F2 renames the role', () => {
   };
   const rename = (typed: string, over?: Partial<RenameOptions>, marked = cursorOn('planner')) => {
     const { analysis, position } = at(marked);
-    return renameDefinition(analysis, 'file:///w/apps/cli/agents/planner.yaml', position, typed, options(over));
+    return renameDefinition(analysis, 'file:///w/apps/cli/agents/planner.yaml', position, typed, renameOptions(over));
   };
   const newTexts = (edit: WorkspaceEdit) =>
     (edit.documentChanges ?? []).flatMap((c) =>

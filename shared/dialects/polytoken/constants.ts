@@ -19,6 +19,21 @@ export const POLYTOKEN_KEYS = [
 /** Exit payload fields the runtime classifies, in the order it looks at them. */
 export const STATUS_FIELDS = ['kind', 'outcome', 'status'] as const;
 
+/**
+ * The enum of a field the runtime classifies: `polytoken.exit_tool_schema.properties.<field>.enum`, the payload's own
+ * field only (a nested object's `status` decides nothing), where polytoken/unrecognized-status-enum looks too.
+ */
+export function isStatusEnumPath(path: readonly (string | number)[]): boolean {
+  return (
+    path.length === 5 &&
+    path[0] === 'polytoken' &&
+    path[1] === 'exit_tool_schema' &&
+    path[2] === 'properties' &&
+    (STATUS_FIELDS as readonly unknown[]).includes(path[3]) &&
+    path[4] === 'enum'
+  );
+}
+
 export const STATUS_FAMILIES: Record<'success' | 'failure' | 'cancelled', readonly string[]> = {
   success: ['success', 'ok', 'done', 'completed'],
   failure: ['failure', 'failed', 'error'],

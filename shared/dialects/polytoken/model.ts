@@ -95,9 +95,3 @@ export function buildPolytokenModel(ctx: RuleContext<undefined>): PolytokenModel
 export function polyProperty(model: PolytokenModel, key: string): AstProperty | undefined {
   return getProperty(model.poly, key);
 }
-
-/** The model entry whose node is this one (hover and the inlay hints find entries by node). */
-export function entryAt(model: PolytokenModel, node: AstNode): PolytokenToolEntry | undefined {
-  for (const list of Object.values(model.entries)) for (const e of list) if (e.node === node) return e;
-  return undefined;
-}

@@ -9,24 +9,12 @@ import { listAt } from '../../../features/kit/file';
 import { expansionLine } from '../../../features/kit/tool-lines';
 import type { YamlCursor } from '../../../features/kit/yaml-context';
 import type { FeatureFile } from '../../module';
-import { STATUS_FAMILIES, STATUS_FIELDS } from '../constants';
+import { isStatusEnumPath, STATUS_FAMILIES } from '../constants';
 import type { PolytokenModel } from '../model';
 import { listCandidates, type ToolListKey } from '../tools';
 import { templateCompletions } from './template';
 
 type PolytokenFile = FeatureFile<PolytokenModel>;
-
-function isStatusEnumPath(path: (string | number)[]): boolean {
-  const n = path.length;
-  return (
-    n >= 5 &&
-    path[0] === 'polytoken' &&
-    path[1] === 'exit_tool_schema' &&
-    path[n - 1] === 'enum' &&
-    path[n - 3] === 'properties' &&
-    (STATUS_FIELDS as readonly string[]).includes(String(path[n - 2]))
-  );
-}
 
 const SHORTHAND_DETAIL: Record<string, string> = {
   all: 'every catalog and MCP tool',

@@ -5,10 +5,9 @@
  */
 import type { AddHint, DialectEditor, FeatureFile } from '../../module';
 import { countLabel, expansionLine, unknownLines } from '../../../features/kit/tool-lines';
-import type { AstNode } from '../../../text/tree';
-import { STATUS_FIELDS } from '../constants';
+import { isStatusEnumPath } from '../constants';
 import { polytokenKeys } from '../keys';
-import { entryAt, type PolytokenModel } from '../model';
+import type { PolytokenModel } from '../model';
 import { entryFacts, type ToolListKey } from '../tools';
 import { polytokenCandidates, polytokenOutsideYaml } from './completion';
 import { emptyExpansionLine, shorthandMarkdown, statusValueMarkdown } from './docs';
@@ -19,34 +18,18 @@ type PolytokenFile = FeatureFile<PolytokenModel>;
 
 const TOOL_LISTS: readonly ToolListKey[] = ['tools', 'tools_deny', 'undeferred_tools'];
 
-/** A status value in an `exit_tool_schema` field's enum (`…properties.status.enum`). */
-function isStatusEnum(listPath: readonly (string | number)[]): boolean {
-  const n = listPath.length;
-  return (
-    n >= 4 &&
-    listPath[1] === 'exit_tool_schema' &&
-    listPath[n - 1] === 'enum' &&
-    listPath[n - 3] === 'properties' &&
-    (STATUS_FIELDS as readonly string[]).includes(String(listPath[n - 2]))
-  );
-}
-
-/** A tool entry, a shorthand with what it grants, or a status value; `node` undefined for text that does not parse. */
-function entryHover(file: PolytokenFile, listPath: (string | number)[], value: string, node?: AstNode) {
-  if (isStatusEnum(listPath)) return statusValueMarkdown(value);
+/**
+ * A tool entry, a shorthand with what it grants, or a status value. What tools.ts says of the text as written, in
+ * text that does not parse as in the model (whose entries keep an expansion for `tools` only).
+ */
+function entryHover(file: PolytokenFile, listPath: (string | number)[], value: string) {
+  if (isStatusEnumPath(listPath)) return statusValueMarkdown(value);
   const list = listPath[1] as ToolListKey;
   if (listPath.length !== 2 || listPath[0] !== 'polytoken' || !TOOL_LISTS.includes(list)) return undefined;
-  const { catalog } = file.ctx;
-  const known = node && entryAt(file.model, node);
-  const facts = known ?? entryFacts(value, list, catalog);
-  const expansion = known
-    ? list === 'tools'
-      ? known.expansion
-      : entryFacts(value, list, catalog).expansion
-    : facts.expansion;
+  const facts = entryFacts(value, list, file.ctx.catalog);
   const near = facts.unknown?.near;
   if (facts.meaning.kind === 'name') return file.describeTool(value, near);
-  return shorthandMarkdown(value, facts.meaning, expansion, near);
+  return shorthandMarkdown(value, facts.meaning, facts.expansion, near);
 }
 
 /** After each shorthand in `tools`: how many tools it grants now. */

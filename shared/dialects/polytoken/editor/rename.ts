@@ -13,8 +13,7 @@ import { replacesInDiscovery } from '../rules/shadowed';
 
 type PolytokenFile = FeatureFile<PolytokenModel>;
 
-const within = (node: { start: number; end: number } | undefined, offset: number) =>
-  !!node && offset >= node.start && offset <= node.end;
+const within = (node: { start: number; end: number }, offset: number) => offset >= node.start && offset <= node.end;
 
 export const NOT_ON_A_NAME = 'Put the cursor on the definition\u2019s `name` to rename it.';
 

@@ -19,7 +19,7 @@ const TEMPLATE_NAMES: Record<string, string> = {
   endraw: 'Ends a `{% raw %}` block.',
 };
 
-/** The expression, statement or raw token of the body holding the offset (the model's tokens, in text order). */
+/** The expression or statement of the body holding the offset (the model's tokens, in text order). */
 function tokenAt(file: FeatureFile<PolytokenModel>, offset: number): TemplateToken | undefined {
   const tokens = file.model.template;
   let lo = 0;
@@ -29,9 +29,10 @@ function tokenAt(file: FeatureFile<PolytokenModel>, offset: number): TemplateTok
     if (tokens[mid].end < offset) lo = mid + 1;
     else hi = mid;
   }
-  // The cursor right after a closing delimiter still belongs to the token before.
+  // The first token ending at or after the offset: the cursor right after a closing delimiter still belongs to it.
+  // Before the body's first token (on the closing `---`) the offset is in none. A raw block's text is literal.
   const t = tokens[lo];
-  return t && t.kind !== 'text' && t.kind !== 'comment' && offset > t.start && offset <= t.end ? t : undefined;
+  return t && (t.kind === 'expression' || t.kind === 'statement') && offset > t.start ? t : undefined;
 }
 
 export function templateHover(file: FeatureFile<PolytokenModel>, offset: number): Hover | undefined {
@@ -63,7 +64,8 @@ export function templateCompletions(
   let end = offset;
   while (end < token.end && /\w/.test(file.text[end])) end++;
   let candidates: Candidate[] = [];
-  if (token.kind === 'expression' && /^\{\{[-+]?\s*\w*$/.test(before)) {
+  // The first word after the opening delimiter (which tells an expression from a statement).
+  if (/^\{\{[-+]?\s*\w*$/.test(before)) {
     candidates = [
       {
         label: 'prompt',
@@ -72,7 +74,7 @@ export function templateCompletions(
         documentation: TEMPLATE_NAMES.prompt,
       },
     ];
-  } else if (token.kind === 'statement' && /^\{%[-+]?\s*\w*$/.test(before)) {
+  } else if (/^\{%[-+]?\s*\w*$/.test(before)) {
     candidates = TEMPLATE_BLOCK_TAGS.map((tag, i) => ({
       label: tag,
       kind: CompletionItemKind.Keyword,
