@@ -515,3 +515,31 @@ describe('picasso: the name a role should have, and its project', () => {
     assert.strictEqual(roleProject('/w/p/apps/cli/agents/more/a.yaml'), '/w/p/apps/cli/agents/more');
   });
 });
+
+describe('picasso: the key an unknown key most likely means', () => {
+  const { nearestKey, misspelledKeyFor } =
+    require('../shared/dialects/picasso/rules/unknown-key') as typeof import('../shared/dialects/picasso/rules/unknown-key');
+  const { parseYamlFile } = require('../shared/text/document') as typeof import('../shared/text/document');
+
+  it('a known key written with other case, then a synonym, then the nearest absent key, then any', () => {
+    assert.strictEqual(nearestKey('Tools', new Set(['tools'])), 'tools', 'a known key, even when present');
+    assert.strictEqual(nearestKey('Max-Steps'), 'max_steps');
+    assert.strictEqual(nearestKey('steps'), 'max_steps', 'a synonym');
+    assert.strictEqual(nearestKey('max_dept', new Set(['max_depth'])), 'max_steps', 'an absent key first');
+    assert.strictEqual(nearestKey('max_dept'), 'max_depth');
+    assert.strictEqual(nearestKey('temperature'), undefined);
+  });
+
+  it('allows three edits past six characters, two up to six', () => {
+    assert.strictEqual(nearestKey('invoctn'), 'invocation', 'seven characters, three edits');
+    assert.strictEqual(nearestKey('mxstep'), undefined, 'six characters, three edits');
+  });
+
+  it('finds the misspelt key of a missing one, only while that one is missing', () => {
+    const root = (text: string) => parseYamlFile(text).root!;
+    assert.strictEqual(misspelledKeyFor(root('denied: [a]\nmodel: m\n'), 'deny')?.key, 'denied');
+    assert.strictEqual(misspelledKeyFor(root('denied: [a]\ndeny: [b]\n'), 'deny'), undefined);
+    assert.strictEqual(misspelledKeyFor(root('temperature: 1\n'), 'deny'), undefined);
+    assert.strictEqual(misspelledKeyFor(root('model: m\n'), 'mode'), undefined, 'a known key is no misspelling');
+  });
+});
