@@ -7,34 +7,25 @@
  */
 import * as assert from 'assert';
 import type { CompletionItem, InlayHint, MarkupContent, TextEdit } from 'vscode-languageserver-types';
-import { parseConfig } from '../shared/config/config';
 import { profySkeleton } from '../shared/dialects/profy/editor/completion';
-import { analyze } from '../shared/engine';
 import { completions, type CompletionOptions } from '../shared/features/completion';
 import { definition } from '../shared/features/definition';
-import { hover } from '../shared/features/hover';
 import { inlayHints } from '../shared/features/inlay-hints';
 import { removedToolDiagnostics } from '../shared/features/removed-tools';
 import { isRefusal, prepareRename, renameDefinition, type RenameOptions } from '../shared/features/rename';
 import { documentSymbols } from '../shared/features/symbols';
 import { SourceText } from '../shared/text/source';
+import { configOf, CURSOR, editorAt } from './support/editor';
 
-const CURSOR = '‸';
 const EXPERT = '/w/experts/book.expert.json';
 const CONFIG = 'profy:\n  builtinSubagents: [general]\nmcp:\n  ledger: [post, void]\n';
 
+const editor = editorAt({ path: EXPERT, config: configOf(CONFIG) });
+const where = (config = CONFIG, path = EXPERT) => ({ path, config: configOf(config) });
 /** The analysis of `marked` (one `‸` marks the cursor) at `path`, and the cursor's position. */
-function at(marked: string, config = CONFIG, path = EXPERT) {
-  const offset = marked.indexOf(CURSOR);
-  const text = offset < 0 ? marked : marked.slice(0, offset) + marked.slice(offset + 1);
-  const analysis = analyze({ text, path, config: parseConfig(config, '/w/.subagents.yaml', '/w'), root: '/w' });
-  return { analysis, text, position: new SourceText(text).position(Math.max(offset, 0)) };
-}
-
-const items = (marked: string, config?: string, options?: CompletionOptions): CompletionItem[] => {
-  const { analysis, position } = at(marked, config);
-  return completions(analysis, position, options);
-};
+const at = (marked: string, config?: string, path?: string) => editor.at(marked, where(config, path));
+const items = (marked: string, config?: string, options?: CompletionOptions): CompletionItem[] =>
+  editor.items(marked, where(config), options);
 const labels = (marked: string, config?: string) => items(marked, config).map((i) => i.label);
 const edit = (item: CompletionItem | undefined) => item?.textEdit as TextEdit;
 /** What the text becomes when the item labelled `label` is chosen (snippets as plain text). */
@@ -56,10 +47,7 @@ const covered = (marked: string, label?: string) => {
   const { range } = edit(item);
   return text.slice(source.offset(range.start), source.offset(range.end));
 };
-const hoverText = (marked: string, config?: string) => {
-  const { analysis, position } = at(marked, config);
-  return (hover(analysis, position)?.contents as MarkupContent | undefined)?.value;
-};
+const hoverText = (marked: string, config?: string) => editor.hovered(marked, where(config))?.text;
 
 /** An Expert whose main toolset holds `read`, an MCP tool and the reserved `Task`; `entries` is a subagent's list. */
 const expert = (entries: string) =>
