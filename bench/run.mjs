@@ -224,11 +224,21 @@ if (results.cache) {
   else {
     lines.push(`| check --cache, ${c.definitions.toLocaleString('en')} definitions | wall (ms) | CPU (ms) |`);
     lines.push('| --- | ---: | ---: |');
-    for (const k of ['plain', 'cold', 'warm', 'content'])
-      if (c[k]) lines.push(`| ${k} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
+    for (const [k, label] of [
+      ['plain', 'plain'],
+      ['cold', 'cold'],
+      ['warm', 'warm'],
+      ['content', 'content'],
+      ['byContent', 'content, --cache-strategy content'],
+    ])
+      if (c[k]) lines.push(`| ${label} | ${fmt(c[k].wallMs)} | ${fmt(c[k].cpuMs)} |`);
     lines.push(`| warm / cold | ${fmt(100 * c.warmOverCold, 1)} % | ${fmt(100 * c.warmOverColdCpu, 1)} % |`);
     if (c.content)
       lines.push(`| content / warm | ${fmt(100 * c.contentOverWarm, 1)} % | ${fmt(100 * c.contentOverWarmCpu, 1)} % |`);
+    if (c.byContent)
+      lines.push(
+        `| content (strategy content) / warm | ${fmt(100 * c.byContentOverWarm, 1)} % | ${fmt(100 * c.byContentOverWarmCpu, 1)} % |`,
+      );
   }
 }
 for (const [title, s] of [

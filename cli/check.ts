@@ -37,7 +37,15 @@ const FORMATS = ['text', 'stylish', 'json', 'sarif', 'github'] as const;
 export const DEFAULT_CACHE_FILE = '.subagentscache';
 
 export const CHECK_OPTIONS = {
-  values: ['--format', '--config', '--max-warnings', '--output-file', '--cache-location', '--stdin-filename'],
+  values: [
+    '--format',
+    '--config',
+    '--max-warnings',
+    '--output-file',
+    '--cache-location',
+    '--cache-strategy',
+    '--stdin-filename',
+  ],
   flags: ['--no-global', '--quiet', '--no-error-on-unmatched-pattern', '--cache', '--stdin', '--fix', '--fix-dry-run'],
   aliases: { '-f': '--format', '-o': '--output-file' },
 };
@@ -240,8 +248,9 @@ function errorsOnly(f: FileReport) {
 function checkFiles(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnmatched: boolean): CheckRun {
   if (parsed.values['--stdin-filename'] !== undefined)
     throw new UsageError('--stdin-filename is only used with --stdin');
-  if (parsed.values['--cache-location'] !== undefined && !parsed.flags.has('--cache'))
-    throw new UsageError('--cache-location needs --cache');
+  for (const option of ['--cache-location', '--cache-strategy'])
+    if (parsed.values[option] !== undefined && !parsed.flags.has('--cache'))
+      throw new UsageError(`${option} needs --cache`);
   const cache = parsed.flags.has('--cache') ? cacheOptions(parsed, io) : undefined;
   return runCheckPaths(parsed.positionals, { ...options, cache, failOnUnmatched: !allowUnmatched }, io);
 }
@@ -253,7 +262,11 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
     throw new UsageError('--stdin needs --stdin-filename PATH: the path decides the dialect and the configuration');
   if (parsed.positionals.length)
     throw new UsageError(`--stdin checks standard input only; drop "${parsed.positionals[0]}"`);
-  if (parsed.flags.has('--cache') || parsed.values['--cache-location'] !== undefined)
+  if (
+    parsed.flags.has('--cache') ||
+    parsed.values['--cache-location'] !== undefined ||
+    parsed.values['--cache-strategy'] !== undefined
+  )
     throw new UsageError('--cache is not used with --stdin');
   if (!io.readStdin) throw new UsageError('standard input cannot be read here');
   let text: string;
@@ -295,10 +308,13 @@ export function checkUnsaved(
 }
 
 /**
- * `--cache [--cache-location P]`: P is the file, or a folder to hold `.subagentscache`.
- * Without the user's key (cache-key.ts) there is no cache: a note says why.
+ * `--cache [--cache-location P] [--cache-strategy S]`: P is the file, or a folder to hold
+ * `.subagentscache`. Without the user's key (cache-key.ts) there is no cache: a note says why.
  */
 function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
+  const strategy = parsed.values['--cache-strategy'] ?? 'metadata';
+  if (strategy !== 'metadata' && strategy !== 'content')
+    throw new UsageError(`--cache-strategy is metadata or content, not "${strategy}"`);
   const given = parsed.values['--cache-location'];
   let file = absolutePath(io.cwd, given ?? DEFAULT_CACHE_FILE);
   if (given !== undefined && ((process.platform === 'win32' ? /[\\/]$/ : /\/$/).test(given) || isFolder(file)))
@@ -308,7 +324,7 @@ function cacheOptions(parsed: ParsedArgs, io: Io): CacheOptions | undefined {
     io.err(errorLine(`not using the cache: ${key.problem}`));
     return undefined;
   }
-  return { file, checker: checkerIdentity(io.version), key: key.key, workspace: workspaceRoots(io) };
+  return { file, checker: checkerIdentity(io.version), key: key.key, workspace: workspaceRoots(io), strategy };
 }
 
 /** The version and a digest of the running bundle: a rebuilt checker never trusts an older cache. */

@@ -86,6 +86,10 @@ Options:
                             a PATH without definition files is not an error
   --cache                   reuse the results of files unchanged since the last run
   --cache-location P        the cache file, or a folder for it (default: ./.subagentscache)
+  --cache-strategy S        how an unchanged file is known: metadata (the default: by its
+                            size, times and inode, without reading it) or content (read
+                            and hashed every run: for CI, where a checkout gives every
+                            file new times)
   --fix                     apply every safe fix (the preferred quick fix of each problem,
                             edits inside the file only, never a rename), repeatedly
                             until nothing changes, then report what is left;

@@ -380,6 +380,47 @@ fs.openSync = function (file) { note('open', file); return openSync.apply(this, 
     assert.match(r.stderr, /--cache-location needs --cache/);
   });
 
+  it('--cache-strategy content: every file read and hashed, no stamp kept, the cache not rewritten when nothing changed', () => {
+    const ws = temps.workspace(FILES);
+    for (const file of Object.keys(FILES)) pinMtime(path.join(ws, file));
+    // Settled: a metadata run would now stamp every file and skip reading it next time.
+    sleep(2100);
+    const args = ['check', '--cache', '--cache-strategy', 'content', '-f', 'json'];
+    const plain = temps.run(['check', '-f', 'json'], ws);
+    const cold = runWatched(args, ws);
+    assert.deepEqual(cold.analyzed, DEFINITIONS);
+    const cacheFile = path.join(ws, '.subagentscache');
+    const written = fs.statSync(cacheFile);
+    const warm = runWatched(args, ws);
+    assert.deepEqual([warm.stdout, warm.code], [plain.stdout, plain.code]);
+    assert.deepEqual(warm.analyzed, []);
+    assert.deepEqual(inWorkspace(warm.hashed), CHECKED, 'every file is read again: no stamp answers for one');
+    const after = fs.statSync(cacheFile);
+    assert.deepEqual([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], 'nothing changed: not rewritten');
+    sameSizeEdit(path.join(ws, '.polytoken/subagents/typo.md'), 'file_raed', 'file_read');
+    const edited = runWatched(args, ws);
+    assert.deepEqual(edited.analyzed, ['.polytoken/subagents/typo.md']);
+    assert.equal(edited.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
+    // The default strategy on the same cache learns the stamps: the next run reads no definition but the one
+    // just edited (which may be too fresh for a stamp).
+    runWatched(['check', '--cache', '-f', 'json'], ws);
+    const read = inWorkspace(runWatched(['check', '--cache', '-f', 'json'], ws).hashed);
+    assert.deepEqual(
+      read.filter((f) => f !== '.polytoken/subagents/typo.md'),
+      ['.subagents.yaml'],
+    );
+    // ...which a content run does not trust.
+    assert.deepEqual(inWorkspace(runWatched(args, ws).hashed), CHECKED);
+    for (const [given, message] of [
+      [['--cache', '--cache-strategy', 'fast'], /--cache-strategy is metadata or content, not "fast"/],
+      [['--cache-strategy', 'content'], /--cache-strategy needs --cache/],
+    ] as const) {
+      const r = temps.run(['check', ...given], ws);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, message);
+    }
+  });
+
   it('SUBAGENTS_MARKS=1: one line of CPU time per phase on stderr at exit, the report unchanged', () => {
     const ws = temps.workspace(FILES);
     const args = ['check', '--cache', '-f', 'json'];

@@ -175,10 +175,12 @@ export class CheckCache {
     // Stamps that did not hold so far, of those tried: when most fail (a fresh checkout), each file is opened at once.
     let stampsTried = 0;
     let stampsFailed = 0;
+    // `--cache-strategy content`: no stamp is trusted or kept.
+    const byContent = this.options.strategy === 'content';
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const entry = own(previous.files, item.path);
-      const known = entry?.[4] ? { hash: entry[0], stamp: entry[4] } : undefined;
+      const known = entry?.[4] && !byContent ? { hash: entry[0], stamp: entry[4] } : undefined;
       const read = fileDigest(
         item.path,
         known,
@@ -189,7 +191,7 @@ export class CheckCache {
         if (read !== known) stampsFailed++;
       }
       const hash = (hashes[i] = read?.hash);
-      const stamp = (stamps[i] = read?.stamp);
+      const stamp = (stamps[i] = byContent ? undefined : read?.stamp);
       if (stamp !== undefined && stamp !== entry?.[4]) stampsLearned = true;
       const context = (contexts[i] = contextOf(item));
       if (hash === undefined || !entry || entry[0] !== hash || previous.contexts[entry[1]] !== context) continue;

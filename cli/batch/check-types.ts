@@ -55,6 +55,12 @@ export interface CacheOptions {
   key: Buffer;
   /** The folders the run works in: a link at the cache's path is not followed out of them. */
   workspace?: readonly string[];
+  /**
+   * `metadata` (the default): an unchanged stamp answers for a file without reading it, and new
+   * stamps are written. `content`: every file is read and hashed and no stamp is kept, so a
+   * checkout that gave every file new times (CI) neither pays for the stamps nor rewrites the cache.
+   */
+  strategy?: 'metadata' | 'content';
 }
 
 /**
