@@ -75,6 +75,40 @@ const IN_PROCESS_SUITES = [
   'fix-plans',
 ];
 
+/**
+ * The language server's suites, the server in the test process (SERVER_IN_PROCESS in
+ * test/lsp/harness.ts, set by scripts/stryker/mocha-setup.cjs). Only in a run that mutates
+ * server/ (scripts/stryker/mutate.mjs sets SUBAGENTS_MUTATE_SERVER when a --mutate pattern names
+ * it): each test starts a server and reaches much of the engine, so in a run of shared/ every
+ * survivor would rerun them all. Left out: lsp/lifecycle (the server process's own exit).
+ */
+const SERVER_SUITES = [
+  'lsp/diagnostics',
+  'lsp/features',
+  'lsp/actions',
+  'lsp/client-capabilities',
+  'lsp/closed-analyses',
+  'lsp/commands',
+  'lsp/config-file',
+  'lsp/declare-tool',
+  'lsp/directives',
+  'lsp/identity',
+  'lsp/inlay-hints',
+  'lsp/live-config',
+  'lsp/new-subagent',
+  'lsp/new-subagent-nested',
+  'lsp/removed-tools',
+  'lsp/rename',
+  'lsp/rule-docs-action',
+  'lsp/skeleton-fix',
+  'lsp/structure',
+  'lsp/watch',
+  'lsp/watch-folders',
+  'lsp/workspace-problems',
+  'lsp/workspace-view',
+];
+const MUTATES_SERVER = process.env.SUBAGENTS_MUTATE_SERVER === '1';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
@@ -94,7 +128,7 @@ export default {
   testRunner: 'mocha',
   mochaOptions: {
     'no-config': true,
-    spec: IN_PROCESS_SUITES.map((suite) => `out/test/${suite}.test.js`),
+    spec: [...IN_PROCESS_SUITES, ...(MUTATES_SERVER ? SERVER_SUITES : [])].map((suite) => `out/test/${suite}.test.js`),
     require: ['scripts/stryker/mocha-setup.cjs'],
     // Its bound on wall-clock time does not hold for instrumented code (12 s instead of 0.3 s).
     grep: '^(?!.*stays linear on pathological nesting)',

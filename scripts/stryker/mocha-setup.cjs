@@ -11,3 +11,6 @@ fc.configureGlobal({ seed });
 // The CLI's suites call its `main` in this process instead of running dist/cli.js (test/support/cli.ts):
 // per-test coverage sees only what the test process executes.
 process.env.SUBAGENTS_CLI_IN_PROCESS = '1';
+
+// The language server's suites start it in this process on a pair of streams (test/lsp/harness.ts).
+process.env.SUBAGENTS_SERVER_IN_PROCESS = '1';

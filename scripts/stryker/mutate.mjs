@@ -16,9 +16,13 @@ const build = spawnSync(process.execPath, [path.join(here, '..', 'build.mjs')], 
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const args = process.argv.slice(2);
+// The language server's suites join the run only when server/ is mutated (stryker.config.mjs):
+// `--mutate` naming it, or no `--mutate` (everything).
+const at = args.indexOf('--mutate');
+const mutatesServer = at < 0 || /(^|,)server\//.test(args[at + 1] ?? '');
 const run = spawnSync(process.execPath, [stryker, ...(args[0] === 'run' ? args : ['run', ...args])], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_OPTIONS: nodeOptions },
+  env: { ...process.env, NODE_OPTIONS: nodeOptions, ...(mutatesServer ? { SUBAGENTS_MUTATE_SERVER: '1' } : {}) },
 });
 if (run.error) throw run.error;
 process.exit(run.status ?? 1);

@@ -5,6 +5,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { PassThrough } from 'stream';
 import {
   createMessageConnection,
   StreamMessageReader,
@@ -31,6 +32,31 @@ export function buildOnce(): void {
   if (built) return;
   execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'pipe' });
   built = true;
+}
+
+/**
+ * The mutation run (scripts/stryker/mocha-setup.cjs) sets this: the server then runs in the test
+ * process on a pair of streams, from out/server (what Stryker instruments), since per-test
+ * coverage sees only the test process. Its `child` is a stand-in that never exits: the suites
+ * about the process itself (test/lsp/lifecycle.test.ts) are not in that run.
+ */
+export const SERVER_IN_PROCESS = process.env.SUBAGENTS_SERVER_IN_PROCESS === '1';
+
+/** The real server, started in this process on a pair of streams, with a stand-in for its process. */
+function inProcessServer(): ChildProcess {
+  // Required here, not imported: the suites that run it as a process must not load it.
+  const { createConnection, ProposedFeatures } = require('vscode-languageserver/node');
+  const { lifecycleOptions, refuseAfterShutdown } = require('../../server/lifecycle');
+  const { startServer } = require('../../server/server');
+  const { nodePlatform } = require('../../server/node-platform');
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  // As server/connection.ts, without its signal handlers (they would end the test process). The streams
+  // are never ended: the library ends the process when its input ends.
+  const connection = createConnection(ProposedFeatures.all, stdin, stdout, lifecycleOptions());
+  refuseAfterShutdown(connection);
+  startServer(connection, nodePlatform);
+  return { stdin, stdout, stderr: new PassThrough(), exitCode: null, kill: () => true } as unknown as ChildProcess;
 }
 
 export function serverCommand(): string[] {
@@ -108,7 +134,9 @@ export class TestClient {
 
   constructor(options: ClientOptions = {}) {
     const [script, ...args] = serverCommand();
-    this.child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = SERVER_IN_PROCESS
+      ? inProcessServer()
+      : spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (d) => this.logs.push(String(d)));
     this.connection = createMessageConnection(
       new StreamMessageReader(this.child.stdout!),
@@ -157,7 +185,8 @@ export class TestClient {
 
   async start(folders: string[]): Promise<void> {
     this.initializeResult = await this.connection.sendRequest('initialize', {
-      processId: process.pid,
+      // In this process, the library's watch on the client's process would be a timer that never ends.
+      processId: SERVER_IN_PROCESS ? null : process.pid,
       rootUri: folders[0] ? URI.file(folders[0]).toString() : null,
       workspaceFolders: folders.map((f, i) => ({ uri: URI.file(f).toString(), name: `ws${i}` })),
       initializationOptions: this.options.initializationOptions,
@@ -228,7 +257,8 @@ export class TestClient {
   async stop(): Promise<void> {
     try {
       await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 1000))]);
-      await this.connection.sendNotification('exit');
+      // `exit` ends the process the server runs in: in this process, shutdown is its end.
+      if (!SERVER_IN_PROCESS) await this.connection.sendNotification('exit');
     } catch {
       // already gone
     }
