@@ -8,7 +8,14 @@ import * as path from 'path';
 import type { Diagnostic, WorkspaceSymbol } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { Resolution } from '../../shared/types';
-import { documentIdentity } from '../../server/uri';
+import {
+  documentIdentity,
+  isVirtualPath,
+  pathToUri,
+  registerVirtualScheme,
+  uriToPath,
+  virtualRoot,
+} from '../../server/uri';
 import { startServer, type TestClient } from './harness';
 import { removeTree } from '../support/tree';
 
@@ -34,6 +41,54 @@ describe('document identity', () => {
     assert.notStrictEqual(git.key, plain);
     assert.notStrictEqual(git.key, key('git:/ws/.polytoken/subagents/a.md?%7B%22ref%22%3A%22~%22%7D'));
     assert.strictEqual(documentIdentity('file:///ws/a.md')!.onDisk, true);
+  });
+
+  it("a virtual workspace's files (a scheme the client reads): paths with their file system first, and back", () => {
+    // Schemes of this test only: the registry lives as long as the process.
+    const before = documentIdentity('testvfs://github/owner/repo/a.md')!;
+    assert.deepStrictEqual([before.onDisk, before.path], [false, '/owner/repo/a.md'], 'not registered yet');
+    for (const refused of ['file', 'x', '1abc', 'a b', 'ab/c']) registerVirtualScheme(refused);
+    registerVirtualScheme('TestVFS');
+    registerVirtualScheme('testmemfs');
+    assert.strictEqual(uriToPath('x://auth/a.md'), undefined, 'a one-letter scheme is not one');
+    assert.strictEqual(uriToPath('1abc://auth/a.md'), undefined);
+
+    const file = documentIdentity('testvfs://github/owner/repo/./x/../a.md')!;
+    assert.deepStrictEqual(file, {
+      key: 'testvfs://github/owner/repo/a.md',
+      path: '/testvfs:github/owner/repo/a.md',
+      onDisk: true,
+    });
+    assert.strictEqual(documentIdentity('TESTVFS://github/owner/repo/a.md')!.path, '/TESTVFS:github/owner/repo/a.md');
+    // A trailing slash goes; the root of the file system is its first segment alone.
+    assert.strictEqual(uriToPath('testvfs://github/owner/repo/'), '/testvfs:github/owner/repo');
+    assert.strictEqual(uriToPath('testmemfs:/'), '/testmemfs:');
+    assert.strictEqual(uriToPath('testmemfs:'), '/testmemfs:');
+    // A query or a fragment names another thing than the file (a revision, a view).
+    for (const other of ['testvfs://github/owner/repo/a.md?ref=HEAD', 'testvfs://github/owner/repo/a.md#top'])
+      assert.strictEqual(documentIdentity(other)!.onDisk, false, other);
+
+    for (const [path, root] of [
+      ['/testvfs:github/owner/repo/a.md', '/testvfs:github'],
+      ['/TestVFS:github', '/TestVFS:github'],
+      ['/testmemfs:/a.md', '/testmemfs:'],
+    ]) {
+      assert.strictEqual(isVirtualPath(path), true, path);
+      assert.strictEqual(virtualRoot(path), root, path);
+    }
+    // A disk path, a scheme nobody registered, and `file` (which never names a virtual file system).
+    for (const path of ['/ws/a.md', '/git:x/a.md', '/file:/a.md', '/testvfsx/a.md'])
+      assert.strictEqual(isVirtualPath(path), false, path);
+    assert.strictEqual(virtualRoot('/ws/a.md'), undefined);
+    assert.strictEqual(virtualRoot('/testvfsx/a.md'), undefined);
+
+    assert.strictEqual(pathToUri('/testvfs:github/owner/repo/a.md'), 'testvfs://github/owner/repo/a.md');
+    assert.strictEqual(pathToUri('/TESTVFS:github/a.md'), 'testvfs://github/a.md', 'the scheme in lower case');
+    assert.strictEqual(pathToUri('/testmemfs:'), 'testmemfs:/');
+    assert.strictEqual(pathToUri('/ws/a b.md'), 'file:///ws/a%20b.md');
+    // Each virtual path goes to its URI and back.
+    for (const path of ['/testvfs:github/owner/repo/a.md', '/testmemfs:/x/y.yaml'])
+      assert.strictEqual(uriToPath(pathToUri(path)), path);
   });
 });
 
