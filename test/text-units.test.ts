@@ -163,6 +163,11 @@ describe('source text: offsets, lines and line endings', () => {
     assert.deepStrictEqual(source.firstLine(), range(0));
     assert.deepStrictEqual(source.range(5, 2), { start: source.position(5), end: source.position(5) });
     assert.strictEqual(source.offset({ line: 1, character: 1 }), 5);
+    // A lone CR ends a line too: the range stops before it, not on the next line.
+    assert.deepStrictEqual(new SourceText('a\rb').lineRange(0), {
+      start: { line: 0, character: 0 },
+      end: { line: 0, character: 1 },
+    });
   });
 });
 
