@@ -80,6 +80,13 @@ describe('Picasso editor: completion', () => {
     assert.ok(deny.includes('grep') && !deny.includes('read_file'), deny.join());
     assert.ok(!labels('hooks:\n  tools: [‸]\n').includes('edit_file'), 'not a nested list of the same name');
   });
+
+  it('completes the list just before a comment, also after a `#` in a quoted entry on the line', () => {
+    for (const marked of ['tools: [read_file, ‸# more\n  ]\n', 'tools: ["x#y", ‸# more\n  ]\n']) {
+      const tools = labels(marked);
+      assert.ok(tools.includes('edit_file'), `${JSON.stringify(marked)}: ${tools.join()}`);
+    }
+  });
 });
 
 describe('Picasso editor: hovers', () => {

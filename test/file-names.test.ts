@@ -79,6 +79,8 @@ describe('file names: escaped for output', () => {
     assert.strictEqual(printableBytes(bytes(0xf4, 0x90, 0x80, 0x80)), '\\xf4\\x90\\x80\\x80');
     // A bad byte between valid runs: each run is decoded on its own.
     assert.strictEqual(printableBytes(bytes(0xc3, 0xa9, 0xff, 0xc3, 0xa9)), 'é\\xffé');
+    // A bad byte right after a three-byte sequence: the sequence is taken by its own length.
+    assert.strictEqual(printableBytes(bytes(0xe2, 0x82, 0xac, 0xff)), '€\\xff');
   });
 
   it('printableJson escapes C1 and line separators as \\uXXXX and stays the same JSON value', () => {
@@ -86,6 +88,8 @@ describe('file names: escaped for output', () => {
     const text = printableJson(value);
     assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
     assert.deepStrictEqual(JSON.parse(text), value);
+    // Each end of the C1 range and both separators, written as escapes.
+    assert.strictEqual(printableJson('\u007f\u009f\u2028\u2029'), '"\\u007f\\u009f\\u2028\\u2029"');
   });
 
   it('SARIF URIs: a `\\` in a name is %5C, never a separator; no lone surrogate breaks the encoding', () => {

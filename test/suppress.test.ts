@@ -152,4 +152,52 @@ describe('suppression comments: a directive later in a comment, and the comment 
     const inline = 'x # a\ny: 1\n';
     assert.strictEqual(yamlCommentAt(inline, { start: 4, end: inline.length }, 5), undefined);
   });
+
+  it('yamlCommentAt: a comment at the very end of the region, a # in a string before a comment on the same line', () => {
+    const last = 'a: 1 # end';
+    const whole = { start: 0, end: last.length };
+    assert.deepStrictEqual(
+      yamlCommentAt(last, whole, last.length),
+      { start: 5, text: '# end' },
+      'the end of the region',
+    );
+    const text = 'a: "x#y" # note\nb: 2\n';
+    const region = { start: 0, end: text.length };
+    const comment = text.indexOf('# note');
+    assert.strictEqual(
+      yamlCommentAt(text, region, text.indexOf('#y') + 1),
+      undefined,
+      'in the string, a comment later',
+    );
+    // The `#` in the string lets the line be parsed; the cursor before the comment's own `#` is still outside it.
+    assert.strictEqual(yamlCommentAt(text, region, comment), undefined, 'before the #');
+    assert.deepStrictEqual(yamlCommentAt(text, region, comment + 1), { start: comment, text: '# note' });
+  });
+
+  it('gives the directives in text order, across lines and documents', () => {
+    const text =
+      'a: 1 # subagents-disable-next-line r/one\nb: # subagents-disable r/two\n  - x # subagents-disable-next-line r/three\n---\n# subagents-disable r/four\nc: 1\n';
+    assert.deepStrictEqual(
+      whole(text).directives.map((d) => [d.range.start.line, d.rules.map((r) => r.id)]),
+      [
+        [0, ['r/one']],
+        [1, ['r/two']],
+        [2, ['r/three']],
+        [4, ['r/four']],
+      ],
+    );
+  });
+
+  it('gives each rule id its own range, past the spaces after a comma', () => {
+    const text = '# subagents-disable a/b,   c/d,\te/f\n';
+    const source = new SourceText(text);
+    assert.deepStrictEqual(
+      whole(text).directives[0].rules.map((r) => [r.id, source.offset(r.range.start), source.offset(r.range.end)]),
+      [
+        ['a/b', text.indexOf('a/b'), text.indexOf('a/b') + 3],
+        ['c/d', text.indexOf('c/d'), text.indexOf('c/d') + 3],
+        ['e/f', text.indexOf('e/f'), text.indexOf('e/f') + 3],
+      ],
+    );
+  });
 });

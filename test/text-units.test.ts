@@ -129,8 +129,10 @@ describe('syntax errors: the first 50 by position, then one that counts the rest
       out[MAX_SYNTAX_ERRORS].message,
       `${total - MAX_SYNTAX_ERRORS} more YAML syntax errors follow; fix the ones above first.`,
     );
-    // Asking twice changes nothing.
-    assert.deepStrictEqual(sink.result(), out);
+    // Asking twice changes nothing (and the first answer is not the sink's own list).
+    const first = [...out];
+    assert.deepStrictEqual(sink.result(), first);
+    assert.deepStrictEqual(out, first);
   });
 });
 
@@ -161,6 +163,11 @@ describe('source text: offsets, lines and line endings', () => {
     assert.deepStrictEqual(source.firstLine(), range(0));
     assert.deepStrictEqual(source.range(5, 2), { start: source.position(5), end: source.position(5) });
     assert.strictEqual(source.offset({ line: 1, character: 1 }), 5);
+    // A lone CR ends a line too: the range stops before it, not on the next line.
+    assert.deepStrictEqual(new SourceText('a\rb').lineRange(0), {
+      start: { line: 0, character: 0 },
+      end: { line: 0, character: 1 },
+    });
   });
 });
 
@@ -171,10 +178,16 @@ describe('quick names: a top-level name read off plain lines, or nothing', () =>
   };
 
   it('reads a plain, double- or single-quoted name with its span (quotes included)', () => {
-    for (const text of ['name: helper\n', 'model: m\nname: helper\ntools: []\n', 'name:   helper   # why\n'])
+    for (const text of [
+      'name: helper\n',
+      'model: m\nname: helper\ntools: []\n',
+      'name:   helper   # why\n',
+      'name: helper', // no final line break
+      '   \nname: helper\n', // a line of spaces first
+    ])
       assert.deepStrictEqual(quickYamlName(text), at(text, 'helper'), JSON.stringify(text));
-    for (const text of ['name: "a b"\n', "name: 'a b'\n"])
-      assert.deepStrictEqual(quickYamlName(text), at(text, 'a b', true), JSON.stringify(text));
+    for (const text of ['name: "a b"\n', "name: 'a b'\n", 'name: "true"\n'])
+      assert.deepStrictEqual(quickYamlName(text), at(text, text.slice(7, -2), true), JSON.stringify(text));
     const md = '---\r\ndescription: d\r\nname: fm\r\n---\r\nbody\n';
     assert.deepStrictEqual(quickFrontmatterName(md), at(md, 'fm'));
     assert.deepStrictEqual(quickYamlName('# note\n\nname: a.b-c_d\n'), at('# note\n\nname: a.b-c_d\n', 'a.b-c_d'));
@@ -191,6 +204,12 @@ describe('quick names: a top-level name read off plain lines, or nothing', () =>
       'name: a\n  more\n', // the value goes on
       'name: "a\\"b"\n', // an escape
       'description: "open\nname: a\n', // a quote left open
+      "description: 'open\nname: a\n",
+      'description: "it\'s\nname: a\n', // one quote of each kind, both left open
+      'description: "\\"\nname: a\n', // an escaped quote: the string goes on
+      'description: "a\\tb"\nname: a\n', // an escape other than \" and \\
+      '  x: 1\nname: a\n', // indented first, a key after it
+      '"key": 1\nname: a\n', // a key that is not a plain word
       'description: [a,\nname: a\n', // a flow sequence left open
       'description: {a: 1\nname: a\n', // a flow mapping left open
       '- name: a\n', // a sequence, not a mapping

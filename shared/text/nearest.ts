@@ -31,5 +31,5 @@ export function nearestName(name: string, candidates: Iterable<string>, maxDista
       bestDistance = d;
     }
   }
-  return bestDistance <= maxDistance ? best : undefined;
+  return best; // only set within maxDistance
 }

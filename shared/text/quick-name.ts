@@ -100,9 +100,11 @@ function balanced(line: string): boolean {
         curly--;
         break; // }
       case 0x22:
+        // Stryker disable next-line UpdateOperator: counted down, an odd count stays odd
         double++; // an escaped quote never gets here: its backslash skips it
         break; // "
       case 0x27:
+        // Stryker disable next-line UpdateOperator: counted down, an odd count stays odd
         single++;
         break; // '
       case 0x5c:
