@@ -10,12 +10,13 @@ import { defaultLoadedConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { newDefinition } from '../shared/dialects/picasso/new-definition';
-import type { Analysis, FixPlan } from '../shared/types';
+import type { Analysis, FixPlan, WorkspaceIndex } from '../shared/types';
+import { nameIndex } from '../shared/workspace/names';
 
 const ROLE = '/ws/apps/cli/agents/security_auditor.yaml';
 
-function analysisOf(text: string, path = ROLE): Analysis {
-  return analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws' });
+function analysisOf(text: string, path = ROLE, workspace?: WorkspaceIndex): Analysis {
+  return analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws', workspace });
 }
 
 /** The diagnostics of `rule` in `text`, each with the fixes offered for it. */
@@ -243,6 +244,20 @@ describe('picasso rules: tools, memory-conflict and hooks', () => {
     assert.match(messageOf(one(role(['hooks: whatever']), 'picasso/invalid-hooks').d), /; use one of those forms\.$/);
     const { d } = one(role(['hooks:', '  other: 5']), 'picasso/invalid-hooks');
     assert.match(messageOf(d), /^`other` is not allowed under `hooks`/);
+  });
+});
+
+describe('picasso rules: duplicate-role', () => {
+  it('carries the other files of the project, relative to it', () => {
+    const workspace = nameIndex({
+      picasso: [
+        { path: ROLE, name: 'security_auditor' },
+        { path: '/ws/.picasso/agents/security_auditor.md', name: 'security_auditor' },
+        { path: '/other/.picasso/agents/security_auditor.md', name: 'security_auditor' },
+      ],
+    });
+    const [d] = analysisOf(role(), ROLE, workspace).diagnostics.filter((x) => x.code === 'picasso/duplicate-role');
+    assert.deepStrictEqual(dataOf(d), { others: ['.picasso/agents/security_auditor.md'] });
   });
 });
 
