@@ -9,9 +9,13 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
 import { fixPlansFor } from '../shared/fixes/registry';
-import { newDefinition } from '../shared/dialects/picasso/new-definition';
+import { newDefinition as picassoNewDefinition } from '../shared/dialects/picasso/new-definition';
+import type { Skeleton } from '../shared/features/kit/new-definition';
 import type { Analysis, FixPlan, WorkspaceIndex } from '../shared/types';
 import { nameIndex } from '../shared/workspace/names';
+
+// Typed here: the mutation run's instrumented module widens what it infers.
+const newDefinition = picassoNewDefinition as (name: string, purpose: string) => Skeleton;
 
 const ROLE = '/ws/apps/cli/agents/security_auditor.yaml';
 
