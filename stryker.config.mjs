@@ -28,6 +28,7 @@ const IN_PROCESS_SUITES = [
   'config',
   'polytoken',
   'picasso',
+  'picasso-rules',
   'profy',
   'completion',
   'editor-picasso',

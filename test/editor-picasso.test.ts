@@ -56,11 +56,23 @@ describe('Picasso editor: completion', () => {
     assert.ok(!labels('hooks:\n  ‸').includes('invocation'));
   });
 
+  it('reads the name for `invocation` from `name` as parsed, else from the `name:` line that starts the text', () => {
+    const snippet = (marked: string) => newText(items(marked).find((i) => i.label === 'invocation'));
+    assert.match(snippet('name: "Scout Agent"\n‸'), /"@\$\{1:Scout Agent\}"/);
+    // Not a string: the word written after `name:` (two spaces), not a key that ends in `name`.
+    assert.match(snippet('nickname: zed\nname:  42\n‸'), /"@\$\{1:42\}"/);
+    // Every other key is offered plain.
+    const model = newText(items('name: scout\n‸').find((i) => i.label === 'model'));
+    assert.ok(model.startsWith('model:') && !model.includes('@'), model);
+  });
+
   it('offers the `@` handle first for `invocation`, quoted unless the cursor is inside quotes', () => {
     const plain = items('name: scout\ninvocation: ‸');
     assert.strictEqual(plain[0].label, '@scout');
     assert.strictEqual(plain[0].preselect, true);
     assert.strictEqual(newText(plain[0]), '"@scout"');
+    assert.strictEqual(plain[0].detail, '`@` followed by `name`');
+    assert.deepStrictEqual(labels('invocation:\n  x: ‸'), [], 'not a key under `invocation`');
     const quoted = items('name: scout\ninvocation: "‸"');
     assert.strictEqual(quoted[0].label, '@scout');
     assert.strictEqual(newText(quoted[0]), '@scout');
@@ -70,6 +82,7 @@ describe('Picasso editor: completion', () => {
   it('offers the file stem for `name` only when Picasso would take it as a name', () => {
     assert.deepStrictEqual(labels('name: ‸', '/w/apps/cli/agents/DocWriter.yaml'), []);
     assert.ok(labels('name: ‸').includes('planner'));
+    assert.ok(labels('memory: ‸', '/w/apps/cli/agents/DocWriter.yaml').includes('read-only'), 'other keys still offer');
   });
 
   it('offers for `tools` and `deny` the catalog without what either list holds', () => {
@@ -79,6 +92,8 @@ describe('Picasso editor: completion', () => {
     const deny = labels('tools: [read_file]\ndeny: [‸]\n');
     assert.ok(deny.includes('grep') && !deny.includes('read_file'), deny.join());
     assert.ok(!labels('hooks:\n  tools: [‸]\n').includes('edit_file'), 'not a nested list of the same name');
+    assert.ok(!labels('tools:\n  x:\n    - ‸\n').includes('edit_file'), 'not a list inside `tools`');
+    assert.ok(!labels('output_schema: [‸]\n').includes('edit_file'), 'not another top-level list');
   });
 
   it('completes the list just before a comment, also after a `#` in a quoted entry on the line', () => {
@@ -102,6 +117,18 @@ describe('Picasso editor: hovers', () => {
     const query = hoverText(role('tools: [query_‸memory]\n'));
     assert.match(query, /Refused by `memory: none`\./);
     assert.doesNotMatch(query, /read-only|this role's/);
+  });
+
+  it('on a `deny` entry: the scopes that refuse it, and nothing this role does with its `tools`', () => {
+    const text = hoverText(role('memory: read-only\ntools: [read_file]\ndeny: [write_‸memory]\n'));
+    assert.match(text, /Refused by `memory: read-only`\./);
+    assert.doesNotMatch(text, /this role's|Also in `deny`/);
+  });
+
+  it('says nothing of tools for an entry of another list, or of a list inside `tools`', () => {
+    for (const marked of [role('output_schema: [gre‸p]\n'), role('tools:\n  - [gre‸p]\n')])
+      assert.strictEqual(hoverText(marked), '', marked);
+    assert.match(hoverText(role('tools: [gre‸p]\n')), /^\*\*grep\*\* — Picasso tool/);
   });
 
   it('names the tool a misspelt entry is near, in `deny` as in `tools`', () => {
@@ -166,6 +193,11 @@ describe('Picasso editor: F2 renames the role', () => {
     assert.ok(isRefusal(off) && /cursor on the definition’s `name`/.test(off.error), JSON.stringify(off));
     const nameless = prepared('model: m‸\n');
     assert.ok(isRefusal(nameless), JSON.stringify(nameless));
+    // The name's own span, both ends included; not its key.
+    const onLine = (marked: string) => prepared(TEXT.replace('name: planner', marked));
+    assert.ok(isRefusal(onLine('na‸me: planner')));
+    for (const marked of ['name: ‸planner', 'name: planner‸'])
+      assert.deepStrictEqual(onLine(marked), prepared(cursorOn('planner')), marked);
   });
 
   it('renames name, invocation and file together; `@` typed on the invocation is the handle', () => {
@@ -198,14 +230,17 @@ describe('Picasso editor: F2 renames the role', () => {
       error(rename('scout', { definitions: [other], scope: '/w' })),
       /^The role in \.picasso\/agents\/scout\.md is already named `scout`; choose another name\.$/,
     );
-    // Another folder, another runtime, or the role itself: free.
+    // Another folder: free.
+    const elsewhere = rename('scout', { definitions: [other], scope: '/elsewhere' });
+    assert.ok(elsewhere && !isRefusal(elsewhere));
+    // In the folder: another runtime, the role itself, another name or none: free.
     for (const definitions of [
-      [other],
       [{ ...other, kind: 'polytoken' as const }],
       [{ ...other, path: ROLE, names: [{ name: 'scout' }] }],
       [{ ...other, names: [{ name: 'scouts' }] }],
+      [{ ...other, names: [] }],
     ]) {
-      const result = rename('scout', { definitions, scope: '/elsewhere' });
+      const result = rename('scout', { definitions, scope: '/w' });
       assert.ok(result && !isRefusal(result), JSON.stringify(definitions));
     }
     const same = rename('planner', { exists: () => true });

@@ -525,6 +525,8 @@ describe('picasso: the key an unknown key most likely means', () => {
     assert.strictEqual(nearestKey('Tools', new Set(['tools'])), 'tools', 'a known key, even when present');
     assert.strictEqual(nearestKey('Max-Steps'), 'max_steps');
     assert.strictEqual(nearestKey('steps'), 'max_steps', 'a synonym');
+    assert.strictEqual(nearestKey('Allowed-Tools'), 'tools', 'a synonym written with other separators');
+    assert.strictEqual(nearestKey('deny tools'), 'deny');
     assert.strictEqual(nearestKey('max_dept', new Set(['max_depth'])), 'max_steps', 'an absent key first');
     assert.strictEqual(nearestKey('max_dept'), 'max_depth');
     assert.strictEqual(nearestKey('temperature'), undefined);
