@@ -41,12 +41,15 @@ export const missingKeys: PicassoRule = {
     // A file that does not parse may have lost keys to the error: syntax/yaml says what to fix first.
     if (!root || ctx.file.syntax.length) return [];
     const out: PicassoFinding[] = [];
+    // The message suggests what the preferred fix writes, where there is one (`@helper`, not `@my_role`).
+    const values = placeholders(ctx);
+    const suggestion = (key: string) => (values[key].preferred ? `${key}: ${values[key].text}` : KEY_EXAMPLES[key]);
     for (const key of REQUIRED_KEYS) {
       if (getProperty(root, key)) continue;
       out.push({
         rule: 'picasso/missing-required',
         range: ctx.file.source.firstLine(),
-        message: `The required key \`${key}\` is missing, so ${REQUIRED_WHY[key]} and Picasso will not load it; add \`${KEY_EXAMPLES[key]}\`.`,
+        message: `The required key \`${key}\` is missing, so ${REQUIRED_WHY[key]} and Picasso will not load it; add \`${suggestion(key)}\`.`,
         data: { key, insertText: KEY_EXAMPLES[key] },
       });
     }
