@@ -103,7 +103,7 @@ describe('profy: the Expert model', () => {
   });
 
   it('each drop rule is a reason of its own, and a subagent that stops early keeps empty resolution fields', () => {
-    const { definitions } = run(
+    const { definitions, model } = run(
       expert([
         { description: 'd', system_prompt: 'p', tools: ['read'] },
         sub('', ['read']),
@@ -122,6 +122,10 @@ describe('profy: the Expert model', () => {
       ['a b', ['profy/invalid-name'], ['read']],
       ['#5', ['profy/not-an-object'], []],
     ]);
+    assert.deepStrictEqual(
+      model!.subagents.slice(0, 2).map((s) => s.fieldProblems.map((p) => [p.field, p.why, p.node?.kind])),
+      [[['name', 'missing', undefined]], [['name', 'empty', 'string']]],
+    );
   });
 
   it('duplicates: a reserved or malformed name is left to its own rule; every later copy points at the first', () => {
