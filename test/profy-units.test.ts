@@ -9,6 +9,7 @@ import { expandGlob } from '../shared/dialects/profy/glob';
 import { allowlistCandidates, allowlistEntry, mainToolset, type Toolset } from '../shared/dialects/profy/tools';
 import { allowlistEntryAt, kindWord, sanitizedName } from '../shared/dialects/profy/model';
 import { newDefinition } from '../shared/dialects/profy/new-definition';
+import type { Skeleton } from '../shared/features/skeleton';
 import { namesFromText } from '../shared/workspace/names';
 import { def, expert, of, run, sub } from './support/profy';
 
@@ -235,7 +236,9 @@ describe('profy: names and the new-Expert starter', () => {
   });
 
   it('a new Expert: one subagent within the main toolset, loading, with a note on where a subagent belongs', () => {
-    const skeleton = newDefinition('scan', 'Finds clauses.');
+    // Typed apart: under mutation the module's arrow function may return nothing.
+    const skeleton: Skeleton | undefined = newDefinition('scan', 'Finds clauses.');
+    assert.ok(skeleton);
     assert.strictEqual(skeleton.path, 'scan.expert.json');
     assert.ok(skeleton.text.endsWith('}\n'));
     assert.deepStrictEqual(JSON.parse(skeleton.text).tools, ['read', 'grep', 'glob']);
