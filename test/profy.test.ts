@@ -3,36 +3,11 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { defaultLoadedConfig, parseConfig, type LoadedConfig } from '../shared/config/config';
-import { analyze, resolveAnalysis } from '../shared/engine';
 import { globMatches } from '../shared/dialects/profy/glob';
-import type { ResolvedDefinition } from '../shared/types';
 import { RULES } from '../shared/rules/registry';
 import { itForEach } from './support/cases';
 import { withFixture } from './support/fixtures';
-
-const FILE = '/work/ws/bookkeeper.expert.json';
-
-function config(yaml?: string): LoadedConfig {
-  if (yaml === undefined) return defaultLoadedConfig('/work/ws');
-  const loaded = parseConfig(yaml, '/work/ws/.subagents.yaml', '/work/ws');
-  assert.deepStrictEqual(loaded.findings, [], 'test configuration must be valid');
-  return loaded;
-}
-
-function run(text: string, yaml?: string) {
-  const ruleErrors: string[] = [];
-  const analysis = analyze({
-    text,
-    path: FILE,
-    root: '/work/ws',
-    config: config(yaml),
-    onRuleError: (rule, e) => ruleErrors.push(`${rule}: ${String(e)}`),
-  });
-  assert.deepStrictEqual(ruleErrors, [], 'no rule may throw');
-  const resolution = resolveAnalysis(analysis, FILE);
-  return { analysis, diagnostics: analysis.diagnostics, definitions: resolution?.definitions ?? [] };
-}
+import { def, expert, of, rules, run, sub } from './support/profy';
 
 /** The text a diagnostic's range covers. */
 function covered(text: string, d: Diagnostic): string {
@@ -40,39 +15,6 @@ function covered(text: string, d: Diagnostic): string {
   const offset = (p: { line: number; character: number }) =>
     lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   return text.slice(offset(d.range.start), offset(d.range.end));
-}
-
-const of = (diagnostics: Diagnostic[], rule: string) => diagnostics.filter((d) => d.code === rule);
-const rules = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code)).sort();
-
-/** An Expert with a brief and a toolset, so only what a test adds fires. */
-function expert(subagents: unknown[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify(
-    {
-      name: 'bookkeeper',
-      description: 'Books.',
-      delegationBrief: 'Takes statements; returns ledgers.',
-      tools: ['read', 'grep', 'glob', 'mcp__ledger__post_entry', 'mcp__ledger__list_accounts', 'delegate', 'Task'],
-      ...extra,
-      subagents,
-    },
-    null,
-    2,
-  );
-}
-
-const sub = (name: unknown, tools?: unknown, extra: Record<string, unknown> = {}) => ({
-  name,
-  description: 'Finds clauses.',
-  system_prompt: 'Quote clauses.',
-  ...(tools === undefined ? {} : { tools }),
-  ...extra,
-});
-
-function def(definitions: ResolvedDefinition[], name: string): ResolvedDefinition {
-  const found = definitions.find((d) => d.name === name);
-  assert.ok(found, `no definition named ${name}`);
-  return found;
 }
 
 describe('profy: glob matcher', () => {

@@ -29,6 +29,7 @@ const cache = new Map<string, CompiledGlob>();
 
 function compile(pattern: string): CompiledGlob {
   let glob = cache.get(pattern);
+  // Stryker disable next-line ConditionalExpression: a cache; compiling again gives the same glob
   if (!glob) {
     const pieces: Piece[] = [[]];
     for (const ch of pattern) {
@@ -37,6 +38,7 @@ function compile(pattern: string): CompiledGlob {
     }
     const head = pieces[0];
     const tail = pieces.length > 1 ? pieces[pieces.length - 1] : [];
+    // Stryker disable next-line ConditionalExpression: an empty piece matches at any place and adds no length
     const middle = pieces.slice(1, -1).filter((p) => p.length > 0);
     let minLength = head.length + tail.length;
     for (const p of middle) minLength += p.length;
@@ -96,9 +98,11 @@ const indexes = new WeakMap<readonly string[], ToolsetIndex>();
 
 function indexOf(toolset: readonly string[]): ToolsetIndex {
   let index = indexes.get(toolset);
+  // Stryker disable next-line ConditionalExpression: a cache; indexing again gives the same index
   if (!index) {
     const sorted = toolset
       .map((_, i) => i)
+      // Stryker disable next-line EqualityOperator,ConditionalExpression: the names of a toolset are unique, and Array.prototype.sort only asks whether the result is negative
       .sort((a, b) => (toolset[a] < toolset[b] ? -1 : toolset[a] > toolset[b] ? 1 : 0));
     indexes.set(toolset, (index = { names: toolset.map(codePoints), sorted }));
   }

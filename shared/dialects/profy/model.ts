@@ -65,10 +65,13 @@ export function buildExpertModel(ctx: RuleContext<undefined>): ExpertModel {
     ? subagentsNode.items.map((node, index) => subagentModel(node, index, toolset, budget))
     : [];
 
-  // First wins; the platform's builtin subagents come before the file's own.
+  // First wins; the platform's builtin subagents come before the file's own. The configuration's reader keeps
+  // `builtinSubagents` a list of strings, and setting a name again sets the same value.
+  // Stryker disable ArrayDeclaration,ConditionalExpression,LogicalOperator: see above
   const builtins = Array.isArray(settings.builtinSubagents) ? settings.builtinSubagents : [];
   const first = new Map<string, DuplicateOf>();
   for (const b of builtins) if (typeof b === 'string' && !first.has(b)) first.set(b, { builtin: b });
+  // Stryker restore ArrayDeclaration,ConditionalExpression,LogicalOperator
   for (const s of subagents) {
     if (s.name === undefined) continue;
     const earlier = first.get(s.name);
@@ -97,6 +100,7 @@ function subagentModel(node: AstNode, index: number, toolset: Toolset, budget: M
     dropped: [],
     mayResolve: false,
     noTools: false,
+    // Stryker disable next-line ArrayDeclaration: buildExpertModel sets every subagent's reasons
     dropReasons: [],
   };
   if (!isObject(node)) return s;

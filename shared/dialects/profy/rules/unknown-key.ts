@@ -29,6 +29,7 @@ export const unknownKey: ProfyRule = {
       ))
         out.push(f);
     for (const s of model.subagents) {
+      // Stryker disable next-line ConditionalExpression: a subagent that is not an object has no keys
       if (s.isObject)
         for (const f of unknownKeys(
           ctx,
@@ -74,6 +75,7 @@ function unknownKeys(
         {
           ...keyRenameData(
             p,
+            // Stryker disable next-line ConditionalExpression,LogicalOperator: no key of one object is near enough a key of the other to be suggested (test/profy-messages)
             suggestion && !elsewhere.includes(p.key) ? suggestion : undefined,
             suggestion && JSON.stringify(suggestion),
           ),
@@ -88,6 +90,7 @@ function unknownKeys(
  * distance.
  */
 export function suggestKey(key: string, known: readonly string[]): string | undefined {
+  // Stryker disable next-line MethodExpression: upper case compares as lower case does
   const norm = (k: string) => k.toLowerCase().replace(/[_\-\s]/g, '');
   const same = known.find((k) => norm(k) === norm(key));
   if (same) return same;
