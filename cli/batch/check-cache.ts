@@ -126,6 +126,8 @@ export class CheckCache {
 
   /** How many files the previous run recorded. */
   private readonly previousFiles: number;
+  /** `--cache-strategy content`: no stamp is trusted or kept. */
+  private readonly byContent: boolean;
 
   constructor(private readonly options: CacheOptions) {
     const loaded = loadCache(options);
@@ -134,6 +136,7 @@ export class CheckCache {
     this.previous = loaded.cache;
     this.previousFiles = Object.keys(this.previous.files).length;
     this.next = emptyCache(options.checker);
+    this.byContent = options.strategy === 'content';
   }
 
   /**
@@ -175,8 +178,7 @@ export class CheckCache {
     // Stamps that did not hold so far, of those tried: when most fail (a fresh checkout), each file is opened at once.
     let stampsTried = 0;
     let stampsFailed = 0;
-    // `--cache-strategy content`: no stamp is trusted or kept.
-    const byContent = this.options.strategy === 'content';
+    const { byContent } = this;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const entry = own(previous.files, item.path);
