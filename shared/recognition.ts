@@ -9,6 +9,7 @@ import { dialectModule, dialectModules } from './dialects';
 import type { DialectModule } from './dialects/module';
 import { globMatcher, isNormal, relativeInside, toPosix, type Matcher } from './files';
 import type { DocumentInput } from './types';
+import { onForgetMemos } from './memos';
 
 /**
  * The file name without its extension, as the dialect's runtime reads it (`triage.md` → `triage`, `ledger.expert.json`
@@ -32,7 +33,7 @@ export function kindOf(input: Pick<DocumentInput, 'path' | 'config' | 'root' | '
 const never: Matcher = () => false;
 
 /** Each dialect module's default globs, matched. */
-const defaultMatchers = new WeakMap<DialectModule, Matcher>();
+let defaultMatchers = new WeakMap<DialectModule, Matcher>();
 function defaultMatcher(module: DialectModule): Matcher {
   let m = defaultMatchers.get(module);
   if (!m) defaultMatchers.set(module, (m = globMatcher(module.files.defaultGlobs)));
@@ -49,7 +50,11 @@ export function discoveryFoldersOf(module: DialectModule, loaded: LoadedConfig):
 }
 
 /** Which names of a discovery folder are the dialect's definitions (its `discoveryPattern`). */
-const discoveryMatchers = new WeakMap<DialectModule, Matcher>();
+let discoveryMatchers = new WeakMap<DialectModule, Matcher>();
+onForgetMemos(() => {
+  defaultMatchers = new WeakMap();
+  discoveryMatchers = new WeakMap();
+});
 export function isDiscoveryFile(module: DialectModule, name: string): boolean {
   const pattern = module.files.discoveryPattern;
   if (pattern === undefined) return false;

@@ -125,9 +125,9 @@ describe('architecture: one public face', () => {
 const LAYERS: { name: string; why: string; files: RegExp[] }[] = [
   {
     name: 'basics',
-    why: 'text and trees, results, the protocol, the rule-id vocabulary, schema validation',
+    why: 'text and trees, results, the protocol, the rule-id vocabulary, schema validation, the memo registry',
     files: [
-      /^shared\/(basics|results|protocol|severity|diagnostics-cap|host)\.ts$/,
+      /^shared\/(basics|results|protocol|severity|diagnostics-cap|host|memos)\.ts$/,
       /^shared\/text\//,
       /^shared\/rules\/ids\.ts$/,
       /^shared\/schema\//,

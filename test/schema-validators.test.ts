@@ -93,7 +93,7 @@ describe('precompiled schema validators', () => {
     });
   }
 
-  it("the draft-07 meta-schema, compiled ahead of time, judges exit schemas as ajv's validateSchema does", () => {
+  it("the draft-07 meta-schema, compiled ahead of time, judges exit schemas as ajv's own draft-07 meta-schema does", () => {
     const keywords = [
       'type',
       'properties',
@@ -131,7 +131,9 @@ describe('precompiled schema validators', () => {
       fc.property(value.schema, (schema) => {
         let expected: { valid: boolean; errors?: unknown } | { threw: string };
         try {
-          expected = { valid: reference.validateSchema(schema) as boolean, errors: reference.errors };
+          // Against the draft-07 meta-schema, whatever `$schema` says: the exit schema check picks the draft itself.
+          const valid = reference.validate('http://json-schema.org/draft-07/schema', schema) as boolean;
+          expected = { valid, errors: reference.errors };
         } catch (e) {
           expected = { threw: (e as Error).message };
         }

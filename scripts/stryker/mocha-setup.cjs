@@ -14,3 +14,13 @@ process.env.SUBAGENTS_CLI_IN_PROCESS = '1';
 
 // The language server's suites start it in this process on a pair of streams (test/lsp/harness.ts).
 process.env.SUBAGENTS_SERVER_IN_PROCESS = '1';
+
+// A mutation run reuses one process for every mutant: a memo the engine filled under one mutant (or
+// none) would answer for the next, and the mutated code would never run. Each test starts without
+// them (shared/memos.ts).
+const path = require('path');
+exports.mochaHooks = {
+  beforeEach() {
+    require(path.resolve('out/shared/memos.js')).forgetMemos();
+  },
+};

@@ -4,12 +4,14 @@ import type { SubagentsConfig } from '../config/types';
 import { dialectModule } from '../dialects';
 import type { DialectModule } from '../dialects/module';
 import { Catalog } from './catalog';
+import { onForgetMemos } from '../memos';
 
 /**
  * Catalogs depend only on the configuration, so they are cached per configuration
  * object: the server builds one per configuration change, not per keystroke.
  */
-const cache = new WeakMap<SubagentsConfig, Map<DialectModule, Catalog>>();
+let cache = new WeakMap<SubagentsConfig, Map<DialectModule, Catalog>>();
+onForgetMemos(() => (cache = new WeakMap()));
 
 export function catalogFor(dialect: Dialect, config: SubagentsConfig): Catalog {
   const module = dialectModule(dialect);

@@ -9,6 +9,7 @@
 import { BUILTIN_DIALECT_COUNT, dialectModules, onDialectsChanged } from '../dialects';
 import type { DialectModule } from '../dialects/module';
 import { GENERIC_RULES } from '../rules/ids';
+import { onForgetMemos } from '../memos';
 
 export const CONFIG_SCHEMA_ID = 'https://subagents-tooling.dev/schemas/subagents-config.schema.json';
 
@@ -100,6 +101,7 @@ export function composeConfigSchema(modules: readonly DialectModule[], id?: stri
 
 let current: { schema: ConfigSchema; ruleId: RegExp } | undefined;
 onDialectsChanged(() => (current = undefined));
+onForgetMemos(() => (current = undefined));
 
 function composed() {
   if (!current) {

@@ -12,9 +12,11 @@ import { directiveFixes } from '../rules/directives';
 import { configFixPlans } from '../config/fixes';
 import { syntaxYamlFixes } from './syntax';
 import { skeletonFixes } from './plans';
+import { onForgetMemos } from '../memos';
 
 /** Each dialect's fixes by rule id, per list of rules (a module's list may be swapped: tests do). */
-const byRules = new WeakMap<readonly Rule<unknown>[], Map<string, FixProvider<unknown>>>();
+let byRules = new WeakMap<readonly Rule<unknown>[], Map<string, FixProvider<unknown>>>();
+onForgetMemos(() => (byRules = new WeakMap()));
 
 function providersOf(module: DialectModule): Map<string, FixProvider<unknown>> {
   let providers = byRules.get(module.rules);

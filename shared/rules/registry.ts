@@ -7,6 +7,7 @@
 import type { SeverityName } from '../basics';
 import { dialectModules, onDialectsChanged } from '../dialects';
 import { GENERIC_RULES, type RuleMeta } from './ids';
+import { onForgetMemos } from '../memos';
 
 export { DOCS_BASE_URL, ruleDocsUrl, type RuleMeta } from './ids';
 
@@ -26,6 +27,7 @@ function refresh(): void {
 }
 refresh();
 onDialectsChanged(refresh);
+onForgetMemos(refresh);
 
 export function ruleMeta(id: string): RuleMeta | undefined {
   return byId.get(id);

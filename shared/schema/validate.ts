@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { nodeAtPath, toPlain, type AstNode } from '../text/tree';
 import { VALIDATORS_BY_ID } from './validators.generated';
+import { onForgetMemos } from '../memos';
 
 export interface SchemaProblem {
   node: AstNode;
@@ -14,7 +15,11 @@ export interface SchemaProblem {
 // The schemas of schemas/ come compiled (scripts/gen-validators.mjs, same options); any other
 // is compiled on first use, by an Ajv made on first use.
 let ajv: Ajv | undefined;
-const compiled = new WeakMap<object, ValidateFunction>();
+let compiled = new WeakMap<object, ValidateFunction>();
+onForgetMemos(() => {
+  ajv = undefined;
+  compiled = new WeakMap();
+});
 
 function validatorFor(schema: object): ValidateFunction {
   const id = (schema as { $id?: unknown }).$id;

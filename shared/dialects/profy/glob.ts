@@ -7,6 +7,8 @@
  * against a long name. The matcher below places the pieces between stars greedily, left
  * to right, which is exact for this glob language, in at most (name length)² steps.
  */
+import { onForgetMemos } from '../../memos';
+
 export function isGlob(entry: string): boolean {
   return entry.includes('*') || entry.includes('?');
 }
@@ -26,6 +28,7 @@ interface CompiledGlob {
 }
 
 const cache = new Map<string, CompiledGlob>();
+onForgetMemos(() => cache.clear());
 
 function compile(pattern: string): CompiledGlob {
   let glob = cache.get(pattern);
@@ -94,7 +97,8 @@ interface ToolsetIndex {
   sorted: number[];
 }
 
-const indexes = new WeakMap<readonly string[], ToolsetIndex>();
+let indexes = new WeakMap<readonly string[], ToolsetIndex>();
+onForgetMemos(() => (indexes = new WeakMap()));
 
 function indexOf(toolset: readonly string[]): ToolsetIndex {
   let index = indexes.get(toolset);

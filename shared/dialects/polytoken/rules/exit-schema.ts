@@ -10,6 +10,7 @@ import { removeFix, replaceFix, standardFixes } from '../../../fixes/plans';
 import { STATUS_FAMILIES, STATUS_FIELDS, statusFamily } from '../constants';
 import { polyProperty } from '../model';
 import { readable, type PolytokenRule, type PolytokenFinding } from '../util';
+import { onForgetMemos } from '../../../memos';
 
 export type Draft = 'draft-07' | '2019-09' | '2020-12';
 
@@ -22,19 +23,19 @@ interface SchemaVerdict {
   missingRef?: string;
 }
 
-const validators: Partial<Record<Draft, Ajv>> = {};
+const validators = new Map<Draft, Ajv>();
 function ajvFor(draft: Draft): Ajv {
-  let ajv = validators[draft];
+  let ajv = validators.get(draft);
+  // Stryker disable next-line ConditionalExpression: a memo; a new Ajv gives the same verdicts, only slower
   if (!ajv) {
-    // Draft-07 schemas are checked against the precompiled meta-schema before compiling (validateSchema below).
-    const options = { strict: false, allErrors: false, validateFormats: false, validateSchema: draft !== 'draft-07' };
+    // Every schema is checked against its meta-schema before it is compiled (validateSchema below), so compile does not
+    // check again; strict mode off: keywords ajv does not know (`x-note`, `example`) are allowed by JSON Schema.
+    const options = { strict: false, validateFormats: false, validateSchema: false };
     ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
-    validators[draft] = ajv;
+    validators.set(draft, ajv);
   }
   return ajv;
 }
-
-const DRAFT_07_IDS = new Set(['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
 
 interface MetaValidator {
   (schema: unknown): boolean;
@@ -49,23 +50,24 @@ export function validateSchema(
   draft: Draft,
   schema: Record<string, unknown>,
 ): { valid: boolean; errors?: ErrorObject[] | null } {
-  // Only for the meta-schema ajv would pick itself: an unknown `$schema` URI is ajv's error to give.
-  if (draft === 'draft-07' && (schema.$schema === undefined || DRAFT_07_IDS.has(schema.$schema as string))) {
+  if (draft === 'draft-07') {
     const meta = draft07Meta as MetaValidator;
     const valid = meta(schema);
     return { valid, errors: meta.errors };
   }
   const ajv = ajvFor(draft);
-  const valid = ajv.validateSchema(schema) as boolean;
+  // The draft's own meta-schema, whatever spelling of its URI `$schema` has (https, no `#`).
+  const valid = ajv.validateSchema({ ...schema, $schema: undefined }) as boolean;
   return { valid, errors: ajv.errors };
 }
 
-function draftOf(schema: Record<string, unknown>): { draft: Draft; known: boolean } {
+/** The draft `$schema` names; undefined for one ajv has no meta-schema for (draft-04, a custom URI). */
+function draftOf(schema: Record<string, unknown>): Draft | undefined {
   const s = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (!s) return { draft: 'draft-07', known: true };
-  if (s.includes('2020-12')) return { draft: '2020-12', known: true };
-  if (s.includes('2019-09')) return { draft: '2019-09', known: true };
-  return { draft: 'draft-07', known: /draft-07/.test(s) };
+  if (!s) return 'draft-07';
+  if (s.includes('2020-12')) return '2020-12';
+  if (s.includes('2019-09')) return '2019-09';
+  return /draft-07/.test(s) ? 'draft-07' : undefined;
 }
 
 /** Past this many nodes an exit schema is not compiled (a schema for one payload is a few dozen). */
@@ -75,6 +77,7 @@ const MAX_SCHEMA_NODES = 5_000;
 function nodeCount(root: AstNode, max: number): number {
   let count = 0;
   const stack: AstNode[] = [root];
+  // Stryker disable next-line ConditionalExpression: counting on past `max` only costs time, the answer is still > max
   while (stack.length && count <= max) {
     const n = stack.pop()!;
     count++;
@@ -87,6 +90,10 @@ function nodeCount(root: AstNode, max: number): number {
 /** Compiled verdicts, by the schema's JSON text: typing elsewhere in the file does not recompile. */
 const verdicts = new Map<string, SchemaVerdict>();
 const MAX_CACHED = 256;
+onForgetMemos(() => {
+  validators.clear();
+  verdicts.clear();
+});
 
 export function checkExitSchema(schema: Record<string, unknown>): SchemaVerdict {
   const key = JSON.stringify(schema);
@@ -98,11 +105,16 @@ export function checkExitSchema(schema: Record<string, unknown>): SchemaVerdict 
   return verdict;
 }
 
+/** How many verdicts are kept: the memo is bounded (a test asks). */
+export function cachedVerdictCount(): number {
+  return verdicts.size;
+}
+
 function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
-  const { draft, known } = draftOf(original);
-  // A `$schema` ajv has no meta-schema for (draft-04, a custom URI) is not the author's mistake.
-  const schema = known ? original : { ...original, $schema: undefined };
-  if (!known) delete schema.$schema;
+  const named = draftOf(original);
+  const draft = named ?? 'draft-07';
+  // A `$schema` ajv has no meta-schema for is not the author's mistake: the body is checked as draft-07.
+  const schema = named ? original : Object.fromEntries(Object.entries(original).filter(([key]) => key !== '$schema'));
   const ajv = ajvFor(draft);
   try {
     const { valid, errors } = validateSchema(draft, schema);
@@ -136,12 +148,8 @@ function deepestNode(root: AstNode, path: (string | number)[]): { node: AstNode;
 
 function findRef(node: AstNode, ref: string): AstNode | undefined {
   for (const p of node.properties ?? []) {
-    if (
-      p.key === '$ref' &&
-      isString(p.value) &&
-      (p.value.value === ref || ref.endsWith(p.value.value) || p.value.value.endsWith(ref))
-    )
-      return p.value;
+    // ajv names the target resolved against the base URI (`other.json` → `http://x/other.json`).
+    if (p.key === '$ref' && isString(p.value) && p.value.value !== '' && ref.endsWith(p.value.value)) return p.value;
     const inner = findRef(p.value, ref);
     if (inner) return inner;
   }
@@ -237,12 +245,14 @@ function synonymCanonical(value: string): string | undefined {
   return family && STATUS_FAMILIES[family][0];
 }
 
-/** Recognized values, the closest first (a synonym's family leads). */
+/** Recognized values, the closest first; a known synonym's word leads (`passed` → `success`). */
 export function statusSuggestions(value: string): string[] {
   const v = value.toLowerCase();
-  const family = synonymFamily(v);
-  const score = (r: string) => (family && STATUS_FAMILIES[family][0] === r ? -1 : distance(v, r));
-  return [...RECOGNIZED].sort((a, b) => score(a) - score(b) || RECOGNIZED.indexOf(a) - RECOGNIZED.indexOf(b));
+  const distances = new Map(RECOGNIZED.map((r) => [r, distance(v, r)]));
+  // Array.prototype.sort is stable: equally close values keep the families' order.
+  const byDistance = [...RECOGNIZED].sort((a, b) => distances.get(a)! - distances.get(b)!);
+  const lead = synonymCanonical(v);
+  return lead ? [lead, ...byDistance.filter((r) => r !== lead)] : byDistance;
 }
 
 /** The status fields in the order findings come in. */
@@ -259,6 +269,7 @@ export const statusEnumRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     const schema = model && polyProperty(model, 'exit_tool_schema')?.value;
+    // Stryker disable next-line ConditionalExpression: a shortcut; nodeAtPath finds no enum in what is not a mapping
     if (!isObject(schema)) return [];
     const out: PolytokenFinding[] = [];
     for (const field of REPORT_ORDER) {
@@ -290,18 +301,14 @@ export const statusEnumRule: PolytokenRule = {
     // Only a known synonym (`passed` → `success`) is a preferred fix; a value merely spelled alike may mean something
     // else.
     'polytoken/unrecognized-status-enum': (req) => {
+      const fixes = standardFixes(req).map((f) => ({ ...f, preferred: false }));
       const synonym = typeof req.data.synonymOf === 'string' ? req.data.synonymOf : undefined;
+      if (synonym === undefined) return fixes;
       const node = req.node;
       // The family's word is there already, or an earlier synonym of it will become it: removing keeps the enum unique.
       const siblings = node?.parent ? (node.parent.items ?? []).filter(isString) : [];
-      const firstOfFamily = siblings.find((n) => n.value === synonym || synonymCanonical(n.value) === synonym);
-      const taken = synonym !== undefined && !!firstOfFamily && firstOfFamily !== node;
-      const fixes = standardFixes({
-        ...req,
-        data: { ...req.data, suggestions: (req.data.suggestions as string[] | undefined) ?? [] },
-      }).map((f) => ({ ...f, preferred: false }));
-      if (synonym === undefined) return fixes;
-      const preferred = taken ? removeFix(req, node, true) : { ...replaceFix(req, synonym), preferred: true };
+      const first = siblings.find((n) => n.value === synonym || synonymCanonical(n.value) === synonym) ?? node;
+      const preferred = first !== node ? removeFix(req, node, true) : replaceFix(req, synonym);
       return preferred ? [preferred, ...fixes.filter((f) => f.title !== preferred.title)] : fixes;
     },
   },
