@@ -13,6 +13,7 @@ import { newDefinition as picassoNewDefinition } from '../shared/dialects/picass
 import type { Skeleton } from '../shared/features/kit/new-definition';
 import type { Analysis, FixPlan, WorkspaceIndex } from '../shared/types';
 import { nameIndex } from '../shared/workspace/names';
+import { roleText } from './support/picasso';
 
 // Typed here: the mutation run's instrumented module widens what it infers.
 const newDefinition = picassoNewDefinition as (name: string, purpose: string) => Skeleton;
@@ -52,18 +53,21 @@ const dataOf = (d: Diagnostic) => {
 
 /** A role that loads, with `extra` lines appended and the keys in `drop` left out. */
 function role(extra: string[] = [], drop: string[] = []): string {
-  const lines = [
-    'name: security_auditor',
-    'invocation: "@security_auditor"',
-    'model: claude-opus',
-    'tools: [read_file]',
-    'max_steps: 30',
-    'max_depth: 0',
-    'description: Reviews changes.',
-    'when_to_use: For auth changes.',
-    'output_schema: audit',
-  ].filter((l) => !drop.includes(l.split(':')[0]));
-  return [...lines, ...extra].join('\n') + '\n';
+  return roleText(
+    [
+      'name: security_auditor',
+      'invocation: "@security_auditor"',
+      'model: claude-opus',
+      'tools: [read_file]',
+      'max_steps: 30',
+      'max_depth: 0',
+      'description: Reviews changes.',
+      'when_to_use: For auth changes.',
+      'output_schema: audit',
+    ],
+    extra,
+    drop,
+  );
 }
 
 describe('picasso rules: unknown-key', () => {

@@ -8,6 +8,7 @@ import type { WorkspaceIndex } from '../shared/types';
 import { nameIndex } from '../shared/workspace/names';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { withFixture } from './support/fixtures';
+import { roleText } from './support/picasso';
 
 const WS = '/ws';
 const YAML_PATH = '/ws/apps/cli/agents/security_auditor.yaml';
@@ -47,17 +48,20 @@ function covered(text: string, d: Diagnostic): string {
 
 /** A clean role; `extra` lines are appended, keys in `drop` are left out. */
 function role(extra: string[] = [], drop: string[] = [], name = 'security_auditor'): string {
-  const lines = [
-    `name: ${name}`,
-    `invocation: "@${name}"`,
-    'model: claude-opus',
-    'description: Reviews changes for security problems.',
-    'when_to_use: Dispatch for auth changes.',
-    'output_schema: security-audit',
-    'max_steps: 30',
-    'max_depth: 0',
-  ].filter((l) => !drop.includes(l.split(':')[0]));
-  return [...lines, ...extra].join('\n') + '\n';
+  return roleText(
+    [
+      `name: ${name}`,
+      `invocation: "@${name}"`,
+      'model: claude-opus',
+      'description: Reviews changes for security problems.',
+      'when_to_use: Dispatch for auth changes.',
+      'output_schema: security-audit',
+      'max_steps: 30',
+      'max_depth: 0',
+    ],
+    extra,
+    drop,
+  );
 }
 
 describe('picasso: a clean role', () => {
