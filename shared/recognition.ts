@@ -69,7 +69,8 @@ interface DialectMatchers {
   dirs: ReadonlySet<string>;
 }
 
-const matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; byModule: Map<DialectModule, DialectMatchers> }>();
+let matcherCache = new WeakMap<LoadedConfig, { ignore: Matcher; byModule: Map<DialectModule, DialectMatchers> }>();
+onForgetMemos(() => (matcherCache = new WeakMap()));
 
 function matchersFor(loaded: LoadedConfig) {
   let m = matcherCache.get(loaded);

@@ -1,12 +1,14 @@
 /** The `subagents resolve` object for the editor's text, with the provenance the dialect resolvers fill. */
 import { resolveAnalysis } from '../engine';
 import type { Analysis, Resolution } from '../types';
+import { onForgetMemos } from '../memos';
 
 /**
  * The last resolution of each analysis: the code lens, the status bar and an open preview all
  * ask for the same version's resolution, which is worked out once. Read it, never change it.
  */
-const resolved = new WeakMap<Analysis, { uri: string; resolution: Resolution | undefined }>();
+let resolved = new WeakMap<Analysis, { uri: string; resolution: Resolution | undefined }>();
+onForgetMemos(() => (resolved = new WeakMap()));
 
 /**
  * `file` is the document URI. Every definition carries `tools`, `removed` and, where the

@@ -20,6 +20,7 @@ import type { Analysis, DocumentInput, FixPlan } from '../types';
 import { applyFixes } from './apply-edits';
 import { baselineOf, SEVERITY_RANK, worsening, type FixBaseline, type Worsening } from './property';
 import { fixPlansFor, isAppliedByFixAll } from './registry';
+import { onForgetMemos } from '../memos';
 
 /** A fix a rule proposes as preferred, for one diagnostic of the analysis. */
 export interface Candidate {
@@ -74,7 +75,7 @@ export function proposedFixes(analysis: Analysis, options: RoundOptions = {}): C
   return out;
 }
 
-const findingSeverities = new WeakMap<Analysis, Map<string, SeverityName>>();
+let findingSeverities = new WeakMap<Analysis, Map<string, SeverityName>>();
 const findingKey = (rule: unknown, message: string, line: number, character: number) =>
   `${String(rule)}\u0000${line}\u0000${character}\u0000${message}`;
 
@@ -229,10 +230,16 @@ function blamed(next: State, group: readonly Candidate[], why: Worsening): Candi
 const lowest = (group: readonly Candidate[]): SeverityName =>
   group.reduce<SeverityName>((low, c) => (SEVERITY_RANK[c.severity] < SEVERITY_RANK[low] ? c.severity : low), 'error');
 
-const rounds = new WeakMap<Analysis, Map<boolean, VerifiedRound>>();
-const alone = new WeakMap<Analysis, Map<boolean, Map<Diagnostic, boolean>>>();
+let rounds = new WeakMap<Analysis, Map<boolean, VerifiedRound>>();
+let alone = new WeakMap<Analysis, Map<boolean, Map<Diagnostic, boolean>>>();
 /** Each diagnostic a round decided: true when its fix was accepted, false when demoted. */
-const decisions = new WeakMap<VerifiedRound, Map<Diagnostic, boolean>>();
+let decisions = new WeakMap<VerifiedRound, Map<Diagnostic, boolean>>();
+onForgetMemos(() => {
+  findingSeverities = new WeakMap();
+  rounds = new WeakMap();
+  alone = new WeakMap();
+  decisions = new WeakMap();
+});
 
 function decisionOf(round: VerifiedRound, diagnostic: Diagnostic): boolean | undefined {
   let decided = decisions.get(round);

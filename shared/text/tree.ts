@@ -3,6 +3,8 @@
  * converted to the same small node shape, so rules, schema validation and editor
  * features never touch parser specifics.
  */
+import { onForgetMemos } from '../memos';
+
 export type NodeKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'unknown';
 
 export interface AstNode {
@@ -80,7 +82,8 @@ export function pathOf(node: AstNode): (string | number)[] {
 }
 
 /** Each list's item positions, built on first use: a path per item of a long list stays linear overall. */
-const itemIndexes = new WeakMap<readonly AstNode[], Map<AstNode, number>>();
+let itemIndexes = new WeakMap<readonly AstNode[], Map<AstNode, number>>();
+onForgetMemos(() => (itemIndexes = new WeakMap()));
 
 function itemIndex(items: readonly AstNode[], item: AstNode): number {
   let indexes = itemIndexes.get(items);
