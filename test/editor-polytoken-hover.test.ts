@@ -184,3 +184,42 @@ describe('Polytoken editor: the body template', () => {
       assert.deepStrictEqual(labels(marked), [], marked);
   });
 });
+
+describe('Polytoken editor: inside exit_tool_schema', () => {
+  const schema = (lines: string) => def(`  exit_tool_schema:\n${lines}`);
+
+  it('documents JSON Schema keywords at any depth, and the payload fields under the top `properties`', () => {
+    assert.match(hoverText(schema('    ty‸pe: object\n')), /^\*\*type\*\* — string\n\nThe JSON type of the value/);
+    assert.match(
+      hoverText(schema('    properties:\n      summary:\n        ty‸pe: string\n')),
+      /^\*\*type\*\* — string/,
+    );
+    assert.match(hoverText(schema('    properties:\n      stat‸us:\n        type: string\n')), /^\*\*status\*\*/);
+    // A field of a nested object is not the payload's own: no payload field doc, nor keyword doc.
+    assert.strictEqual(
+      hoverText(schema('    properties:\n      result:\n        properties:\n          stat‸us: { type: string }\n')),
+      '',
+    );
+    // `items` is a keyword where it is a key, a field name under `properties`.
+    assert.strictEqual(hoverText(schema('    properties:\n      ite‸ms: { type: array }\n')), '');
+  });
+
+  it('says nothing of the same words outside it', () => {
+    assert.strictEqual(hoverText('---\nname: triage\nexit_tool_schema:\n  ty‸pe: object\n---\n'), '');
+    assert.strictEqual(hoverText(def('  tools_deny:\n    ty‸pe: object\n')), '');
+  });
+
+  it('completes keywords in a schema, the payload fields under its top `properties`, nothing under a nested one', () => {
+    const keywords = ['type', 'properties', 'required', 'enum', 'description', 'items', 'additionalProperties'];
+    assert.deepStrictEqual(labels(schema('    ‸\n')).sort(), [...keywords].sort());
+    assert.deepStrictEqual(labels(schema('    properties:\n      status:\n        ‸\n')).sort(), [...keywords].sort());
+    assert.deepStrictEqual(labels(schema('    properties:\n      ‸\n')).sort(), [
+      'kind',
+      'outcome',
+      'status',
+      'success',
+      'summary',
+    ]);
+    assert.deepStrictEqual(labels(schema('    properties:\n      result:\n        properties:\n          ‸\n')), []);
+  });
+});
