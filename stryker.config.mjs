@@ -28,6 +28,7 @@ const IN_PROCESS_SUITES = [
   'config',
   'polytoken',
   'polytoken-exit-schema',
+  'polytoken-template',
   'picasso',
   'picasso-rules',
   'profy',

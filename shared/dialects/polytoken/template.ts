@@ -49,7 +49,7 @@ function findClose(text: string, from: number, close: string, strings: boolean):
   }
   // An unbalanced quote (an apostrophe in prose) must not hide the closing delimiter.
   const plain = text.indexOf(close, from);
-  return plain < 0 ? -1 : plain + close.length;
+  return plain === -1 ? -1 : plain + close.length;
 }
 
 export function tokenizeTemplate(text: string, base = 0): TemplateToken[] {
@@ -59,9 +59,10 @@ export function tokenizeTemplate(text: string, base = 0): TemplateToken[] {
   const flushText = (until: number) => {
     if (until > textStart) tokens.push({ kind: 'text', start: base + textStart, end: base + until, closed: true });
   };
-  while (i < text.length) {
+  for (;;) {
     const open = text.indexOf('{', i);
-    if (open < 0 || open + 1 >= text.length) break;
+    if (open === -1) break;
+    // A `{` at the very end reads as `{`, no opener.
     const opener = OPENERS[text.slice(open, open + 2)];
     if (!opener) {
       i = open + 1;
@@ -69,7 +70,7 @@ export function tokenizeTemplate(text: string, base = 0): TemplateToken[] {
     }
     flushText(open);
     const end = findClose(text, open + 2, opener.close, opener.kind !== 'comment');
-    if (end < 0) {
+    if (end === -1) {
       tokens.push({ kind: opener.kind, start: base + open, end: base + text.length, closed: false });
       textStart = i = text.length;
       break;
@@ -78,6 +79,7 @@ export function tokenizeTemplate(text: string, base = 0): TemplateToken[] {
     tokens.push(token);
     i = textStart = end;
     if (opener.kind !== 'statement') continue;
+    // Stryker disable next-line ArithmeticOperator: the name is matched from the tag's start; what follows `%}` cannot change it
     const m = NAME.exec(text.slice(open + 2, end - 2));
     if (!m) continue;
     token.name = m[1];
@@ -147,17 +149,20 @@ export function templateProblems(tokens: readonly TemplateToken[], text: string,
       message: `\`{% ${open.name} %}\` ${reason}, ${FAILS}; add \`{% end${open.name} %}\` where the block ends.`,
     });
   for (const t of tokens) {
-    if (t.kind === 'text' || t.kind === 'raw') continue;
+    // Text is always closed and has no name: only the inside of a raw block needs skipping.
+    if (t.kind === 'raw') continue;
     if (!t.closed) {
       const [open, close] = DELIMS[t.kind];
       problems.push({
         start: t.start,
-        end: Math.max(lineEnd(t.start), t.start + 2),
+        // The line's end, trailing blanks left out: at least the two characters of the delimiter.
+        end: lineEnd(t.start),
         message: `This \`${open}\` is never closed with \`${close}\`, ${FAILS}; close it, or wrap literal braces in \`{% raw %}…{% endraw %}\`.`,
       });
       continue;
     }
-    if (t.kind !== 'statement' || !t.name || t.rawEnd) continue;
+    // Only statements have a name.
+    if (!t.name || t.rawEnd) continue;
     const name = t.name;
     if (name === 'raw') {
       if (t.rawUnterminated) unclosedBlock(t, 'is never closed with `{% endraw %}`');
@@ -201,6 +206,6 @@ export function templateProblems(tokens: readonly TemplateToken[], text: string,
       }
     }
   }
-  for (const open of stack.reverse()) unclosedBlock(open, 'is never closed');
+  for (const open of stack) unclosedBlock(open, 'is never closed');
   return problems.sort((a, b) => a.start - b.start);
 }
