@@ -29,6 +29,7 @@ const IN_PROCESS_SUITES = [
   'polytoken',
   'polytoken-exit-schema',
   'polytoken-template',
+  'polytoken-rules',
   'picasso',
   'picasso-rules',
   'profy',

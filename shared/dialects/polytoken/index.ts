@@ -24,9 +24,8 @@ import { unknownToolRule } from './rules/unknown-tool';
 
 /**
  * Polytoken (docs/runtimes/polytoken.md). Finding `data` beyond the common `replacement` /
- * `removable` / `expected`:
+ * `expected` (the rules' own fixes read the entry itself, so no `removable`):
  * - unknown-key: `moveTo: 'polytoken'` for a Polytoken setting written at the top level;
- * - deny-undeferred-conflict: `other`, the list holding the twin entry, and `tool`;
  * - undeferred-not-granted: `addTo: 'tools'` (the alternative fix to removing the entry);
  * - invalid-exit-schema: `reason`, ajv's message;
  * - unrecognized-status-enum: `suggestions` (recognized values, closest first), `field`, `synonymOf`;

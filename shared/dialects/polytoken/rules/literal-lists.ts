@@ -24,7 +24,6 @@ export const literalListsRule: PolytokenRule = {
               'polytoken/tag-in-literal-list',
               e.node,
               `\`${list}\` takes literal tool names only, and Polytoken rejects the definition because of the \`${e.text}\` reference; list the tools it stands for by name instead.`,
-              { removable: true },
             ),
           );
         } else if (misplaced === 'mcp-shorthand-in-deny' && e.meaning.kind === 'server') {
@@ -36,7 +35,6 @@ export const literalListsRule: PolytokenRule = {
               'polytoken/mcp-shorthand-in-deny',
               e.node,
               `\`${e.text}\` denies a whole MCP server, which Polytoken does not accept in \`tools_deny\` and rejects the definition; deny each tool by its full name, such as \`${example}\`.`,
-              { removable: true },
             ),
           );
         }
@@ -50,9 +48,6 @@ export const literalListsRule: PolytokenRule = {
           'polytoken/undeniable-tool',
           e.node,
           `\`${e.text}\` is a tool every subagent keeps, and Polytoken rejects a definition whose \`tools_deny\` holds it; remove this entry.`,
-          {
-            removable: true,
-          },
         ),
       );
     }

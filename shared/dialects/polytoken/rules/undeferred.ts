@@ -29,7 +29,6 @@ export const undeferredRule: PolytokenRule = {
             'polytoken/deny-undeferred-conflict',
             e.node,
             `\`${e.text}\` is ${verb} here and also listed in \`${other}\`, and Polytoken rejects a definition that does both; remove it from one of the two lists.`,
-            { removable: true, other, tool: e.text },
           ),
         );
       }
@@ -50,7 +49,7 @@ export const undeferredRule: PolytokenRule = {
           'polytoken/undeferred-not-granted',
           e.node,
           `\`${e.text}\` is undeferred but \`tools\` does not grant it, and without \`inherit_tools: true\` or a shorthand in \`tools\` Polytoken rejects such a definition; ${fix}.`,
-          { removable: true, ...(e.text === 'exit_tool' ? {} : { addTo: 'tools' }) },
+          e.text === 'exit_tool' ? undefined : { addTo: 'tools' },
         ),
       );
     }
@@ -59,9 +58,8 @@ export const undeferredRule: PolytokenRule = {
   fixes: {
     // Keep the denial: the undeferred entry goes (a preferred fix never widens what a definition may do).
     'polytoken/deny-undeferred-conflict': (req) => {
-      const tool =
-        typeof req.data.tool === 'string' ? req.data.tool : req.node && isString(req.node) ? req.node.value : undefined;
-      if (!tool) return [];
+      if (!req.node || !isString(req.node)) return [];
+      const tool = req.node.value;
       const fixes: FixPlan[] = [];
       for (const list of ['undeferred_tools', 'tools_deny'] as const) {
         const item = stringItems(nodeAtPath(req.ctx.model.root, ['polytoken', list])).find((i) => i.value === tool);

@@ -1,0 +1,116 @@
+// Polytoken's tool-list rules in detail: each message's wording per case, and the fixes each
+// finding offers (which one is preferred), with MCP servers and catalog tags configured.
+import * as assert from 'assert';
+import { analyze } from '../shared/engine';
+import { fixPlansFor } from '../shared/fixes/registry';
+import { parseConfig } from '../shared/config/config';
+
+const CONFIG = parseConfig(
+  'mcp:\n  github: [create_issue, list_issues]\n  empty: []\ntools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n',
+  '/ws/.subagents.yaml',
+  '/ws',
+);
+const def = (poly: string) => `---\nname: triage\ndescription: Reads an issue.\npolytoken:\n${poly}---\nBody.\n`;
+
+/** `rule | message | fix titles` (`*` marks the preferred one) for each finding, in order. */
+function findings(poly: string): string[] {
+  const analysis = analyze({
+    text: def(poly),
+    path: '/ws/.polytoken/subagents/triage.md',
+    config: CONFIG,
+    root: '/ws',
+  });
+  return analysis.diagnostics.map((d) => {
+    const fixes = fixPlansFor(analysis, d).map((p) => `${p.title}${p.preferred ? ' *' : ''}`);
+    return `${d.code} | ${String(d.message)} | ${fixes.join('; ')}`;
+  });
+}
+
+const REJECTS = 'and without `inherit_tools: true` or a shorthand in `tools` Polytoken rejects such a definition';
+
+describe('polytoken rules: undeferred tools', () => {
+  it('an undeferred tool `tools` does not grant: remove it (preferred), or add it to `tools`', () => {
+    assert.deepStrictEqual(findings('  tools: [grep]\n  undeferred_tools: [file_read]\n'), [
+      `polytoken/undeferred-not-granted | \`file_read\` is undeferred but \`tools\` does not grant it, ${REJECTS}; add \`file_read\` to \`tools\`, or remove it from \`undeferred_tools\`. | Remove \`file_read\` from \`undeferred_tools\` *; Add \`file_read\` to \`tools\``,
+    ]);
+  });
+
+  it('`exit_tool` undeferred: only removing it, since `tools` may not list it', () => {
+    assert.deepStrictEqual(findings('  tools: [grep]\n  undeferred_tools: [exit_tool]\n'), [
+      `polytoken/undeferred-not-granted | \`exit_tool\` is undeferred but \`tools\` does not grant it, ${REJECTS}; \`exit_tool\` may not be listed in \`tools\`, so remove it from \`undeferred_tools\`. | Remove \`exit_tool\` from \`undeferred_tools\` *`,
+    ]);
+  });
+
+  it('an empty `tools` grants nothing; a `tools` of the wrong type is left to invalid-value', () => {
+    const empty = findings('  tools:\n  undeferred_tools: [file_read]\n');
+    assert.deepStrictEqual(
+      empty.map((f) => f.split(' | ')[0]),
+      ['polytoken/invalid-value', 'polytoken/undeferred-not-granted'],
+    );
+    const mapping = findings('  tools: {a: b}\n  undeferred_tools: [file_read]\n');
+    assert.deepStrictEqual(
+      mapping.map((f) => f.split(' | ')[0]),
+      ['polytoken/invalid-value'],
+    );
+  });
+
+  it('denied and undeferred at once: both entries reported; the undeferred one goes by default', () => {
+    const fixes = 'Remove `grep` from `undeferred_tools` *; Remove `grep` from `tools_deny`';
+    assert.deepStrictEqual(findings('  tools: [grep]\n  tools_deny: [grep]\n  undeferred_tools: [grep]\n'), [
+      `polytoken/deny-undeferred-conflict | \`grep\` is denied here and also listed in \`undeferred_tools\`, and Polytoken rejects a definition that does both; remove it from one of the two lists. | ${fixes}`,
+      `polytoken/deny-undeferred-conflict | \`grep\` is undeferred here and also listed in \`tools_deny\`, and Polytoken rejects a definition that does both; remove it from one of the two lists. | ${fixes}`,
+    ]);
+  });
+});
+
+describe('polytoken rules: literal lists', () => {
+  it('a server shorthand in `tools_deny`: expanded when the server has tools, else only an offer to remove', () => {
+    const message = (server: string, example: string) =>
+      `polytoken/mcp-shorthand-in-deny | \`mcp__${server}\` denies a whole MCP server, which Polytoken does not accept in \`tools_deny\` and rejects the definition; deny each tool by its full name, such as \`${example}\`.`;
+    assert.deepStrictEqual(findings('  tools_deny: [mcp__github, mcp__empty]\n'), [
+      `${message('github', 'mcp__github__create_issue')} | Expand \`mcp__github\` into 2 tool names *; Remove \`mcp__github\` from \`tools_deny\``,
+      `${message('empty', 'mcp__empty__<tool>')} | Remove \`mcp__empty\` from \`tools_deny\``,
+    ]);
+  });
+
+  it('a tag in `undeferred_tools`: expanded, or removed when it stands for nothing the list may hold', () => {
+    const [expand] = findings('  tools: [tag!exec, grep]\n  undeferred_tools: [tag!exec]\n');
+    assert.match(
+      expand,
+      /^polytoken\/tag-in-literal-list \| .* \| Expand `tag!exec` into 1 tool name \*; Remove `tag!exec` from `undeferred_tools`$/,
+    );
+    const denied = findings('  tools: [tag!exec]\n  tools_deny: [shell]\n  undeferred_tools: [tag!exec]\n');
+    assert.ok(
+      denied.some((f) =>
+        /^polytoken\/tag-in-literal-list \| .* \| Remove `tag!exec` from `undeferred_tools` \*$/.test(f),
+      ),
+      denied.join('\n'),
+    );
+  });
+
+  it('an undeniable tool in `tools_deny`: removed by default', () => {
+    const [undeniable] = findings('  tools_deny: [exit_tool]\n');
+    assert.match(undeniable, /^polytoken\/undeniable-tool \| .* \| Remove `exit_tool` from `tools_deny` \*$/);
+  });
+});
+
+describe('polytoken rules: unknown tools', () => {
+  it('says what was not found, in each list, with the nearest name when there is one', () => {
+    const lines = findings(
+      '  tools: [tag!nope, tag!exex, mcp__githb, mcp__nope, mcp__nope__x]\n  tools_deny: [file_raed]\n  undeferred_tools: [zzzzzz]\n',
+    ).filter((f) => f.startsWith('polytoken/unknown-tool'));
+    const ADD = 'add the server and its tools under `mcp` if it exists.';
+    assert.deepStrictEqual(
+      lines.map((f) => f.replace('polytoken/unknown-tool | ', '')),
+      [
+        'No tool in the catalog carries the tag `nope`, so `tag!nope` grants nothing; fix the tag, or give tools that tag under `tools.polytoken` in .subagents.yaml. | ',
+        'No tool in the catalog carries the tag `exex`, so `tag!exex` grants nothing; did you mean `tag!exec`? | Change to `tag!exec`',
+        '`githb` is not an MCP server listed under `mcp` in .subagents.yaml, so `mcp__githb` expands to no tool here; did you mean `mcp__github`? | Change to `mcp__github`',
+        `\`nope\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`mcp__nope\` expands to no tool here; ${ADD} | `,
+        `\`nope\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`mcp__nope__x\` names no known tool; ${ADD} | `,
+        '`file_raed` is not a tool the catalog knows, so this denial will likely remove nothing; did you mean `file_read`? | Change to `file_read`',
+        '`zzzzzz` is not a tool the catalog knows, so undeferring it will likely have no effect; check the spelling, or if it exists, add it to `tools.polytoken` (or `mcp`) in .subagents.yaml. | ',
+      ],
+    );
+  });
+});
