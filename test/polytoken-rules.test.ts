@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import { analyze } from '../shared/engine';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { parseConfig } from '../shared/config/config';
+import { applyFixes } from '../shared/fixes/apply';
 
 const CONFIG = parseConfig(
   'mcp:\n  github: [create_issue, list_issues]\n  empty: []\ntools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n',
@@ -110,6 +111,114 @@ describe('polytoken rules: unknown tools', () => {
         `\`nope\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`mcp__nope__x\` names no known tool; ${ADD} | `,
         '`file_raed` is not a tool the catalog knows, so this denial will likely remove nothing; did you mean `file_read`? | Change to `file_read`',
         '`zzzzzz` is not a tool the catalog knows, so undeferring it will likely have no effect; check the spelling, or if it exists, add it to `tools.polytoken` (or `mcp`) in .subagents.yaml. | ',
+      ],
+    );
+  });
+});
+
+describe('polytoken rules: name, frontmatter shape, unknown keys', () => {
+  const FILE = '/ws/.polytoken/subagents/triage.md';
+  const analysisOf = (text: string) => analyze({ text, path: FILE, config: CONFIG, root: '/ws' });
+
+  /** Each finding as `rule | message | data`, and the text once its preferred fix is applied. */
+  function judged(text: string): { found: string[]; fixed: (string | undefined)[] } {
+    const analysis = analysisOf(text);
+    const { diagnostics } = analysis;
+    const found = diagnostics.map((d) => {
+      const { rule: _rule, ...data } = d.data as Record<string, unknown>;
+      return `${d.code} | ${String(d.message)} | ${JSON.stringify(data)}`;
+    });
+    const fixed = diagnostics.map((d) => {
+      const plan = fixPlansFor(analysis, d).find((p) => p.preferred);
+      return plan && applyFixes(text, [{ rule: String(d.code), plan }]).text;
+    });
+    return { found, fixed };
+  }
+  const fixTitles = (text: string) => {
+    const analysis = analysisOf(text);
+    return analysis.diagnostics.map((d) => fixPlansFor(analysis, d).map((p) => `${p.title}${p.preferred ? ' *' : ''}`));
+  };
+
+  it('an empty frontmatter: only missing-name, which adds the name', () => {
+    assert.deepStrictEqual(judged('---\n---\nBody.\n'), {
+      found: [
+        'polytoken/missing-name | The frontmatter is empty, so Polytoken finds no `name` and will not load this subagent; add `name: triage`, a `description` and a `polytoken` mapping. | {"expected":"triage"}',
+      ],
+      fixed: ['---\nname: triage\n---\nBody.\n'],
+    });
+  });
+
+  it('a blank name, a name left empty, a name that is a block mapping: each is set', () => {
+    const blank = judged('---\nname: "  "\n---\n');
+    assert.match(
+      blank.found[0],
+      /^polytoken\/missing-name \| `name` is an empty string, not a name, .* \| \{"expected":"triage"\}$/,
+    );
+    assert.deepStrictEqual(blank.fixed, ['---\nname: "triage"\n---\n']);
+    assert.deepStrictEqual(judged('---\nname:\ndescription: x\n---\n').fixed, [
+      '---\nname: triage\ndescription: x\n---\n',
+    ]);
+    const block = judged('---\nname:\n  a: b\n\ndescription: x\n---\n');
+    assert.match(block.found[0], /`name` is not a string, not a name/);
+    assert.deepStrictEqual(block.fixed, ['---\nname: triage\n\ndescription: x\n---\n']);
+    assert.deepStrictEqual(judged('---\nname:\n  - a\ndescription: x\n---\n').fixed, [
+      '---\nname: triage\ndescription: x\n---\n',
+    ]);
+  });
+
+  it('no name: added before the first key, or inside the braces of a flow mapping', () => {
+    const missing = judged('---\ndescription: x\n---\n');
+    assert.match(
+      missing.found[0],
+      /^polytoken\/missing-name \| The frontmatter has no `name`, .* \| \{"expected":"triage"\}$/,
+    );
+    assert.deepStrictEqual(missing.fixed, ['---\nname: triage\ndescription: x\n---\n']);
+    assert.deepStrictEqual(judged('---\n{description: x}\n---\n').fixed, [
+      '---\n{name: triage, description: x}\n---\n',
+    ]);
+    assert.deepStrictEqual(judged('---\n{}\n---\n').fixed, ['---\n{name: triage}\n---\n']);
+  });
+
+  it('a mismatched name: set it, or rename the file unless the name cannot be a file name', () => {
+    assert.deepStrictEqual(fixTitles('---\nname: review\n---\n'), [
+      ['Set name to `triage` *', 'Rename the file to `review.md`'],
+    ]);
+    assert.deepStrictEqual(fixTitles('---\nname: a/b\n---\n'), [['Set name to `triage` *']]);
+    assert.match(judged('---\nname: review\n---\n').found[0], /\| \{"replacement":"triage","expected":"triage"\}$/);
+  });
+
+  it('what is not a mapping, and which consequence each value has', () => {
+    assert.match(
+      judged('---\n- a\n---\n').found[0],
+      /^polytoken\/invalid-value \| The frontmatter is a list, not a mapping of keys/,
+    );
+    assert.match(judged('---\nname: triage\npolytoken: 3\n---\n').found[0], /cannot read any setting from it/);
+    assert.match(
+      judged('---\nname: triage\ndescription: [x]\n---\n').found[0],
+      /^polytoken\/invalid-value \| .*, so Polytoken cannot read the definition with this value;/,
+    );
+  });
+
+  it('a Polytoken setting at the top level is told to move; a misspelt key gets the nearest one', () => {
+    assert.match(
+      judged('---\nname: triage\ntools: [grep]\n---\n').found[0],
+      /sits at the top level.* \| \{"moveTo":"polytoken"\}$/,
+    );
+    // Long keys are compared with a wider distance: a quarter of their length.
+    assert.match(judged('---\nname: triage\ndescriptionxyz: x\n---\n').found[0], /did you mean `description`\?/);
+    assert.match(
+      judged('---\nname: triage\npolytoken:\n  description: x\n---\n').found[0],
+      /`description` is not a key Polytoken knows under `polytoken`/,
+    );
+  });
+
+  it('renames that would grant tools are offered, not preferred', () => {
+    assert.deepStrictEqual(
+      fixTitles('---\nname: triage\npolytoken:\n  tool: [grep]\n  allow_subagent_spawnn: true\n  modle: x\n---\n'),
+      [
+        ['Rename to `tools`', 'Remove `tool`'],
+        ['Rename to `allow_subagent_spawn`', 'Remove `allow_subagent_spawnn`'],
+        ['Rename to `model` *', 'Remove `modle`'],
       ],
     );
   });

@@ -126,7 +126,15 @@ function missingNameFixes(req: PolytokenFix): FixPlan[] {
     return [{ title, edits: [replaceValueEdit(ctx, prop.value.start, prop.value.end, stem)], preferred: true }];
   }
   if (prop) return [{ title, edits: [afterColonEdit(ctx, prop.keyNode, ` ${yamlString(stem)}`)], preferred: true }];
-  const at = root && !root.flow ? root.start : ctx.file.yamlRegions[0]?.start;
+  const add = `Add \`name: ${stem}\``;
+  if (root?.flow) {
+    // `{description: x}`: the name goes inside the braces; a line before them would break the YAML.
+    const entry = `name: ${yamlString(stem)}${root.properties.length ? ', ' : ''}`;
+    return [
+      { title: add, edits: [{ range: rangeOf(ctx, root.start + 1, root.start + 1), newText: entry }], preferred: true },
+    ];
+  }
+  const at = root ? root.start : ctx.file.yamlRegions[0]?.start;
   if (at === undefined) return [];
   const first = root?.properties[0];
   const text = ctx.file.source.text;
@@ -134,7 +142,7 @@ function missingNameFixes(req: PolytokenFix): FixPlan[] {
   const lineAt = first ? lineStartOf(text, first.keyNode.start) : at;
   return [
     {
-      title: `Add \`name: ${stem}\``,
+      title: add,
       edits: [{ range: rangeOf(ctx, lineAt, lineAt), newText: `${indent}name: ${yamlString(stem)}\n` }],
       preferred: true,
     },
@@ -188,14 +196,15 @@ export const unknownKeyRule: PolytokenRule = {
   check(ctx) {
     const model = readable(ctx);
     if (!model?.root) return [];
-    const unknownIn = (node: AstNode | undefined, known: readonly string[], where: string, nested: boolean) =>
+    const unknownIn = (node: AstNode | undefined, known: readonly string[], where: string) =>
       unknownKeyFindings(
         node,
         known,
         (key) => nearestName(key, known, Math.max(2, Math.floor(key.length / 4))),
         (property, near) => {
           const { key, keyNode } = property;
-          if (!nested && !near && (POLYTOKEN_KEYS as readonly string[]).includes(key)) {
+          // Only at the top level: under `polytoken` these keys are known.
+          if (!near && (POLYTOKEN_KEYS as readonly string[]).includes(key)) {
             return findingOn(
               ctx,
               'polytoken/unknown-key',
@@ -217,8 +226,8 @@ export const unknownKeyRule: PolytokenRule = {
         },
       );
     return [
-      ...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level', false),
-      ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`', true),
+      ...unknownIn(model.root, TOP_LEVEL_KEYS, 'at the top level'),
+      ...unknownIn(model.poly, POLYTOKEN_KEYS, 'under `polytoken`'),
     ];
   },
   // `tool` → `tools` or `inherit_tool` → `inherit_tools` would grant tools: offered, not preferred.
