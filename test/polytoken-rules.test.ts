@@ -1,7 +1,10 @@
 // Polytoken's tool-list rules in detail: each message's wording per case, and the fixes each
 // finding offers (which one is preferred), with MCP servers and catalog tags configured.
 import * as assert from 'assert';
-import { analyze } from '../shared/engine';
+import { analyze, resolveAnalysis } from '../shared/engine';
+import { polytokenSettings } from '../shared/dialects/polytoken/settings';
+import { yamlString } from '../shared/dialects/polytoken/util';
+import { newDefinition } from '../shared/dialects/polytoken/new-definition';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { parseConfig } from '../shared/config/config';
 import { applyFixes } from '../shared/fixes/apply';
@@ -221,5 +224,78 @@ describe('polytoken rules: name, frontmatter shape, unknown keys', () => {
         ['Rename to `model` *', 'Remove `modle`'],
       ],
     );
+  });
+});
+
+describe('polytoken: resolution details, settings, scalars, the new-definition skeleton', () => {
+  const FILE = '/ws/.polytoken/subagents/triage.md';
+  const resolved = (text: string, config = CONFIG) => {
+    const resolution = resolveAnalysis(analyze({ text, path: FILE, config, root: '/ws' }), FILE);
+    assert.ok(resolution);
+    return resolution.definitions[0];
+  };
+
+  it('a shorthand that expands to nothing is listed once as unexpanded', () => {
+    const d = resolved('---\nname: triage\npolytoken:\n  tools: [tag!nope, grep, tag!nope, mcp__nope]\n---\n');
+    assert.deepStrictEqual(d.unexpanded, ['tag!nope', 'mcp__nope']);
+    assert.deepStrictEqual(d.tools, ['exit_tool', 'grep']);
+  });
+
+  it('the definition’s range is its name, or the first line when the name is empty', () => {
+    const named = resolved('---\nname: triage\n---\n');
+    assert.deepStrictEqual(named.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 12 } });
+    const empty = resolved('---\nname: ""\n---\n');
+    assert.deepStrictEqual(empty.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } });
+  });
+
+  it('without a `polytoken` section the settings are empty: inherit_tools inherits nothing', () => {
+    assert.deepStrictEqual(polytokenSettings(CONFIG.config), {
+      facetTools: [],
+      subagentDirs: [],
+      globalDir: undefined,
+    });
+    const d = resolved('---\nname: triage\npolytoken:\n  inherit_tools: true\n---\n');
+    assert.deepStrictEqual(d.tools, ['exit_tool']);
+  });
+
+  it('a file stem is written plain only when YAML reads it back as that string', () => {
+    const cases: [string, string][] = [
+      ['triage', 'triage'],
+      ['a.b-c_d', 'a.b-c_d'],
+      ['_x', '_x'],
+      ['nope', 'nope'],
+      ['sky', 'sky'],
+      ['123', '"123"'],
+      ['-abc', '"-abc"'],
+      ['abc def', '"abc def"'],
+      ['yes', '"yes"'],
+      ['Off', '"Off"'],
+      ['n', '"n"'],
+    ];
+    assert.deepStrictEqual(
+      cases.map(([stem]) => [stem, yamlString(stem)]),
+      cases,
+    );
+  });
+
+  it('a new definition: its path, a name written plain or quoted, and a body that passes every rule', () => {
+    const skeleton = newDefinition('triage', 'Sorts issues.\nBy label.');
+    assert.strictEqual(skeleton.path, '.polytoken/subagents/triage.md');
+    assert.strictEqual(
+      skeleton.text,
+      '---\nname: triage\ndescription: "Sorts issues. By label."\npolytoken:\n  tools: [file_read, grep]\n---\nYou are a subagent. Your task:\n\n{{ prompt }}\n',
+    );
+    assert.match(skeleton.note ?? '', /`name` must equal the file name.*`\{\{ prompt \}\}` is the caller's task/);
+    const nameLine = (name: string) => newDefinition(name, 'x').text.split('\n')[1];
+    assert.deepStrictEqual(['1st', 'a b', 'x-', 'triage.v2', 'b1', '-x'].map(nameLine), [
+      'name: "1st"',
+      'name: "a b"',
+      'name: x-',
+      'name: triage.v2',
+      'name: b1',
+      'name: "-x"',
+    ]);
+    const analysis = analyze({ text: skeleton.text, path: FILE, config: CONFIG, root: '/ws' });
+    assert.deepStrictEqual(analysis.diagnostics, []);
   });
 });
