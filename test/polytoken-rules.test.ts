@@ -278,6 +278,15 @@ describe('polytoken: resolution details, settings, scalars, the new-definition s
     );
   });
 
+  it('while the frontmatter YAML does not parse, only the syntax error is reported', () => {
+    const text = '---\nname: review\ndescriptoin: [x\npolytoken:\n  tools: [zzz]\n  undeferred_tools: [grep]\n---\n';
+    const analysis = analyze({ text, path: FILE, config: CONFIG, root: '/ws' });
+    assert.deepStrictEqual(
+      analysis.diagnostics.map((d) => d.code),
+      ['syntax/yaml'],
+    );
+  });
+
   it('a new definition: its path, a name written plain or quoted, and a body that passes every rule', () => {
     const skeleton = newDefinition('triage', 'Sorts issues.\nBy label.');
     assert.strictEqual(skeleton.path, '.polytoken/subagents/triage.md');

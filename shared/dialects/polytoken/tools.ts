@@ -111,12 +111,7 @@ export interface EntryFacts {
 
 export function entryFacts(text: string, list: ToolListKey, catalog: Catalog): EntryFacts {
   const meaning = toolMeaning(text, catalog);
-  const facts: EntryFacts = { meaning };
-  const expansion = expandMeaning(meaning, catalog);
-  if (expansion) facts.expansion = expansion;
-  const unknown = unknownTool(meaning, list, catalog);
-  if (unknown) facts.unknown = unknown;
-  return facts;
+  return { meaning, expansion: expandMeaning(meaning, catalog), unknown: unknownTool(meaning, list, catalog) };
 }
 
 /** What completion offers in a list: the entries the runtime accepts there and that grant or name a known tool. */
