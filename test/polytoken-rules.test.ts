@@ -8,6 +8,7 @@ import { newDefinition } from '../shared/dialects/polytoken/new-definition';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { parseConfig } from '../shared/config/config';
 import { applyFixes } from '../shared/fixes/apply';
+import { nameIndex } from '../shared/workspace/names';
 
 const CONFIG = parseConfig(
   'mcp:\n  github: [create_issue, list_issues]\n  empty: []\ntools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n',
@@ -306,5 +307,35 @@ describe('polytoken: resolution details, settings, scalars, the new-definition s
     ]);
     const analysis = analyze({ text: skeleton.text, path: FILE, config: CONFIG, root: '/ws' });
     assert.deepStrictEqual(analysis.diagnostics, []);
+  });
+});
+
+describe('polytoken/shadowed: which definition wins', () => {
+  const ROOT = '/ws';
+  const VENDOR = `${ROOT}/vendor/triage.md`;
+  const loaded = () => parseConfig('polytoken:\n  subagentDirs: [vendor]\n', `${ROOT}/.subagents.yaml`, ROOT);
+  const shadowedBy = (paths: string[], path = VENDOR, text = '---\nname: triage\n---\n') => {
+    const workspace = nameIndex({ polytoken: paths.map((p) => ({ path: p, name: 'triage' })) });
+    return analyze({ text, path, config: loaded(), root: ROOT, workspace })
+      .diagnostics.filter((d) => d.code === 'polytoken/shadowed')
+      .map((d) => [(d.data as Record<string, unknown>).by, d.range.start.line, d.range.start.character]);
+  };
+
+  it('of two projects that come equally late, the first by path', () => {
+    const a = `${ROOT}/apps/a/.polytoken/subagents/triage.md`;
+    const b = `${ROOT}/apps/b/.polytoken/subagents/triage.md`;
+    assert.deepStrictEqual(shadowedBy([VENDOR, b, a]), [[a, 1, 6]]);
+    assert.deepStrictEqual(shadowedBy([VENDOR, a, b]), [[a, 1, 6]]);
+  });
+
+  it('a folder Polytoken does not search, or a project outside the configuration’s folder, replaces nothing', () => {
+    assert.deepStrictEqual(shadowedBy([VENDOR, `${ROOT}/other/triage.md`]), []);
+    assert.deepStrictEqual(shadowedBy([VENDOR, '/elsewhere/.polytoken/subagents/triage.md']), []);
+    assert.deepStrictEqual(shadowedBy([VENDOR, `${ROOT}/.polytoken/subagents/triage.md`]).length, 1);
+  });
+
+  it('on the name, or on the first line when the name is empty', () => {
+    const project = `${ROOT}/.polytoken/subagents/triage.md`;
+    assert.deepStrictEqual(shadowedBy([VENDOR, project], VENDOR, '---\nname: ""\n---\n'), [[project, 0, 0]]);
   });
 });

@@ -26,6 +26,7 @@ function placeOf(ctx: RuleContext<unknown>, path: string): Place | undefined {
 
 /** A definition at `there` replaces one of the same name at `here`: it comes later in discovery order. */
 function laterWins(ctx: RuleContext<unknown>, here: Place, there: Place): boolean {
+  // Stryker disable next-line EqualityOperator: equal ranks are one folder (or two projects, excluded below)
   if (there.rank <= here.rank) return false;
   // A project shadows only what it loads: folders of its configuration, never another project.
   return !(there.project && (here.project || relativeInside(ctx.loaded.dir, there.project) === undefined));
@@ -54,14 +55,12 @@ export const shadowedRule: PolytokenRule = {
     const name = model.registeredName;
     // Only same-name entries matter, and the index hands those alone: a workspace check stays linear.
     const entries = ctx.workspace.byName('polytoken', name) ?? [];
-    if (!entries.length) return [];
     const here = placeOf(ctx, ctx.path);
     if (!here || here.global) return [];
     let winner: { path: string; rank: number } | undefined;
     for (const entry of entries) {
-      if (entry.name !== name) continue;
+      // This file is among them: it does not come later than itself.
       const path = toPosix(entry.path);
-      if (path === ctx.path) continue;
       const there = placeOf(ctx, path);
       if (!there || !laterWins(ctx, here, there)) continue;
       if (!winner || there.rank > winner.rank || (there.rank === winner.rank && path < winner.path))
