@@ -5,6 +5,7 @@ import { analyze, resolveAnalysis } from '../shared/engine';
 import { polytokenSettings } from '../shared/dialects/polytoken/settings';
 import { yamlString } from '../shared/dialects/polytoken/util';
 import { newDefinition } from '../shared/dialects/polytoken/new-definition';
+import type { Skeleton } from '../shared/features/kit/new-definition';
 import { fixPlansFor } from '../shared/fixes/registry';
 import { parseConfig } from '../shared/config/config';
 import { applyFixes } from '../shared/fixes/apply';
@@ -289,14 +290,15 @@ describe('polytoken: resolution details, settings, scalars, the new-definition s
   });
 
   it('a new definition: its path, a name written plain or quoted, and a body that passes every rule', () => {
-    const skeleton = newDefinition('triage', 'Sorts issues.\nBy label.');
+    // Typed as the module says: in the mutation run's sandbox the instrumented function infers `| undefined`.
+    const skeleton = newDefinition('triage', 'Sorts issues.\nBy label.') as Skeleton;
     assert.strictEqual(skeleton.path, '.polytoken/subagents/triage.md');
     assert.strictEqual(
       skeleton.text,
       '---\nname: triage\ndescription: "Sorts issues. By label."\npolytoken:\n  tools: [file_read, grep]\n---\nYou are a subagent. Your task:\n\n{{ prompt }}\n',
     );
     assert.match(skeleton.note ?? '', /`name` must equal the file name.*`\{\{ prompt \}\}` is the caller's task/);
-    const nameLine = (name: string) => newDefinition(name, 'x').text.split('\n')[1];
+    const nameLine = (name: string) => (newDefinition(name, 'x') as Skeleton).text.split('\n')[1];
     assert.deepStrictEqual(['1st', 'a b', 'x-', 'triage.v2', 'b1', '-x'].map(nameLine), [
       'name: "1st"',
       'name: "a b"',
