@@ -1,6 +1,7 @@
 // Polytoken's tool-list rules in detail: each message's wording per case, and the fixes each
 // finding offers (which one is preferred), with MCP servers and catalog tags configured.
 import * as assert from 'assert';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { analyze, resolveAnalysis } from '../shared/engine';
 import { polytokenSettings } from '../shared/dialects/polytoken/settings';
 import { yamlString } from '../shared/dialects/polytoken/util';
@@ -18,7 +19,11 @@ const CONFIG = parseConfig(
 );
 const def = (poly: string) => `---\nname: triage\ndescription: Reads an issue.\npolytoken:\n${poly}---\nBody.\n`;
 
-/** `rule | message | fix titles` (`*` marks the preferred one) for each finding, in order. */
+/** The titles of the fixes a finding offers, `*` marking the preferred one. */
+const fixTitlesOf = (analysis: ReturnType<typeof analyze>, d: Diagnostic) =>
+  fixPlansFor(analysis, d).map((p) => `${p.title}${p.preferred ? ' *' : ''}`);
+
+/** `rule | message | fix titles` for each finding, in order. */
 function findings(poly: string): string[] {
   const analysis = analyze({
     text: def(poly),
@@ -27,7 +32,7 @@ function findings(poly: string): string[] {
     root: '/ws',
   });
   return analysis.diagnostics.map((d) => {
-    const fixes = fixPlansFor(analysis, d).map((p) => `${p.title}${p.preferred ? ' *' : ''}`);
+    const fixes = fixTitlesOf(analysis, d);
     return `${d.code} | ${String(d.message)} | ${fixes.join('; ')}`;
   });
 }
@@ -141,7 +146,7 @@ describe('polytoken rules: name, frontmatter shape, unknown keys', () => {
   }
   const fixTitles = (text: string) => {
     const analysis = analysisOf(text);
-    return analysis.diagnostics.map((d) => fixPlansFor(analysis, d).map((p) => `${p.title}${p.preferred ? ' *' : ''}`));
+    return analysis.diagnostics.map((d) => fixTitlesOf(analysis, d));
   };
 
   it('an empty frontmatter: only missing-name, which adds the name', () => {
