@@ -10,17 +10,8 @@ import type { CacheOptions, CheckOptions } from './batch/check-types';
 import { writeFileSafely } from './batch/safe-write';
 import type { ConfigOptions } from '../shared/node';
 import { describeError } from '../shared/node';
-import { formatOption, maxWarningsOption, parseArgs, UsageError, type ParsedArgs } from './args';
-import {
-  absolutePath,
-  configOptions,
-  errorLine,
-  isFolder,
-  relativePath,
-  runCheckPaths,
-  siblingsForShadowing,
-  type Io,
-} from './common';
+import { formatOption, maxWarningsOption, parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './args';
+import { absolutePath, configOptions, errorLine, isFolder, relativePath, runCheckPaths, type Io } from './common';
 import { fixInTwoPasses, unifiedDiff, writeFixed, type FixOutcome } from './fix';
 import { formatGithub } from './github';
 import { HELP } from './help';
@@ -36,7 +27,7 @@ const FORMATS = ['text', 'stylish', 'json', 'sarif', 'github'] as const;
 /** The cache file when `--cache-location` is not given, in the current folder. */
 export const DEFAULT_CACHE_FILE = '.subagentscache';
 
-export const CHECK_OPTIONS = {
+export const CHECK_OPTIONS: OptionSpec = {
   values: [
     '--format',
     '--config',
@@ -286,7 +277,7 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
 
 /**
  * Unsaved texts checked as the files they name (absolute, posix; they need not exist), with the
- * other Markdown files of their folders for shadowing: the run lists only the unsaved files
+ * definitions around them (each dialect's neighbour folders): the run lists only the unsaved files
  * (`check --stdin`; the MCP server's `check` of `files`). One that is not a definition is left out.
  */
 export function checkUnsaved(
@@ -297,7 +288,6 @@ export function checkUnsaved(
   around: readonly string[] = [],
 ): CheckRun {
   const inputs = new Set([...around, ...contents.keys()]);
-  for (const abs of contents.keys()) for (const sibling of siblingsForShadowing(abs)) inputs.add(sibling);
   const own = (p: string) => contents.has(p);
   const run = runCheckPaths([...inputs], { ...options, contents, keepAnalysis: own, analyze: own }, io);
   return {

@@ -7,7 +7,7 @@ import { printable, printableJson } from '../shared';
 import type { ConfigOptions } from '../shared/node';
 import type { CheckOptions } from './batch/check-types';
 import { formatOption, parseArgs, UsageError } from './args';
-import { absolutePath, configOptions, relativePath, runCheckPaths, siblingsForShadowing, type Io } from './common';
+import { absolutePath, configOptions, relativePath, runCheckPaths, type Io } from './common';
 import { HELP } from './help';
 import { linkRefusal, readRoots } from './roots';
 
@@ -59,11 +59,7 @@ export function resolveFile(
     if (!stat.isFile()) throw new UsageError(`${shown}: is a folder, not a definition file`);
   }
   const isFile = (p: string) => p === abs;
-  const run = runCheckPaths(
-    [abs, ...siblingsForShadowing(abs)],
-    { ...options, keepAnalysis: isFile, analyze: isFile },
-    io,
-  );
+  const run = runCheckPaths([abs], { ...options, keepAnalysis: isFile, analyze: isFile }, io);
   const own = run.ioErrors.find((e) => e.path === abs);
   if (own) throw new UsageError(`${shown}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);

@@ -4,7 +4,6 @@ import { posix } from 'path';
 import { relativeInside, toPosix } from '../shared';
 import { checkPaths, InputError, UnmatchedInputError, type CheckOptions, type CheckRun } from './batch/check-paths';
 import type { ConfigOptions } from '../shared/node';
-import { isRegularFile } from '../shared/node';
 import { describeError } from '../shared/node';
 import { printable } from '../shared';
 import { UsageError, type ParsedArgs } from './args';
@@ -86,25 +85,5 @@ export function runCheckPaths(paths: string[], options: ConfigOptions & Partial<
     if (e instanceof UnmatchedInputError)
       throw new UsageError(`${e.message}; pass --no-error-on-unmatched-pattern to allow this`);
     throw e;
-  }
-}
-
-/**
- * The other Markdown files of a Polytoken definition's folder: they share its discovery
- * folder, so they are indexed for shadowing when one file is resolved or read from stdin.
- */
-export function siblingsForShadowing(abs: string): string[] {
-  if (!abs.endsWith('.md')) return [];
-  const dir = posix.dirname(abs);
-  try {
-    return fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter(
-        (e) => e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && isRegularFile(posix.join(dir, e.name)))),
-      )
-      .map((e) => posix.join(dir, e.name))
-      .filter((p) => p !== abs);
-  } catch {
-    return []; // siblings are only for shadowing
   }
 }

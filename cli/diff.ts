@@ -1,13 +1,13 @@
 /** `subagents diff [BASE [HEAD]] [PATH…]`: what a change does to the tools each definition gets. */
 import { printableJson } from '../shared';
-import { didYouMean, formatOption, parseArgs, UsageError } from './args';
+import { didYouMean, formatOption, parseArgs, UsageError, type OptionSpec } from './args';
 import { configOptions, type Io } from './common';
 import { compare, formatDiffMarkdown, formatDiffText, grantsSomething } from './diff-report';
 import { chooseSides, resolveSide, sideLabel } from './diff-sides';
 import { branchNames, GitError } from './git';
 import { HELP } from './help';
 
-export const DIFF_OPTIONS = {
+export const DIFF_OPTIONS: OptionSpec = {
   values: ['--format', '--config'],
   flags: ['--fail-on-grant', '--no-global'],
   aliases: { '-f': '--format' },

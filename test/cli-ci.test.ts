@@ -398,7 +398,7 @@ describe('every option is documented', function () {
       ['diff', DIFF_OPTIONS],
     ] as const) {
       const help = temps.run([command, '--help'], ws).stdout;
-      for (const option of [...spec.values, ...spec.flags, ...Object.keys(spec.aliases)]) {
+      for (const option of [...spec.values, ...spec.flags, ...Object.keys(spec.aliases ?? {})]) {
         assert.ok(help.includes(option), `${command} --help names ${option}`);
         assert.ok(readme.includes(`\`${option}`), `the README names ${option} of ${command}`);
       }

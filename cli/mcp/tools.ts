@@ -12,7 +12,7 @@ import { describeUnmatched } from '../batch/check-paths';
 import type { CheckOptions } from '../batch/check-types';
 import { checkUnsaved, reportOf } from '../check';
 import { formatResolution, resolveFile } from '../commands';
-import { runCheckPaths, siblingsForShadowing, type Io } from '../common';
+import { runCheckPaths, type Io } from '../common';
 import { fixInTwoPasses, unifiedDiff } from '../fix';
 import { writeFileSafely } from '../batch/safe-write';
 import { formatText, summaryLine, type JsonReport } from '../report';
@@ -71,7 +71,7 @@ export class Tools {
       let run: CheckRun;
       if (g.inputs.length) {
         const inputs = new Set(g.inputs);
-        for (const path of g.unsaved.keys()) [path, ...siblingsForShadowing(path)].forEach((p) => inputs.add(p));
+        for (const path of g.unsaved.keys()) inputs.add(path);
         run = runCheckPaths(
           [...inputs],
           { ...options, contents: g.unsaved, keepAnalysis: g.unsaved.size ? (p) => g.unsaved.has(p) : false },
@@ -152,7 +152,7 @@ export class Tools {
     const contents = new Map(args.text === undefined ? [] : [[path, args.text]]);
     const checkOwn = (texts: ReadonlyMap<string, string>) => {
       const run = runCheckPaths(
-        [path, ...siblingsForShadowing(path)],
+        [path],
         { ...options, contents: texts, keepAnalysis: (p) => p === path, analyze: (p) => p === path },
         this.io,
       );
