@@ -75,6 +75,7 @@ const IN_PROCESS_SUITES = [
   'cli-diff',
   'cli-fix',
   'cli-output',
+  'cli-stylish',
   'cli-scaffold',
   'cli-unknown-tools',
   'cli-unparsable',
