@@ -139,3 +139,53 @@ describe('completion trigger characters', function () {
     assert.deepStrictEqual(labels, []);
   });
 });
+
+describe('the capabilities the server declares', function () {
+  this.timeout(60000);
+
+  /** What every client is told, whatever it can do. */
+  const ALWAYS = {
+    textDocumentSync: { openClose: true, change: 2, save: { includeText: false } },
+    completionProvider: { triggerCharacters: ['[', ',', '"', '@', '!', '_'], resolveProvider: false },
+    hoverProvider: true,
+    codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll.subagents'] },
+    documentSymbolProvider: true,
+    workspaceSymbolProvider: true,
+    foldingRangeProvider: true,
+    definitionProvider: true,
+    documentLinkProvider: { resolveProvider: false },
+    codeLensProvider: { resolveProvider: false },
+    executeCommandProvider: { commands: ['subagents.server.resolve'] },
+    workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+  };
+
+  async function declared(options: ClientOptions): Promise<{ capabilities: unknown; serverInfo: unknown }> {
+    const { client } = await startServer({}, options);
+    try {
+      const result = client.initializeResult as unknown as { capabilities: unknown; serverInfo: unknown };
+      return { capabilities: result.capabilities, serverInfo: result.serverInfo };
+    } finally {
+      await client.stop();
+    }
+  }
+
+  it('to a client that says nothing: plain rename, no inlay hints, diagnostics pushed', async () => {
+    const { capabilities, serverInfo } = await declared({ minimal: true });
+    assert.deepStrictEqual(capabilities, { ...ALWAYS, renameProvider: true });
+    assert.deepStrictEqual(serverInfo, { name: 'subagents-language-server', version: '0.1.0' });
+  });
+
+  it('to a client with prepareRename, inlay hints and pull diagnostics: each of them', async () => {
+    const { capabilities } = await declared({
+      capabilities: {
+        textDocument: { rename: { prepareSupport: true }, inlayHint: {}, diagnostic: {} },
+      },
+    });
+    assert.deepStrictEqual(capabilities, {
+      ...ALWAYS,
+      renameProvider: { prepareProvider: true },
+      inlayHintProvider: true,
+      diagnosticProvider: { identifier: 'subagents', interFileDependencies: true, workspaceDiagnostics: true },
+    });
+  });
+});
