@@ -11,7 +11,7 @@ import { spawnSync } from 'child_process';
 import { createHash, createHmac, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CLI, Temps, VALID_POLYTOKEN } from '../support/cli';
+import { CLI, CLI_IN_PROCESS, runCli, Temps, VALID_POLYTOKEN } from '../support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -26,13 +26,11 @@ const FILES = {
   '.polytoken/subagents/good.md': VALID_POLYTOKEN('good'),
 };
 
+/** The CLI as a process with a time limit (a hang fails the test); its `main` in the test process in the mutation run (CLI_IN_PROCESS). */
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 30_000,
-    env: { ...process.env, XDG_CONFIG_HOME: temps.xdg, XDG_CACHE_HOME: temps.xdgCache, ...env },
-  });
+  const whole = { ...process.env, XDG_CONFIG_HOME: temps.xdg, XDG_CACHE_HOME: temps.xdgCache, ...env };
+  if (CLI_IN_PROCESS) return runCli(args, { cwd, env: whole });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: whole });
   assert.ok(!r.error, `the CLI did not finish: ${r.error}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

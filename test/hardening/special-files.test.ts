@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { isRegularFile, readRegularFile, RefusedFileError } from '../../shared/node/read';
+import { CLI, CLI_IN_PROCESS, runCli } from '../support/cli';
 import { makeTree, removeTree } from '../support/tree';
 
 /**
@@ -12,17 +13,14 @@ import { makeTree, removeTree } from '../support/tree';
  * a process with a time limit: without the guard it blocks for ever, which mocha's own
  * timeout cannot interrupt.
  */
-const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 const POLY = (name: string) => `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: [file_read]\n---\nBody.\n`;
 const linux = process.platform === 'linux';
 
+/** The CLI as a process with a time limit (a hang fails the test); its `main` in the test process in the mutation run (CLI_IN_PROCESS). */
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 30_000,
-    env: { ...process.env, ...env },
-  });
+  const whole = { ...process.env, ...env };
+  if (CLI_IN_PROCESS) return runCli(args, { cwd, env: whole });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: whole });
   assert.ok(!r.error, `the CLI did not finish: ${r.error}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

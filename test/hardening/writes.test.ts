@@ -14,7 +14,7 @@ import { spawn, spawnSync, type SpawnSyncOptions } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CLI, Temps } from '../support/cli';
+import { CLI, CLI_IN_PROCESS, runCli, Temps } from '../support/cli';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -33,15 +33,22 @@ interface Run {
   pid: number;
 }
 
-/** The CLI as a process (in `shell`, a bash script where `"$@"` runs it), with a time limit: a hang fails the test. */
+/**
+ * The CLI as a process (in `shell`, a bash script where `"$@"` runs it), with a time limit: a hang
+ * fails the test. In the mutation run (CLI_IN_PROCESS) a run without a shell or Node flags calls
+ * the CLI's `main` in the test process instead, so that the writes it makes count.
+ */
 function cli(args: string[], cwd: string, options: { nodeArgs?: string[]; shell?: string; env?: object } = {}): Run {
   const argv = [...(options.nodeArgs ?? []), CLI, ...args];
-  const spawnOptions: SpawnSyncOptions = {
-    cwd,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, XDG_CONFIG_HOME: temps.xdg, XDG_CACHE_HOME: temps.xdgCache, NO_COLOR: '1', ...options.env },
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: temps.xdg,
+    XDG_CACHE_HOME: temps.xdgCache,
+    NO_COLOR: '1',
+    ...options.env,
   };
+  if (CLI_IN_PROCESS && !options.shell && !options.nodeArgs) return { ...runCli(args, { cwd, env }), pid: process.pid };
+  const spawnOptions: SpawnSyncOptions = { cwd, encoding: 'utf8', timeout: 60_000, env };
   const r = options.shell
     ? spawnSync('bash', ['-c', options.shell, 'bash', process.execPath, ...argv], spawnOptions)
     : spawnSync(process.execPath, argv, spawnOptions);
