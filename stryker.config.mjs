@@ -86,6 +86,10 @@ const IN_PROCESS_SUITES = [
   'hardening/writes',
   'hardening/special-files',
   'hardening/cache-file',
+  // The MCP server's tools and workspace: in the mutation run the SDK's client talks to the server
+  // built in the test process through the SDK's in-memory transport (test/mcp/harness.ts).
+  'mcp/tools',
+  'mcp/workspace',
   // Last, so that a mutant it kills is one no suite above kills: the report's `killedBy`
   // tells what it added (docs/testing.md).
   'fix-plans',
@@ -107,13 +111,11 @@ const LEFT_OUT = [
   // It compares the generated validators with schemas/ byte for byte; the sandbox marks every
   // source `// @ts-nocheck` (disableTypeChecks), so the comparison would fail there.
   'schema-validators',
-  // The product as a process (the CLI bundle, the MCP server, the server's exit): per-test
+  // The product as a process (the CLI bundle, the MCP server's stdio, the server's exit): per-test
   // coverage sees nothing a child process executes.
   'cli-code-cache',
   'lsp/lifecycle',
   'mcp/stdio',
-  'mcp/tools',
-  'mcp/workspace',
   'hardening/security',
   'hardening/server-load',
   'hardening/walker',

@@ -1,13 +1,20 @@
 /**
  * `subagents mcp` driven by the SDK's own client over stdio: the built dist/cli.js as a process,
  * with roots offered (or not) as a real client does. stderr is collected for the log assertions.
+ * In the mutation run (CLI_IN_PROCESS) the same client talks to the server built in the test
+ * process (the compiled out/cli/mcp, as `subagents mcp` builds it) through the SDK's in-memory
+ * transport, so that what the tools run counts; a session with its own command or arguments
+ * still runs a process.
  */
 import { strict as assert } from 'assert';
 import { pathToFileURL } from 'url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI } from '../support/cli';
+import * as path from 'path';
+import { CLI, CLI_IN_PROCESS, ROOT } from '../support/cli';
 
 export interface McpSession {
   client: Client;
@@ -43,20 +50,21 @@ export async function mcpSession(cwd: string, xdg: string, options: SessionOptio
     { capabilities: offersRoots ? { roots: { listChanged: true } } : {} },
   );
   if (offersRoots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: uris!.map((uri) => ({ uri })) }));
-  const transport = new StdioClientTransport({
-    command: options.command ?? process.execPath,
-    args: options.args ?? [CLI, 'mcp'],
-    cwd,
-    env: {
-      ...(process.env as Record<string, string>),
-      XDG_CONFIG_HOME: xdg,
-      ...(options.env as Record<string, string>),
-    },
-    stderr: 'pipe',
-  });
+  const env = { ...process.env, XDG_CONFIG_HOME: xdg, ...options.env };
   let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d));
-  await client.connect(transport);
+  const inProcess = CLI_IN_PROCESS && !options.command && !options.args;
+  const transport = inProcess ? await inProcessServer(cwd, env, (line) => (stderr += line)) : undefined;
+  const stdio = inProcess
+    ? undefined
+    : new StdioClientTransport({
+        command: options.command ?? process.execPath,
+        args: options.args ?? [CLI, 'mcp'],
+        cwd,
+        env: env as Record<string, string>,
+        stderr: 'pipe',
+      });
+  stdio?.stderr?.on('data', (d) => (stderr += d));
+  await client.connect(transport ?? stdio!);
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
   return {
@@ -82,4 +90,19 @@ export async function mcpSession(cwd: string, xdg: string, options: SessionOptio
     },
     close: () => client.close(),
   };
+}
+
+/** The server `subagents mcp` builds, in this process, linked to the client's end of an in-memory pair. */
+async function inProcessServer(cwd: string, env: NodeJS.ProcessEnv, write: (text: string) => void): Promise<Transport> {
+  const { createMcpServer } = require(
+    path.join(ROOT, 'out', 'cli', 'mcp', 'server.js'),
+  ) as typeof import('../../cli/mcp/server');
+  const version = (require(path.join(ROOT, 'package.json')) as { version: string }).version;
+  // The log lines as the process writes them to stderr (cli/mcp/index.ts).
+  const log = (line: string) => write(`subagents mcp: ${line}\n`);
+  const server = createMcpServer({ cwd, env, version, log });
+  server.server.onerror = (e) => log(e.message);
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverEnd);
+  return clientEnd;
 }
