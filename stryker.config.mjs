@@ -90,6 +90,8 @@ const IN_PROCESS_SUITES = [
   // built in the test process through the SDK's in-memory transport (test/mcp/harness.ts).
   'mcp/tools',
   'mcp/workspace',
+  // The MCP line transport on in-memory streams.
+  'mcp/stdio',
   // Last, so that a mutant it kills is one no suite above kills: the report's `killedBy`
   // tells what it added (docs/testing.md).
   'fix-plans',
@@ -111,11 +113,10 @@ const LEFT_OUT = [
   // It compares the generated validators with schemas/ byte for byte; the sandbox marks every
   // source `// @ts-nocheck` (disableTypeChecks), so the comparison would fail there.
   'schema-validators',
-  // The product as a process (the CLI bundle, the MCP server's stdio, the server's exit): per-test
+  // The product as a process (the CLI bundle, the server's exit): per-test
   // coverage sees nothing a child process executes.
   'cli-code-cache',
   'lsp/lifecycle',
-  'mcp/stdio',
   'hardening/security',
   'hardening/server-load',
   'hardening/walker',

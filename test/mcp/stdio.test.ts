@@ -73,4 +73,63 @@ describe('the MCP line transport', () => {
     await h.transport.send({ jsonrpc: '2.0', id: 1, result: { text: 'a\nb' } });
     assert.equal(h.output.read().toString(), '{"jsonrpc":"2.0","id":1,"result":{"text":"a\\nb"}}\n');
   });
+
+  it('takes a line of exactly the limit, and skips one a byte longer', async () => {
+    const line = ping(7);
+    const h = harness(Buffer.byteLength(line));
+    await h.transport.start();
+    h.input.write(`${line}\n${ping(70)}\n${line}\r\n`);
+    await tick();
+    // The CR counts: the third line is one byte over.
+    assert.deepEqual(
+      h.messages.map((m) => (m as { id: number }).id),
+      [7],
+    );
+    assert.equal(h.log.length, 2);
+  });
+
+  it('a blank or whitespace line is no message and no error', async () => {
+    const h = harness(1 << 20);
+    await h.transport.start();
+    h.input.write(`\n   \n\r\n${ping(5)}`);
+    h.input.write('\n');
+    await tick();
+    assert.deepEqual(h.errors, []);
+    assert.deepEqual(
+      h.messages.map((m) => (m as { id: number }).id),
+      [5],
+    );
+  });
+
+  it('an input error is reported, not thrown; after close nothing is read or written, and close is said once', async () => {
+    const h = harness(1 << 20);
+    let closes = 0;
+    h.transport.onclose = () => closes++;
+    await h.transport.start();
+    h.input.emit('error', new Error('EIO'));
+    assert.deepEqual(h.errors, ['EIO']);
+    await h.transport.close();
+    await h.transport.close();
+    assert.equal(closes, 1);
+    h.input.write(`${ping(6)}\n`);
+    await tick();
+    assert.deepEqual(h.messages, []);
+    await h.transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    assert.equal(h.output.read(), null);
+  });
+
+  it('waits for the output to drain when it is full', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 8 });
+    const transport = new LineTransport(input, output, () => undefined);
+    let sent = false;
+    const sending = transport
+      .send({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(64) } })
+      .then(() => (sent = true));
+    await tick();
+    assert.equal(sent, false, 'still waiting: nobody read the output');
+    output.read();
+    await sending;
+    assert.equal(sent, true);
+  });
 });
