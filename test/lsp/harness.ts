@@ -122,7 +122,9 @@ export class TestClient {
   readonly connection: MessageConnection;
   readonly child: ChildProcess;
   readonly diagnostics: PublishDiagnosticsParams[] = [];
-  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
+  readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** The ids of the registrations the server took back. */
+  readonly unregistrations: string[] = [];
   readonly progress: unknown[] = [];
   readonly logs: string[] = [];
   /** The server's answer to `initialize`. */
@@ -160,11 +162,18 @@ export class TestClient {
     );
     this.connection.onRequest(
       'client/registerCapability',
-      (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+      (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
         this.registrations.push(...p.registrations);
+        this.wake();
         return null;
       },
     );
+    this.connection.onRequest('client/unregisterCapability', (p: { unregisterations: { id: string }[] }) => {
+      // The protocol's own spelling of the field.
+      this.unregistrations.push(...p.unregisterations.map((u) => u.id));
+      this.wake();
+      return null;
+    });
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.listen();
   }

@@ -185,4 +185,55 @@ describe('LSP live configuration', function () {
       }
     });
   });
+
+  it('discovery folders outside the workspace: one client watcher per set, in path order, taken back when they go', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'subagents-outside-'));
+    const [aa, zz] = ['aa', 'zz'].map((n) => path.join(outside, n));
+    for (const d of [aa, zz]) fs.mkdirSync(d);
+    const { client, ws } = await startServer({ '.subagents.yaml': 'polytoken: {}\n' });
+    const ours = () =>
+      client.registrations.filter(
+        (r) =>
+          r.method === 'workspace/didChangeWatchedFiles' &&
+          JSON.stringify(r.registerOptions).includes(JSON.stringify(outside).slice(1, -1)),
+      );
+    const progress = (kind: string) =>
+      client.progress.filter((p) => (p as { value?: { kind?: string } }).value?.kind === kind).length;
+    // The watchers of our folders (the user's global folder, outside too, is watched as well).
+    const watched = (r: { registerOptions?: unknown }) =>
+      (r.registerOptions as { watchers: { globPattern: string }[] }).watchers
+        .map((w) => w.globPattern)
+        .filter((g) => g.startsWith(outside));
+    const dirs = (list: string[]) => `polytoken:\n  subagentDirs: ${JSON.stringify(list)}\n`;
+    try {
+      await client.indexed();
+      const config = await client.open(path.join(ws, '.subagents.yaml'), dirs([zz, aa]));
+      const [first] = await client.until(() => (ours().length ? ours() : undefined), 8000, 'the outside watcher');
+      // Relative patterns are not offered by this client: absolute globs, sorted by folder.
+      assert.deepStrictEqual(watched(first), [`${aa}/*.md`, `${zz}/*.md`]);
+      // The same folders in another order, and a new `files:` glob: an index rebuild, and no new registration.
+      const begun = progress('begin');
+      await client.change(config, `${dirs([aa, zz])}files:\n  polytoken: ["agents/*.md"]\n`);
+      await client.until(() => progress('begin') > begun && progress('end') === progress('begin'), 8000, 'the rebuild');
+      await client.request('workspace/symbol', { query: '' });
+      assert.strictEqual(ours().length, 1);
+      assert.ok(!client.unregistrations.includes(first.id), 'still registered');
+      // One folder fewer: the old watcher is taken back and a new one names the other folder alone.
+      await client.change(config, dirs([zz]));
+      const onlyZz = (r: { registerOptions?: unknown }) =>
+        JSON.stringify(watched(r)) === JSON.stringify([`${zz}/*.md`]);
+      await client.until(() => ours().some(onlyZz), 8000, 'the new set');
+      // Registered twice in all: the reordering above registered nothing in between.
+      assert.strictEqual(ours().length, 2);
+      assert.ok(onlyZz(ours()[1]));
+      await client.until(() => client.unregistrations.includes(first.id), 8000, 'the first taken back');
+      // None of ours left: taken back; what is registered instead names none of them.
+      await client.change(config, 'polytoken: {}\n');
+      await client.until(() => client.unregistrations.includes(ours()[1].id), 8000, 'the last one taken back');
+      assert.strictEqual(ours().length, 2);
+    } finally {
+      await client.stop();
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
