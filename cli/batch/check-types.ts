@@ -9,7 +9,7 @@ export interface CheckOptions extends ConfigOptions {
   onRuleError?: (rule: string, error: unknown) => void;
   /**
    * Worker threads besides the main thread; default: none up to PARALLEL_THRESHOLD
-   * candidate files, else one per extra core (env SUBAGENTS_WORKERS overrides). The
+   * candidate files, else `defaultWorkerCount` of the cores (env SUBAGENTS_WORKERS overrides). The
    * output is the same either way. Only when `keepAnalysis` is not `true`.
    */
   workers?: number;
