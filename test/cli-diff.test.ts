@@ -7,6 +7,8 @@ import { strict as assert } from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { grantsSomething, type DefinitionChange } from '../cli/diff-report';
+import { relativePath } from '../cli/common';
 import { assertUsageError, Temps, VALID_PICASSO, VALID_POLYTOKEN } from './support/cli';
 
 const temps = new Temps();
@@ -342,5 +344,49 @@ describe('subagents diff', function () {
     assertUsageError(temps.run(['diff', 'HEAD~1', 'HEAD', 'HEAD', '--'], repo), /at most two sides/);
     assertUsageError(temps.run(['diff', 'HEAD', '--format', 'sarif'], repo), /unknown format "sarif"/);
     assertUsageError(temps.run(['diff'], newRepo()), /HEAD names no commit yet/);
+  });
+});
+
+describe('diff: what --fail-on-grant counts as a grant', () => {
+  const change = (
+    granted: string[],
+    from: DefinitionChange['status']['from'],
+    to: DefinitionChange['status']['to'],
+  ): DefinitionChange => ({
+    file: 'a.md',
+    dialect: 'polytoken',
+    name: 'a',
+    change: from === null ? 'added' : to === null ? 'removed' : 'changed',
+    status: { from, to },
+    granted: granted.map((tool) => ({ tool, by: 'tools' })),
+    revoked: [],
+  });
+  const grants = (...changes: DefinitionChange[]) => grantsSomething({ base: 'HEAD', head: 'work', changes });
+
+  it('a tool granted to a definition that loads on both sides', () => {
+    assert.equal(grants(change(['grep'], 'loads', 'loads')), true);
+    assert.equal(grants(change([], 'loads', 'loads'), change(['grep'], 'loads', 'loads')), true);
+  });
+
+  it('a definition that starts to load, new or once rejected or dropped', () => {
+    for (const from of [null, 'rejected', 'dropped'] as const)
+      assert.equal(grants(change([], from, 'loads')), true, `${from}`);
+  });
+
+  it('nothing else: no change, revocations, a definition that stops loading, stays rejected or goes', () => {
+    assert.equal(grants(), false);
+    assert.equal(grants(change([], 'loads', 'loads')), false);
+    assert.equal(grants(change([], 'loads', 'rejected')), false);
+    assert.equal(grants(change([], 'rejected', 'dropped')), false);
+    assert.equal(grants(change([], 'rejected', null)), false);
+    assert.equal(grants(change([], null, 'rejected')), false);
+  });
+});
+
+describe('paths in every report', () => {
+  it('are relative to the current folder, with / separators; the folder itself is "."', () => {
+    assert.equal(relativePath('/w/ws', '/w/ws'), '.');
+    assert.equal(relativePath('/w/ws', '/w/ws/a/b.md'), 'a/b.md');
+    assert.equal(relativePath('/w/ws/a', '/w/ws/b/c.md'), '../b/c.md');
   });
 });

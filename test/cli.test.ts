@@ -461,6 +461,18 @@ describe('exit statuses', function () {
     assertUsageError(run(['resolve'], ws), /FILE/);
     assertUsageError(run(['lsp'], ws), /--stdio/);
     assertUsageError(run(['lsp', '--tcp'], ws), /--tcp/);
+    // Each command names itself in an unknown option's message and in the help it points to.
+    for (const command of ['check', 'resolve', 'rules', 'new', 'init', 'diff'])
+      assertUsageError(
+        run([command, '--bogus'], ws),
+        new RegExp(
+          `^subagents: unknown option --bogus for \`subagents ${command}\`; run \`subagents ${command} --help\`$`,
+        ),
+      );
+    assertUsageError(
+      run(['check', '--stdin', '--stdin-filename', 'a.md', '--cache'], ws),
+      /^subagents: --cache is not used with --stdin$/,
+    );
   });
 
   it('2 for a missing path, also among existing ones', () => {
@@ -833,6 +845,25 @@ max_depth: 0
     assert.match(r.stdout, /^apps\/cli\/agents\/runner\.yaml \(picasso\)/);
     assert.match(r.stdout, /\nrunner: (loads|rejected)/);
     assert.match(r.stdout, /tools: +grep, read_file\n/);
+  });
+
+  it('prints what was removed and by which key, one line per part', () => {
+    const ws = workspace({ '.polytoken/subagents/reviewer.md': VALID_POLYTOKEN('reviewer') });
+    const r = run(['resolve', '.polytoken/subagents/reviewer.md'], ws);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      [
+        '.polytoken/subagents/reviewer.md (polytoken): 1 definition',
+        '',
+        'reviewer: loads',
+        '  tools:      exit_tool, file_read',
+        '  undeferred: file_read',
+        '  removed:    grep (by tools_deny)',
+        '  unexpanded: (none)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('2 for a missing file, a folder, a file that is not a definition, or the configuration', () => {

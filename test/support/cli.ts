@@ -30,9 +30,13 @@ export interface CliRun {
   nodeArgs?: string[];
 }
 
+/** Whether the arguments start a server (`lsp --stdio`, `mcp`) rather than end with a usage error or help. */
+const startsServer = (args: string[]) =>
+  args[0] === 'mcp' || (args[0] === 'lsp' && args.length > 1 && args.slice(1).every((a) => a === '--stdio'));
+
 /** `node dist/cli.js ...args`, or its `main` in this process (CLI_IN_PROCESS; not for the servers or Node flags). */
 export function runCli(args: string[], run: CliRun): Run {
-  if (CLI_IN_PROCESS && !run.nodeArgs && args[0] !== 'lsp' && args[0] !== 'mcp') return runInProcess(args, run);
+  if (CLI_IN_PROCESS && !run.nodeArgs && !startsServer(args)) return runInProcess(args, run);
   const r = spawnSync(process.execPath, [...(run.nodeArgs ?? []), CLI, ...args], {
     cwd: run.cwd,
     env: run.env,
