@@ -53,7 +53,6 @@ export function createMcpServer(options: McpOptions): McpServer {
   const server = new McpServer(
     { name: 'subagents', title: 'Subagent definitions checker', version: options.version },
     {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: instructions(),
       // Bounds the work one call can ask for before any schema is checked: the most the schemas allow
       // (MAX_INPUTS paths and MAX_INPUTS files of two keys) fits.

@@ -63,9 +63,20 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
     }
-    const fix = tools.find((t) => t.name === 'fix')!;
-    assert.equal(fix.annotations?.readOnlyHint, false);
-    assert.equal(tools.find((t) => t.name === 'check')!.annotations?.readOnlyHint, true);
+    // Only fix writes, and it is safe to repeat; nothing reaches outside the workspace.
+    const readOnly = { readOnlyHint: true, openWorldHint: false };
+    assert.deepEqual(Object.fromEntries(tools.map((t) => [t.name, t.annotations])), {
+      list_definitions: readOnly,
+      explain_rule: readOnly,
+      check: readOnly,
+      resolve: readOnly,
+      fix: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
+  });
+
+  it('declares tools, resources and prompts', () => {
+    const capabilities = mcp.client.getServerCapabilities();
+    assert.deepEqual(Object.keys(capabilities ?? {}).sort(), ['prompts', 'resources', 'tools']);
   });
 
   it('check of the workspace is `check --format json`, with its summary line as text', async () => {
