@@ -225,10 +225,11 @@ export const defaultWorkerCount = (cores: number): number => Math.max(0, Math.mi
 
 const defaultWorkers = () => defaultWorkerCount(os.availableParallelism());
 
-function workerCount(candidates: number, options: CheckOptions): number {
+/** The workers a check of `candidates` files uses: the count asked for (0 to 16), else the default above the threshold. */
+export function workerCount(candidates: number, options: CheckOptions, cores = os.availableParallelism()): number {
   const requested = requestedWorkers(options);
   if (requested !== undefined) return requested;
-  return candidates <= PARALLEL_THRESHOLD ? 0 : defaultWorkers();
+  return candidates <= PARALLEL_THRESHOLD ? 0 : defaultWorkerCount(cores);
 }
 
 /** Whether the run may use workers at all (it keeps no analysis and hands none over). */

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkPaths, defaultWorkerCount } from '../../cli/batch/check-paths';
+import { checkPaths } from '../../cli/batch/check-paths';
 import { StallWatch } from '../../cli/batch/check-parallel';
 import { walkFiles, walkFolders } from '../../shared/node/walk';
 import { makeTree } from '../support/tree';
@@ -196,22 +196,6 @@ describe('hardening: the file walker', function () {
       ['ok.md'],
     );
     assert.deepStrictEqual(run.ioErrors, []);
-  });
-
-  it('starts workers by default only where a core is left beside each thread and its V8 helpers', () => {
-    const counts = [1, 2, 3, 4, 5, 6, 8, 16, 17, 64].map((cores) => [cores, defaultWorkerCount(cores)]);
-    assert.deepStrictEqual(counts, [
-      [1, 0],
-      [2, 0],
-      [3, 0],
-      [4, 1],
-      [5, 1],
-      [6, 2],
-      [8, 3],
-      [16, 7],
-      [17, 7],
-      [64, 7],
-    ]);
   });
 
   for (const workers of [0, 1]) {
