@@ -122,6 +122,19 @@ describe('hardening: nothing --fix or -o writes can hurt', function () {
     assert.deepEqual(leftovers.sort(), ['x.md', 'y.md'], 'no temporary file left');
   });
 
+  it('a report into a folder that links out of the workspace is refused, the folder outside untouched', () => {
+    const home = temps.dir();
+    const ws = temps.workspace({ [`${DEFS}/x.md`]: MISNAMED() });
+    fs.symlinkSync(home, path.join(ws, 'out'));
+    const r = cli(['check', '-o', 'out/report.txt'], ws);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `subagents: cannot write the report to out/report.txt: is in ${home}, outside ${ws}\n`);
+    assert.deepEqual(fs.readdirSync(home), []);
+    // Named outside the workspace, the same folder is the user's choice.
+    assert.equal(cli(['check', '-o', path.join(home, 'report.txt')], ws).code, 1);
+    assert.deepEqual(fs.readdirSync(home), ['report.txt']);
+  });
+
   it('a fixed file keeps its mode and owner; a new report gets the default mode', () => {
     const ws = temps.workspace({ [`${DEFS}/x.md`]: MISNAMED() });
     const file = path.join(ws, DEFS, 'x.md');
