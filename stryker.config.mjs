@@ -146,6 +146,7 @@ const SERVER_SUITES = [
   'lsp/declare-tool',
   'lsp/directives',
   'lsp/identity',
+  'lsp/guard',
   'lsp/inlay-hints',
   'lsp/live-config',
   'lsp/new-subagent',
