@@ -105,6 +105,7 @@ export class ClosedAnalyses {
     }
     const analysis = analyzeClosed(this.host, input, onRuleError);
     this.analysed++;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: keeping an analysis no other reader waits for only holds memory; a later read is served only on the same text, configuration and name revision, so it gets the analysis it would make
     if (this.readers.some((q) => q !== reader && q.waitingFor(path))) {
       const name =
         analysis.kind && analysis.context ? nameKeyOf(analysis.kind, analysis.context.file, path) : undefined;

@@ -66,7 +66,7 @@ function folderChain(host: Pick<WatchHost, 'folderOf'>, path: string): string[] 
   const folder = host.folderOf(path);
   let dir = posix.dirname(path);
   const out = [dir];
-  while (folder && dir !== folder && dir.startsWith(folder + '/')) {
+  while (folder && dir.startsWith(folder + '/')) {
     dir = posix.dirname(dir);
     out.push(dir);
   }

@@ -173,6 +173,28 @@ describe('FolderWatcher', function () {
     ]);
   });
 
+  it("an opened file's folders are watched at once, and no longer once it is closed", () => {
+    dir = makeTree({ 'ws/team/.polytoken/subagents/a.md': '', 'ws/.polytoken/subagents/b.md': '' });
+    const ws = path.join(dir, 'ws');
+    const open: string[] = [];
+    watcher = new FolderWatcher(host([ws], open, () => defaultLoadedConfig(ws)));
+    watcher.refreshNow();
+    const before = watcher.watched().sort();
+    assert.deepStrictEqual(before, [ws, path.join(ws, '.polytoken/subagents')]);
+    const a = path.join(ws, 'team/.polytoken/subagents/a.md');
+    open.push(a);
+    watcher.opened(a);
+    assert.deepStrictEqual(watcher.watched().sort(), [
+      ...before,
+      path.join(ws, 'team'),
+      path.join(ws, 'team/.polytoken'),
+      path.join(ws, 'team/.polytoken/subagents'),
+    ]);
+    open.pop();
+    watcher.refreshNow();
+    assert.deepStrictEqual(watcher.watched().sort(), before);
+  });
+
   it(`watches at most ${MAX_WATCHED_FOLDERS} folders, and says so once`, () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < MAX_WATCHED_FOLDERS + 10; i++) files[`d${i}/a.md`] = '';
