@@ -164,6 +164,45 @@ describe('workspace problems', function () {
         5000,
         'the cap logged',
       );
+      // No room for a file that appears later either; the same cap is not logged again on a rebuild.
+      fs.writeFileSync(path.join(ws, '.polytoken/subagents/new.md'), '---\nname: other\ndescription: x\n---\nx\n');
+      await watched('.polytoken/subagents/new.md', 1);
+      client.settings = { problems: { maxFiles: 1 } };
+      for (let i = 0; i < 2; i++) {
+        await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+        await client.indexed();
+        await new Promise((r) => setTimeout(r, 800));
+      }
+      assert.deepStrictEqual(new Set(client.diagnostics.map((p) => p.uri)), reported);
+      assert.deepStrictEqual(
+        client.logs.filter((l) => /the workspace has \d+ definition and configuration files/.test(l)),
+        [
+          client.logs.find((l) => /the workspace has 4 /.test(l)),
+          client.logs.find((l) => /the workspace has 5 /.test(l)),
+        ],
+      );
+    });
+
+    it('says nothing of a cap the workspace does not reach', async () => {
+      await start({ settings: { problems: { maxFiles: 4 } } });
+      await pushed('.polytoken/subagents/reviewer.md', (d) => d.length > 0);
+      await client.indexed();
+      await new Promise((r) => setTimeout(r, 800));
+      assert.deepStrictEqual(
+        [...new Set(client.diagnostics.map((p) => p.uri))].sort(),
+        [
+          '.polytoken/subagents/broken.md',
+          '.polytoken/subagents/clean.md',
+          '.polytoken/subagents/reviewer.md',
+          '.subagents.yaml',
+        ]
+          .map(uriOf)
+          .sort(),
+      );
+      assert.deepStrictEqual(
+        client.logs.filter((l) => /definition and configuration files/.test(l)),
+        [],
+      );
     });
   });
 
