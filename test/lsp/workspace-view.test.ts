@@ -320,6 +320,30 @@ describe('subagents/workspace', function () {
     assert.strictEqual(task.problems.errors, 0);
   });
 
+  it('a rebuilt index drops the rows of definitions it no longer finds, also those no event told of', async () => {
+    await start(FILES);
+    find(await complete(), 'apps/cli/agents/planner.yaml', 'planner');
+    fs.rmSync(path.join(ws, 'apps/cli/agents/planner.yaml')); // no watched-files event for it
+    // A discovery change rebuilds the index.
+    fs.writeFileSync(path.join(ws, '.subagents.yaml'), 'polytoken:\n  subagentDirs: [vendor/none]\n');
+    const since = changes.length;
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: uriOf(ws, '.subagents.yaml'), type: 2 }],
+    });
+    await client.until(() => changes.length > since, 15000, 'a workspaceChanged notification');
+    const after = await complete();
+    assert.deepStrictEqual(
+      after.definitions.map((d) => `${path.relative(ws, URI.parse(d.uri).fsPath)} ${d.name}`).sort(),
+      [
+        '.polytoken/subagents/helper.md helper',
+        '.polytoken/subagents/reviewer.md reviwer',
+        '.polytoken/subagents/triage.md triage',
+        'experts/ledger.expert.json poster',
+        'experts/ledger.expert.json task',
+      ],
+    );
+  });
+
   it('re-summarizes everything when the editor settings change, and says so', async () => {
     await start(FILES);
     const before = find(await complete(), '.polytoken/subagents/reviewer.md', 'reviwer');
