@@ -138,6 +138,12 @@ describe('one file opened under two URIs, and documents of other schemes', funct
     assert.ok(lastFor(encoded)!.some((d) => d.code === 'polytoken/name-mismatch'));
     // One entry for the file, from the most recently opened or changed text.
     assert.deepStrictEqual(await symbols(''), ['b']);
+    // Each spelling resolves from its own text; the latest stands in only for a spelling not open.
+    const resolvedAs = async (uri: string) =>
+      (await client.request<Resolution | null>('subagents/resolve', { uri }))?.definitions.map((d) => d.name);
+    assert.deepStrictEqual(await resolvedAs(plain), ['a']);
+    assert.deepStrictEqual(await resolvedAs(encoded), ['b']);
+    assert.deepStrictEqual(await resolvedAs(URI.file(ws).toString() + '/.polytoken/subagents/%61%2e%6d%64'), ['b']);
     await client.change(plain, definition('c'));
     await client.diagnosticsFor(plain);
     assert.deepStrictEqual(await symbols(''), ['c']);
