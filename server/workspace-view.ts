@@ -312,7 +312,7 @@ export class WorkspaceView {
     if (uri === undefined || this.changedUris.size >= MAX_LISTED_URIS) {
       this.everythingChanged = true;
       this.changedUris.clear();
-    } else if (!this.everythingChanged) this.changedUris.add(uri);
+    } else this.changedUris.add(uri); // ignored by flush once everything changed, and bounded by the cap
     clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => this.flush(), QUIET_MS);
     this.maxWaitTimer ??= setTimeout(() => this.flush(), MAX_WAIT_MS);
