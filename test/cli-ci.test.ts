@@ -295,6 +295,29 @@ describe('check: colour on a terminal', function () {
 describe('check --stdin --stdin-filename PATH', function () {
   this.timeout(60000);
 
+  it("reads PATH's neighbours through links inside PATH's folder, also when PATH is outside the current folder", () => {
+    const ws = temps.workspace({
+      'apps/cli/agents/real/b.yaml': VALID_PICASSO('runner'),
+      'notes/readme.md': '# notes\n',
+    });
+    fs.symlinkSync('real/b.yaml', path.join(ws, 'apps/cli/agents/b.yaml'));
+    for (const [cwd, given] of [
+      ['.', 'apps/cli/agents/runner.yaml'],
+      ['notes', '../apps/cli/agents/runner.yaml'],
+    ]) {
+      const r = temps.run(['check', '--stdin', '--stdin-filename', given, '-f', 'json'], path.join(ws, cwd), {
+        input: VALID_PICASSO('runner'),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '');
+      assert.deepEqual(
+        json(r.stdout).files.map((f) => [f.path, f.diagnostics.map((d) => d.rule)]),
+        [[given, ['picasso/duplicate-role']]],
+        `from ${cwd}`,
+      );
+    }
+  });
+
   it('checks standard input as PATH: dialect and configuration from PATH, the report names PATH', () => {
     const ws = temps.workspace({
       'team/.subagents.yaml': 'tools:\n  polytoken: [deploy]\n',
