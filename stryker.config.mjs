@@ -147,6 +147,7 @@ const SERVER_SUITES = [
   'lsp/directives',
   'lsp/identity',
   'lsp/guard',
+  'lsp/mirror',
   'lsp/inlay-hints',
   'lsp/live-config',
   'lsp/new-subagent',
