@@ -10,7 +10,7 @@ type Check = (params: unknown) => string | undefined;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
-const isVersion = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+const isVersion = (v: unknown) => Number.isInteger(v);
 
 function textDocumentUri(params: unknown): string | undefined {
   if (!isObject(params) || !isObject(params.textDocument)) return 'no textDocument';
@@ -68,7 +68,7 @@ export function guardedConnection(connection: Connection, log: (message: string)
     (connection as any)[name]((params: unknown) => {
       const problem = check?.(params);
       if (problem) {
-        log(`subagents: ignored a malformed ${name.replace(/^on/, '')} notification (${problem}).`);
+        log(`subagents: ignored a malformed ${name.slice('on'.length)} notification (${problem}).`);
         return;
       }
       try {

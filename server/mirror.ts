@@ -50,7 +50,7 @@ type Stored = string | { error: string };
 async function inBatches<T, R>(items: readonly T[], work: (batch: T[]) => Promise<R[]>): Promise<R[]> {
   const batches: T[][] = [];
   for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
-  const results: R[][] = new Array(batches.length);
+  const results: R[][] = [];
   let next = 0;
   const worker = async () => {
     while (next < batches.length) {
@@ -127,7 +127,6 @@ export class ClientFiles implements WorkspaceHost {
 
   /** Reads these files (those already held are read again: they may have changed). */
   async readFiles(paths: readonly string[]): Promise<void> {
-    if (!paths.length) return;
     const results = await inBatches(paths, async (batch) => {
       const r = await this.host.request<ReadFileResult>(READ_FILE_REQUEST, {
         uris: batch.map((p) => this.host.toUri(p)),

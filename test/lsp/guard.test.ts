@@ -130,6 +130,8 @@ describe('server boundary: malformed notifications', () => {
     const rejected = deliver('onDidSaveTextDocument', { textDocument: { uri } }, () => Promise.reject('late'));
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(rejected.logged, ['subagents: onDidSaveTextDocument failed: late']);
+    const plain = deliver('onDidCloseTextDocument', { textDocument: { uri } }, () => ({ then: 'not a promise' }));
+    assert.deepEqual(plain.logged, [], 'a result that is no promise is not waited for');
     const { connection } = fakeConnection();
     const guarded = guardedConnection(connection, () => undefined);
     assert.equal(guarded.console, connection.console);

@@ -84,6 +84,7 @@ describe('the client-read mirror of a virtual workspace', () => {
     ]);
     assert.equal(files.readDirectory('/ws/node_modules'), undefined);
     assert.equal(files.stat('/ws/sub'), 'folder');
+    assert.equal(files.stat('/ws'), 'folder', 'a listed folder whose parent was never listed');
     assert.equal(files.stat('/ws/a.md'), 'file', 'from its folder listing, before it is read');
     assert.equal(files.stat('/ws/nope.md'), undefined);
     assert.equal(files.stat('/elsewhere/x.md'), undefined);
@@ -108,7 +109,7 @@ describe('the client-read mirror of a virtual workspace', () => {
 
   it(`asks for ${BATCH} folders per request, ${PARALLEL} requests at a time, and keeps the answers in order`, async () => {
     const folders: Record<string, Listing> = { '/ws': [] };
-    const names = Array.from({ length: 2 * PARALLEL * BATCH + 7 }, (_, i) => `d${String(i).padStart(4, '0')}`);
+    const names = Array.from({ length: 2 * PARALLEL * BATCH }, (_, i) => `d${String(i).padStart(4, '0')}`);
     (folders['/ws'] as unknown[]).push(...names.map((n) => [n, 'folder']));
     for (const n of names) folders[`/ws/${n}`] = [[`${n}.md`, 'file']];
     const client = new FakeClient(folders);
@@ -119,7 +120,7 @@ describe('the client-read mirror of a virtual workspace', () => {
     );
     assert.deepEqual(
       client.requests.map((r) => r.paths.length),
-      [1, ...Array<number>(2 * PARALLEL).fill(BATCH), 7],
+      [1, ...Array<number>(2 * PARALLEL).fill(BATCH)],
     );
     assert.equal(client.mostInFlight, PARALLEL);
   });
@@ -147,6 +148,18 @@ describe('the client-read mirror of a virtual workspace', () => {
     ]);
     assert.equal(files.readDirectory('/ws/dir'), undefined, 'a folder that could not be listed');
     assert.equal(files.stat('/ws/dir'), 'folder', 'still a folder in its parent');
+  });
+
+  it('takes a missing or empty answer of the client for nothing there', async () => {
+    for (const answer of [null, {}]) {
+      const host = { toUri: (p: string) => p, log: () => undefined, request: async <R>() => answer as R };
+      const files = new ClientFiles(host);
+      assert.deepEqual(await files.listTree(['/ws']), []);
+      assert.equal(files.readDirectory('/ws'), undefined);
+      await files.readFiles(['/ws/a.md']);
+      assert.throws(() => files.readFile('/ws/a.md'), /^Error: no answer from the editor$/);
+      assert.deepEqual(await files.statAll(['/ws/a.md']), [undefined]);
+    }
   });
 
   it('holds the texts it read; a file it could not read throws with why', async () => {
@@ -179,15 +192,26 @@ describe('the client-read mirror of a virtual workspace', () => {
     const text = 'z'.repeat(MAX_FILE_BYTES);
     const fit = Math.floor(MAX_MIRRORED_BYTES / MAX_FILE_BYTES);
     const paths = Array.from({ length: fit + 2 }, (_, i) => `/ws/f${i}.md`);
-    const client = new FakeClient({}, Object.fromEntries(paths.map((p) => [p, { text }])));
+    // The last that fits fills the mirror exactly.
+    const rest = MAX_MIRRORED_BYTES - fit * MAX_FILE_BYTES;
+    const answers = Object.fromEntries(paths.map((p) => [p, { text }]));
+    answers['/ws/rest.md'] = { text: 'r'.repeat(rest) };
+    answers['/ws/one.md'] = { text: '1' };
+    const client = new FakeClient({}, answers);
     const files = new ClientFiles(client.host);
-    await files.readFiles(paths);
-    for (const p of paths.slice(0, fit)) assert.equal(files.readFile(p).length, MAX_FILE_BYTES, p);
-    for (const p of paths.slice(fit))
-      assert.throws(() => files.readFile(p), /^Error: not read: the workspace holds too much text$/);
+    await files.readFiles([...paths.slice(0, fit), '/ws/rest.md']);
+    assert.equal(files.readFile('/ws/rest.md').length, rest);
+    assert.deepEqual(client.logs, []);
+    await files.readFiles(['/ws/one.md']);
+    assert.throws(() => files.readFile('/ws/one.md'), /^Error: not read: the workspace holds too much text$/);
     assert.deepEqual(client.logs, [
       `subagents: the workspace's definitions exceed ${MAX_MIRRORED_BYTES / 1024 / 1024} MB; files past that are not read.`,
     ]);
+    files.noteKind('/ws/rest.md', undefined);
+    await files.readFiles(paths.slice(fit));
+    for (const p of paths.slice(0, fit)) assert.equal(files.readFile(p).length, MAX_FILE_BYTES, p);
+    for (const p of paths.slice(fit))
+      assert.throws(() => files.readFile(p), /^Error: not read: the workspace holds too much text$/);
     // Reading a held file again does not count it twice; a file gone makes room for one more.
     await files.readFiles([paths[0]]);
     files.noteKind(paths[1], undefined);
@@ -220,6 +244,16 @@ describe('the client-read mirror of a virtual workspace', () => {
       undefined,
       undefined,
     ]);
+    // A file or folder that is still what it was keeps its text, its listing and what is below it.
+    files.noteKind('/ws/a.md', 'file');
+    files.noteKind('/ws/sub', 'folder');
+    assert.equal(files.readFile('/ws/a.md'), 'a');
+    assert.equal(files.readFile('/ws/sub/deep/c.md'), 'c');
+    assert.deepEqual(files.readDirectory('/ws/sub/deep'), [{ name: 'c.md', kind: 'file' }]);
+    assert.deepEqual(
+      files.readDirectory('/ws')!.map((e) => e.name),
+      ['a.md', 'sub'],
+    );
     // A new file: its parent lists it.
     files.noteKind('/ws/new.md', 'file');
     assert.deepEqual(
