@@ -92,6 +92,7 @@ const IN_PROCESS_SUITES = [
   'mcp/workspace',
   // The MCP line transport on in-memory streams.
   'mcp/stdio',
+  'code-cache',
   // Last, so that a mutant it kills is one no suite above kills: the report's `killedBy`
   // tells what it added (docs/testing.md).
   'fix-plans',
