@@ -145,6 +145,21 @@ describe('Picasso editor: hovers', () => {
       assert.match(hoverText(role(`memory: ${scope}‸\n`)), new RegExp(`^\`${scope}\` is not a memory scope: use`));
     assert.doesNotMatch(hoverText(role('model: m‸x\n')), /memory scope/);
   });
+
+  it('on a key: its type, presence and default (when it has one), summary, Picasso note and reference link', () => {
+    const link = 'https://github.com/subagents-tooling/subagents/blob/main/docs/keys/picasso.md';
+    assert.strictEqual(
+      hoverText('name: planner\nde‸ny: [grep]\n'),
+      '**deny** — list of tool names\n\n*optional · default: []*\n\n' +
+        'Tools removed from the child’s tool surface (`tools` stays the allowlist).\n\n' +
+        'Picasso: Must be disjoint from `tools`: a shared name refuses the role file at load.\n\n' +
+        `[Picasso key reference](${link}#deny)`,
+    );
+    assert.strictEqual(
+      hoverText('name: planner\nmo‸del: m\n'),
+      `**model** — string\n\n*required*\n\nThe default model route the role runs on.\n\n[Picasso key reference](${link}#model)`,
+    );
+  });
 });
 
 describe('Picasso editor: removed tools are faded', () => {
