@@ -102,6 +102,21 @@ describe('Picasso editor: completion', () => {
       assert.ok(tools.includes('edit_file'), `${JSON.stringify(marked)}: ${tools.join()}`);
     }
   });
+
+  it('a flow list holding a nested list or mapping: the entries after it are still taken as written', () => {
+    for (const marked of ['name: planner\ntools: [[x], grep, ‸]\n', 'name: planner\ntools: [{x: y}, grep, ‸]\n']) {
+      const tools = labels(marked);
+      assert.ok(tools.includes('glob'), `${JSON.stringify(marked)}: ${tools.join()}`);
+      assert.ok(!tools.includes('grep'), `${JSON.stringify(marked)}: ${tools.join()}`);
+    }
+  });
+
+  it('a key counts as written only at its own level, and the key being typed over is offered again', () => {
+    // `model` under another key is not the role's.
+    assert.ok(labels('name: planner\nextra:\n  model: m\n‸\n').includes('model'));
+    // The cursor is in `model`, written again below: it may be rewritten in place.
+    assert.ok(labels('name: planner\nmo‸del: m\nmodel: x\n').includes('model'));
+  });
 });
 
 describe('Picasso editor: hovers', () => {
