@@ -169,6 +169,9 @@ describe('Polytoken editor: the body template', () => {
     );
     assert.match((tags[2].documentation as MarkupContent).value, /^Everything up to `\{% endraw %\}`/);
     assert.strictEqual(tags[0].documentation, undefined);
+    // No space after `{%`, or several, and the word begun: the same tags.
+    for (const marked of [body('{%wi‸'), body('{%-  ca‸ll %}\n')])
+      assert.deepStrictEqual(labels(marked), ['if', 'for', 'raw', 'macro', 'block', 'with', 'call', 'filter'], marked);
   });
 
   it('completes nothing after the first word of a tag, in a comment or in a raw block', () => {
