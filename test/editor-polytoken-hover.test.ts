@@ -26,6 +26,12 @@ describe('Polytoken editor: hovers on tool entries', () => {
       hoverText(def('  undeferred_tools: [mcp__github__list_issue‸]\n')),
       /Did you mean `mcp__github__list_issues`\?/,
     );
+    // Another runtime's built-in: named, and the way to declare it here.
+    assert.strictEqual(
+      hoverText(def('  tools: [query_mem‸ory]\n')),
+      '**query_memory** — not in the Polytoken catalog\n\nIt is a built-in tool of Picasso, not of Polytoken.\n\n' +
+        'Add it under `tools.polytoken` (or `mcp`) in `.subagents.yaml` if the runtime provides it.',
+    );
   });
 
   it('says what each shorthand grants now, or why it grants nothing', () => {
