@@ -163,6 +163,14 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
     }
   });
 
+  it("reports collections nested too deep to compose at the first level past the limit, from the text's offset", () => {
+    const text = `a: ${'['.repeat(700)}`;
+    // 600 levels are read; the 601st bracket (after `a: `) is where it stops, 10 characters into the file.
+    assert.deepStrictEqual(parseYamlWithPackage(text, 10).errors, [
+      { start: 612, end: 613, message: 'The YAML is nested deeper than 600 levels, so it is not read.' },
+    ]);
+  });
+
   it('the comparison sees a changed range, value, kind or link', () => {
     const tree = () => parseYamlWithPackage('a: [1, x]\nb: |\n  t\n').root!;
     const changes: ((root: AstNode) => void)[] = [
