@@ -205,6 +205,7 @@ function parseDocumentBounded(text: string): Document.Parsed | { tooDeep: number
         new YAMLParseError(
           d.range.slice(0, 2) as [number, number],
           'MULTIPLE_DOCS',
+          // Stryker disable next-line StringLiteral: the package's words, which describeYamlError replaces by the code
           'Source contains multiple documents; please use YAML.parseAllDocuments()',
         ),
       );
