@@ -122,6 +122,19 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
     assert.strictEqual(treeDifference(fast.root, parseYamlWithPackage(text).root), undefined);
   });
 
+  it('reads itself a plain value holding a colon not followed by a space, and a `|-` block', () => {
+    const text = 'url: http://example.com:80/x\nprompt: |-\n  Line one.\n  Line two.\n';
+    const fast = parseYamlFast(text);
+    assert.deepStrictEqual(
+      fast?.root?.properties?.map((p) => [p.key, p.value.value]),
+      [
+        ['url', 'http://example.com:80/x'],
+        ['prompt', 'Line one.\nLine two.'],
+      ],
+    );
+    assert.strictEqual(treeDifference(fast!.root, parseYamlWithPackage(text).root), undefined);
+  });
+
   it('reads repeated keys and reports them as the package path does', () => {
     const cases = [
       'a: 1\na: 2\n',
