@@ -176,6 +176,15 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
     }
   });
 
+  it('checks values nested 500 levels deep, and says where it stops below that', () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    // The outermost list is level 0: 501 lists reach level 500.
+    assert.deepStrictEqual(parseYamlWithPackage(nested(501)).errors, []);
+    assert.deepStrictEqual(parseYamlWithPackage(nested(502)).errors, [
+      { start: 501, end: 503, message: 'Values nested deeper than 500 levels are not checked.' },
+    ]);
+  });
+
   it("reports collections nested too deep to compose at the first level past the limit, from the text's offset", () => {
     const text = `a: ${'['.repeat(700)}`;
     // 600 levels are read; the 601st bracket (after `a: `) is where it stops, 10 characters into the file.
