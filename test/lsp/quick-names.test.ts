@@ -8,7 +8,13 @@ import { kindOf } from '../../shared/recognition';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { SourceText } from '../../shared/text/source';
 import { walkFiles } from '../../shared/node/walk';
-import { definitionNames, namesFromText, quickName, type IndexEntry } from '../../shared/workspace/names';
+import {
+  definitionNames,
+  namesFromText,
+  neighbourFolders,
+  quickName,
+  type IndexEntry,
+} from '../../shared/workspace/names';
 import { DefinitionIndex } from '../../shared/workspace/definitions';
 import type { Dialect } from '../../shared/types';
 import { REPO } from './harness';
@@ -70,6 +76,17 @@ describe('index: quick name reading agrees with the parser', () => {
     }
     fs.rmSync(ws, { recursive: true, force: true });
     assert.ok(compared > 50, `${compared} compared`);
+  });
+});
+
+describe('index: the folders a file checked on its own is checked with', () => {
+  it("its own folder and its project's definition folders where names clash, none for Profy", () => {
+    const loaded = defaultLoadedConfig('/w');
+    assert.deepStrictEqual(neighbourFolders('polytoken', '/w/team/triage.md', loaded), [
+      '/w/team',
+      '/w/.polytoken/subagents',
+    ]);
+    assert.deepStrictEqual(neighbourFolders('profy', '/w/experts/book.expert.json', loaded), []);
   });
 });
 
