@@ -74,6 +74,7 @@ onForgetMemos(() => (matcherCache = new WeakMap()));
 
 function matchersFor(loaded: LoadedConfig) {
   let m = matcherCache.get(loaded);
+  // Stryker disable next-line ConditionalExpression: a memo; matchers made again from the same configuration match the same
   if (!m) {
     m = { ignore: loaded.config.ignore.length ? globMatcher(loaded.config.ignore) : never, byModule: new Map() };
     matcherCache.set(loaded, m);

@@ -67,3 +67,21 @@ describe('completion: a tool list offers what it does not hold yet', () => {
     for (const l of ['read_file', 'delete_file']) assert.ok(!labels.includes(l), `${l} offered`);
   });
 });
+
+describe('completion: directive names in a YAML comment', () => {
+  it('replaces the name typed after `#` (and what follows it of the word) with the directive and a space', () => {
+    const marked = 'name: auditor\n# subag|en\ntools: [grep]\n';
+    const at = marked.indexOf('|');
+    const text = marked.slice(0, at) + marked.slice(at + 1);
+    const config = parseConfig(CONFIG, '/w/.subagents.yaml', '/w');
+    const analysis = analyze({ text, path: '/w/apps/cli/agents/auditor.yaml', config, root: '/w' });
+    const range = { start: { line: 1, character: 2 }, end: { line: 1, character: 9 } };
+    assert.deepStrictEqual(
+      completions(analysis, new SourceText(text).position(at)).map((i) => [i.label, i.textEdit]),
+      [
+        ['subagents-disable-next-line', { range, newText: 'subagents-disable-next-line ' }],
+        ['subagents-disable', { range, newText: 'subagents-disable ' }],
+      ],
+    );
+  });
+});

@@ -11,6 +11,8 @@ import { findFrontmatter } from '../shared/text/frontmatter';
 import { SourceText } from '../shared/text/source';
 import { findSuppressions, type Suppressions } from '../shared/text/suppress';
 import { DirectiveUse } from '../shared/rules/directives';
+import { describeError } from '../shared/host';
+import { parseMcpName } from '../shared/catalog/catalog';
 
 import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
 
@@ -211,5 +213,31 @@ describe('core: configuration discovery', () => {
     assert.strictEqual(resolveGlobalDir('~/g', { env: { HOME: '/h' } }, '/ws'), '/h/g');
     assert.strictEqual(resolveGlobalDir('rel', { env: { HOME: '/h' } }, '/ws'), '/ws/rel');
     assert.strictEqual(resolveGlobalDir('rel', { noGlobal: true }, '/ws'), undefined);
+  });
+});
+
+describe('core: why a file cannot be read, and MCP tool names', () => {
+  it('describeError: a short reason per Node error code, else the first line of the message', () => {
+    const cases: [unknown, string][] = [
+      [{ code: 'ENOENT' }, 'no such file or folder'],
+      [{ code: 'EACCES' }, 'permission denied'],
+      [{ code: 'EPERM' }, 'permission denied'],
+      [{ code: 'EISDIR' }, 'is a folder'],
+      [{ code: 'ELOOP' }, 'too many levels of symbolic links'],
+      [{ code: 'ENOSPC' }, 'no space left on the device'],
+      [{ code: 'EDQUOT' }, 'disk quota exceeded'],
+      [{ code: 'EFBIG' }, 'file too large for the file system or the process size limit'],
+      [{ code: 'EROFS' }, 'read-only file system'],
+      [{ code: 'EIO', message: 'i/o error\nat somewhere' }, 'i/o error'],
+      ['plain', 'plain'],
+    ];
+    for (const [error, reason] of cases) assert.strictEqual(describeError(error), reason, JSON.stringify(error));
+  });
+
+  it('parseMcpName: a server, or a server and a tool; no server name before a `__`', () => {
+    assert.deepStrictEqual(parseMcpName('mcp__gh'), { server: 'gh' });
+    assert.deepStrictEqual(parseMcpName('mcp__gh__list_issues'), { server: 'gh', tool: 'list_issues' });
+    assert.strictEqual(parseMcpName('mcp____list_issues'), undefined);
+    assert.strictEqual(parseMcpName('mcp__'), undefined);
   });
 });

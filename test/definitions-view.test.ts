@@ -144,6 +144,36 @@ describe('the Subagents view', () => {
     assert.strictEqual(total(auditor), expertOwn + inAuditor, 'auditor: its own and the Expert’s');
     assert.strictEqual(total(poster) + inAuditor, analysis.diagnostics.length, 'every problem counted somewhere');
   });
+
+  it("counts an Expert's problem before its subagents on their line, or after them on a later line, for every subagent", () => {
+    const subagents =
+      '{ "name": "poster", "description": "Posts.", "system_prompt": "Post.", "tools": ["read"] },' +
+      ' { "name": "auditor", "description": "Audits.", "system_prompt": "A.", "tools": ["read"] }';
+    const head = '"name": "ledger", "description": "Books.", "delegationBrief": "b", "tools": ["read"]';
+    const texts = [
+      // The unknown key ends on the subagents' line, left of where the first one starts.
+      `{ ${head}, "colour": 1, "subagents": [${subagents}] }`,
+      // The unknown key ends on a later line than the last subagent, at a smaller column.
+      `{\n  ${head},\n  "subagents": [\n    ${subagents}\n  ],\n  "colour": 1\n}\n`,
+    ];
+    for (const text of texts) {
+      const path = `${ROOT}/experts/ledger.expert.json`;
+      const analysis = analyze({ text, path, config: defaultLoadedConfig(ROOT), root: ROOT });
+      assert.deepStrictEqual(
+        analysis.diagnostics.map((d) => d.code),
+        ['profy/unknown-key'],
+      );
+      const defs = summarizeFile(analysis, `file://${path}`, { folder: ROOT });
+      assert.deepStrictEqual(
+        defs.map((d) => [d.name, d.problems]),
+        [
+          ['poster', { errors: 0, warnings: 1, information: 0, hints: 0 }],
+          ['auditor', { errors: 0, warnings: 1, information: 0, hints: 0 }],
+        ],
+        text,
+      );
+    }
+  });
   it('shows a file that does not parse as the runtime verdict, named from the file, with its syntax problems only', () => {
     const cases: [string, string, string, string][] = [
       ['.polytoken/subagents/triage.md', '---\nname: [triage\n---\nBody {{ prompt }}\n', 'rejected', 'syntax/yaml'],

@@ -102,6 +102,21 @@ describe('Picasso editor: completion', () => {
       assert.ok(tools.includes('edit_file'), `${JSON.stringify(marked)}: ${tools.join()}`);
     }
   });
+
+  it('a flow list holding a nested list or mapping: the entries after it are still taken as written', () => {
+    for (const marked of ['name: planner\ntools: [[x], grep, ‸]\n', 'name: planner\ntools: [{x: y}, grep, ‸]\n']) {
+      const tools = labels(marked);
+      assert.ok(tools.includes('glob'), `${JSON.stringify(marked)}: ${tools.join()}`);
+      assert.ok(!tools.includes('grep'), `${JSON.stringify(marked)}: ${tools.join()}`);
+    }
+  });
+
+  it('a key counts as written only at its own level, and the key being typed over is offered again', () => {
+    // `model` under another key is not the role's.
+    assert.ok(labels('name: planner\nextra:\n  model: m\n‸\n').includes('model'));
+    // The cursor is in `model`, written again below: it may be rewritten in place.
+    assert.ok(labels('name: planner\nmo‸del: m\nmodel: x\n').includes('model'));
+  });
 });
 
 describe('Picasso editor: hovers', () => {
@@ -144,6 +159,21 @@ describe('Picasso editor: hovers', () => {
     for (const scope of ['bogus', 'constructor'])
       assert.match(hoverText(role(`memory: ${scope}‸\n`)), new RegExp(`^\`${scope}\` is not a memory scope: use`));
     assert.doesNotMatch(hoverText(role('model: m‸x\n')), /memory scope/);
+  });
+
+  it('on a key: its type, presence and default (when it has one), summary, Picasso note and reference link', () => {
+    const link = 'https://github.com/subagents-tooling/subagents/blob/main/docs/keys/picasso.md';
+    assert.strictEqual(
+      hoverText('name: planner\nde‸ny: [grep]\n'),
+      '**deny** — list of tool names\n\n*optional · default: []*\n\n' +
+        'Tools removed from the child’s tool surface (`tools` stays the allowlist).\n\n' +
+        'Picasso: Must be disjoint from `tools`: a shared name refuses the role file at load.\n\n' +
+        `[Picasso key reference](${link}#deny)`,
+    );
+    assert.strictEqual(
+      hoverText('name: planner\nmo‸del: m\n'),
+      `**model** — string\n\n*required*\n\nThe default model route the role runs on.\n\n[Picasso key reference](${link}#model)`,
+    );
   });
 });
 

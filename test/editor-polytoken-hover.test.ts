@@ -26,6 +26,12 @@ describe('Polytoken editor: hovers on tool entries', () => {
       hoverText(def('  undeferred_tools: [mcp__github__list_issue‸]\n')),
       /Did you mean `mcp__github__list_issues`\?/,
     );
+    // Another runtime's built-in: named, and the way to declare it here.
+    assert.strictEqual(
+      hoverText(def('  tools: [query_mem‸ory]\n')),
+      '**query_memory** — not in the Polytoken catalog\n\nIt is a built-in tool of Picasso, not of Polytoken.\n\n' +
+        'Add it under `tools.polytoken` (or `mcp`) in `.subagents.yaml` if the runtime provides it.',
+    );
   });
 
   it('says what each shorthand grants now, or why it grants nothing', () => {
@@ -169,6 +175,9 @@ describe('Polytoken editor: the body template', () => {
     );
     assert.match((tags[2].documentation as MarkupContent).value, /^Everything up to `\{% endraw %\}`/);
     assert.strictEqual(tags[0].documentation, undefined);
+    // No space after `{%`, or several, and the word begun: the same tags.
+    for (const marked of [body('{%wi‸'), body('{%-  ca‸ll %}\n')])
+      assert.deepStrictEqual(labels(marked), ['if', 'for', 'raw', 'macro', 'block', 'with', 'call', 'filter'], marked);
   });
 
   it('completes nothing after the first word of a tag, in a comment or in a raw block', () => {

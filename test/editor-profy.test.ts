@@ -391,6 +391,28 @@ describe('Profy editor: inlay hints and lists', () => {
       ],
     );
   });
+
+  it('document symbols: the Expert selects its `name`, else the whole object; an empty key is shown as `""`', () => {
+    const range = (line: number, from: number, to: number) => ({
+      start: { line, character: from },
+      end: { line, character: to },
+    });
+    const [named] = documentSymbols(at('{ "name": "e", "": 1 }').analysis);
+    assert.deepStrictEqual([named.name, named.range, named.selectionRange], ['e', range(0, 0, 22), range(0, 10, 13)]);
+    assert.deepStrictEqual(
+      named.children?.map((c) => [c.name, c.selectionRange]),
+      [
+        ['name', range(0, 2, 8)],
+        ['""', range(0, 15, 17)],
+      ],
+    );
+    // Unnamed, it is named after the file; the first line (empty here) lies outside the object.
+    const [unnamed] = documentSymbols(at('\n{ "tools": [] }\n').analysis);
+    assert.deepStrictEqual(
+      [unnamed.name, unnamed.range, unnamed.selectionRange],
+      ['book', range(1, 0, 15), range(1, 0, 15)],
+    );
+  });
 });
 
 describe('Profy editor: F2 renames a subagent within its Expert', () => {

@@ -67,6 +67,13 @@ describe('fix rounds: the registry a round asks (shared/fixes/registry.ts)', () 
         [6, false],
       ],
     );
+    // A misspelt tool copied through an alias: "Change to `read_file`" would write over `*t`.
+    const copied = analyze(inputOf(`${ROLE_DIR}/r.yaml`, 'name: r\nx-list: &t [read_fil]\ntools: *t\n'));
+    const unknown = copied.diagnostics.filter((d) => d.code === 'picasso/unknown-tool');
+    assert.deepStrictEqual(
+      unknown.map((d) => [d.range.start, fixPlansFor(copied, d)]),
+      [[{ line: 2, character: 7 }, []]],
+    );
   });
 });
 

@@ -103,4 +103,13 @@ describe('the fast JSON reader gives exactly what jsonc-parser gives, or nothing
     ])
       assert.strictEqual(parseJsonFast(text), undefined, JSON.stringify(text.slice(0, 40)));
   });
+
+  it('reads every form of JSON number itself, an exponent with either sign', () => {
+    const numbers = ['0', '-0', '12', '-1.5', '2e3', '2E-3', '2e+3', '1.25e+2'];
+    const parsed = parseJsonFast(`[${numbers.join(', ')}]`);
+    assert.deepStrictEqual(
+      parsed?.items?.map((n) => [n.kind, n.value]),
+      numbers.map((n) => ['number', Number(n)]),
+    );
+  });
 });

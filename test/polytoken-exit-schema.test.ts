@@ -169,6 +169,8 @@ describe('polytoken/invalid-exit-schema: a schema too large to check', () => {
     assert.strictEqual(d.severity, 3);
     assert.deepStrictEqual([d.range.start.line, d.range.start.character, d.range.end.character], [4, 2, 18]);
     assert.match(String(d.message), /more than 5,000 values/);
+    // The diagnostic says why it was not checked, for whoever reads its data.
+    assert.deepStrictEqual(d.data, { rule: 'polytoken/invalid-exit-schema', tooLarge: true });
   });
 });
 

@@ -76,7 +76,20 @@ describe('the resolve preview: tool-set chips', () => {
 
   it('still lists every tool with all its sources in the table below', () => {
     const { md } = rendered('.polytoken/subagents/triage.md', POLY);
-    assert.ok(md.includes('| `file_read` (undeferred) | tools |'), md);
+    assert.ok(
+      md.includes(
+        '**Effective tools (3)**\n\n| Tool | Granted by |\n| --- | --- |\n| `exit_tool` | always registered |\n' +
+          '| `file_read` (undeferred) | tools |\n| `glob` | tools |\n',
+      ),
+      md,
+    );
     assert.ok(md.indexOf('✓ **Granted') < md.indexOf('**Effective tools'), 'the chips come first');
+  });
+
+  it('says a definition with no tool has none: no chips, no table', () => {
+    const expert =
+      '{ "name": "book", "description": "d", "delegationBrief": "b", "tools": [], "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": [] }] }';
+    const { md } = rendered('experts/book.expert.json', expert);
+    assert.ok(md.includes('\n- ✓ **Granted (0)**: _none_\n\n**Effective tools (0)**\n\n_No tools._\n'), md);
   });
 });

@@ -4,6 +4,8 @@ import { defaultLoadedConfig } from '../shared/config/config';
 import { SourceText } from '../shared/text/source';
 import { findSuppressions, yamlCommentAt, type Suppressions } from '../shared/text/suppress';
 import { DirectiveUse } from '../shared/rules/directives';
+import { codeActions } from '../shared/features/code-actions';
+import { fixAll } from '../shared/fixes/apply';
 
 /** Whether the file's directives silence a rule on a line, as the engine applies them. */
 const isSuppressed = (s: Suppressions, rule: string, line: number) => new DirectiveUse(s).silences(rule, line);
@@ -199,5 +201,63 @@ describe('suppression comments: a directive later in a comment, and the comment 
         ['e/f', text.indexOf('e/f'), text.indexOf('e/f') + 3],
       ],
     );
+  });
+});
+
+describe('suppression comments: their quick fixes', () => {
+  const AUDITOR = `${WS}/apps/cli/agents/auditor.yaml`;
+  const role =
+    'name: auditor\ninvocation: "@auditor"\nmodel: m\ntools: [read_file]\nmax_steps: 3\nmax_depth: 0\noutput_schema: findings\ndescription: Audits.\nwhen_to_use: Always.';
+  const fixed = (text: string) => fixAll({ text, path: AUDITOR, config, root: WS });
+
+  it('"Fix all" removes an unused directive after a value with the blanks before it, and an unused first id with its comma', () => {
+    const trailing = fixed(`${role} \t # subagents-disable-next-line picasso/unknown-key\n`);
+    assert.strictEqual(trailing.text, `${role}\n`);
+    assert.deepStrictEqual(
+      trailing.applied.map((a) => a.rule),
+      ['directive/unused'],
+    );
+    const first = fixed(`${role}\n# subagents-disable-next-line picasso/unknown-tool, picasso/unknown-key\nbogus: 1\n`);
+    assert.strictEqual(first.text, `${role}\n# subagents-disable-next-line picasso/unknown-key\nbogus: 1\n`);
+    assert.deepStrictEqual(first.analysis.diagnostics, []);
+  });
+
+  it('"Disable for this line" adds the rule to the directive on the line above, before its line break (LF or CRLF)', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const text = [
+        '---',
+        'name: triage',
+        'description: d',
+        'polytoken:',
+        '  # subagents-disable-next-line polytoken/shadowed',
+        '  tools: [grep, gerp]',
+        '---',
+        'body',
+        '',
+      ].join(eol);
+      const analysis = analyze({ text, path: POLY, config, root: WS });
+      const unknown = analysis.diagnostics.filter((d) => d.code === 'polytoken/unknown-tool');
+      assert.strictEqual(unknown.length, 1);
+      const disable = codeActions(analysis, 'file:///x', unknown[0].range, { diagnostics: unknown }).find((a) =>
+        a.title.startsWith('Disable'),
+      );
+      assert.deepStrictEqual(
+        [disable?.title, disable?.edit],
+        [
+          'Disable polytoken/unknown-tool for this line',
+          {
+            changes: {
+              'file:///x': [
+                {
+                  range: { start: { line: 4, character: 50 }, end: { line: 4, character: 50 } },
+                  newText: ', polytoken/unknown-tool',
+                },
+              ],
+            },
+          },
+        ],
+        JSON.stringify(eol),
+      );
+    }
   });
 });

@@ -73,3 +73,17 @@ describe('syntax messages in the runtime terms', () => {
     );
   });
 });
+
+describe('syntax messages of a JSON file, in words', () => {
+  it('a second value after the top-level one, on the value', () => {
+    for (const extra of ['1', '{}'])
+      assert.deepStrictEqual(
+        syntax(`{ "name": "a" } ${extra}`, `${WS}/experts/book.expert.json`).map((d) => [
+          messageOf(d),
+          d.range.start.character,
+        ]),
+        [['Nothing may follow the top-level value.', 16]],
+        extra,
+      );
+  });
+});

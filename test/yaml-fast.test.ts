@@ -122,6 +122,19 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
     assert.strictEqual(treeDifference(fast.root, parseYamlWithPackage(text).root), undefined);
   });
 
+  it('reads itself a plain value holding a colon not followed by a space, and a `|-` block', () => {
+    const text = 'url: http://example.com:80/x\nprompt: |-\n  Line one.\n  Line two.\n';
+    const fast = parseYamlFast(text);
+    assert.deepStrictEqual(
+      fast?.root?.properties?.map((p) => [p.key, p.value.value]),
+      [
+        ['url', 'http://example.com:80/x'],
+        ['prompt', 'Line one.\nLine two.'],
+      ],
+    );
+    assert.strictEqual(treeDifference(fast!.root, parseYamlWithPackage(text).root), undefined);
+  });
+
   it('reads repeated keys and reports them as the package path does', () => {
     const cases = [
       'a: 1\na: 2\n',
@@ -161,6 +174,23 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
       assert.strictEqual(treeDifference(ours.root, reference.root), undefined);
       assert.deepStrictEqual(ours.errors, reference.errors);
     }
+  });
+
+  it('checks values nested 500 levels deep, and says where it stops below that', () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    // The outermost list is level 0: 501 lists reach level 500.
+    assert.deepStrictEqual(parseYamlWithPackage(nested(501)).errors, []);
+    assert.deepStrictEqual(parseYamlWithPackage(nested(502)).errors, [
+      { start: 501, end: 503, message: 'Values nested deeper than 500 levels are not checked.' },
+    ]);
+  });
+
+  it("reports collections nested too deep to compose at the first level past the limit, from the text's offset", () => {
+    const text = `a: ${'['.repeat(700)}`;
+    // 600 levels are read; the 601st bracket (after `a: `) is where it stops, 10 characters into the file.
+    assert.deepStrictEqual(parseYamlWithPackage(text, 10).errors, [
+      { start: 612, end: 613, message: 'The YAML is nested deeper than 600 levels, so it is not read.' },
+    ]);
   });
 
   it('the comparison sees a changed range, value, kind or link', () => {

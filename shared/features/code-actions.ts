@@ -195,6 +195,7 @@ function disableComment(file: FeatureFile, rule: string, d: Diagnostic): FixPlan
   // Extend a directive that is already on the line above.
   if (lineStart > 0) {
     const prevStart = lineStartOf(text, lineStart - 1);
+    // Stryker disable next-line Regex: the line's only line feed is its last character (prevStart follows the one before)
     const prev = text.slice(prevStart, lineStart).replace(/\r?\n$/, '');
     const m = /#\s*subagents-disable-next-line\s+([^#]*?)\s*$/.exec(prev);
     if (m && m[1]) {

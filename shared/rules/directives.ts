@@ -116,6 +116,7 @@ function commentRemoval(source: SourceText, d: SuppressionDirective): { start: n
     if (text[end] === '\n') end++;
     return { start: lineStart, end };
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a blank prefix returned above, so a non-blank character stops the walk before lineStart
   while (start > lineStart && /[ \t]/.test(text[start - 1])) start--;
   return { start, end };
 }

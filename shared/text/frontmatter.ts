@@ -13,6 +13,7 @@ export function findFrontmatter(text: string): Frontmatter {
   // Lines end at LF, CR or CRLF; line ends are found with indexOf, CRs only when there are any.
   let nextCr = text.indexOf('\r', yamlStart);
   let lineStart = yamlStart;
+  // Stryker disable next-line EqualityOperator: at the end the empty last line is no closing line, and the loop breaks
   while (lineStart < text.length) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;

@@ -229,6 +229,7 @@ for (const c of ',[]{}#&*!|>\'"%@`?: \n') NOT_PLAIN_START[c.charCodeAt(0)] = 1;
 export function plainStart(text: string, i: number, n: number): boolean {
   if (i >= n) return false;
   const c = text.charCodeAt(i);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a typed array read past its end gives undefined, which is no mark
   if (c < 128 && NOT_PLAIN_START[c]) return false;
   if (c !== DASH) return true;
   const next = i + 1 < n ? text.charCodeAt(i + 1) : NEWLINE;

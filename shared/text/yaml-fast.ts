@@ -190,6 +190,7 @@ class FastYamlReader extends LineReader {
       // A block scalar's end is its last line: it takes in no comment.
       this.skip(this.pos, c === 0x7c ? Infinity : indent);
       if (this.runEnd !== -1) this.end2 = this.runEnd;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: at the end skip leaves indent at -1, deeper than no block
       if (this.pos < this.n && this.indent > indent) bail();
       return node;
     }

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { fileURLToPath } from 'url';
 import { CLI, git, Temps, VALID_POLYTOKEN } from '../support/cli';
+import { walkFiles, type UndecodableFile, type WalkProblem } from '../../shared/node/walk';
 
 const temps = new Temps();
 after(() => temps.remove());
@@ -278,6 +279,20 @@ describe('hardening: file names that are not valid UTF-8', function () {
       JSON.parse(r.stdout).files.map((f: { path: string; diagnostics: unknown[] }) => [f.path, f.diagnostics.length]),
       [[`${SUBAGENTS}/real\ufffd.md`, 0]],
     );
+  });
+
+  it('the walk follows a link so named to a regular file: undecodable, or (a real U+FFFD) a linked file', () => {
+    const ws = temps.workspace({ 'd/ok.md': 'x' });
+    fs.symlinkSync('ok.md', bytesName(ws, 'd', Buffer.from([0x6c, 0xff, 0x2e, 0x6d, 0x64]))); // l\xff.md
+    fs.symlinkSync('ok.md', path.join(ws, 'd/real\ufffd.md'));
+    const problems: WalkProblem[] = [];
+    const undecodable: UndecodableFile[] = [];
+    const links = new Set<string>();
+    const files = walkFiles(ws, problems, undecodable, undefined, links);
+    assert.deepEqual(files, [`${ws}/d/ok.md`, `${ws}/d/real\ufffd.md`]);
+    assert.deepEqual(undecodable, [{ path: `${ws}/d/l\ufffd.md`, name: 'l\\xff.md' }]);
+    assert.deepEqual([...links], [`${ws}/d/real\ufffd.md`]);
+    assert.deepEqual(problems, []);
   });
 
   it('a folder so named is reported as not searched', () => {

@@ -25,6 +25,16 @@ const SAMPLES: Record<Dialect, { path: string; text: string; expect: string }> =
   },
 };
 
+/** The sample's analysis, each rule error told into `errors` as `<rule>: <message>`. */
+const analyzeTelling = (sample: { path: string; text: string }, errors: string[]) =>
+  analyze({
+    text: sample.text,
+    path: sample.path,
+    config: defaultLoadedConfig(WS),
+    root: WS,
+    onRuleError: (rule, e) => errors.push(`${rule}: ${(e as Error).message}`),
+  });
+
 describe('hardening: engine isolation', () => {
   for (const dialect of Object.keys(SAMPLES) as Dialect[]) {
     it(`${dialect}: a throwing rule does not stop the others`, () => {
@@ -51,13 +61,7 @@ describe('hardening: engine isolation', () => {
       (module as { rules: readonly Rule[] }).rules = [boom, ...original, returnsGarbage, boom];
       const errors: string[] = [];
       try {
-        const a = analyze({
-          text: sample.text,
-          path: sample.path,
-          config: defaultLoadedConfig(WS),
-          root: WS,
-          onRuleError: (rule, e) => errors.push(`${rule}: ${(e as Error).message}`),
-        });
+        const a = analyzeTelling(sample, errors);
         assert.deepStrictEqual(
           a.diagnostics.map((d) => d.code),
           baseline.diagnostics.map((d) => d.code),
@@ -73,6 +77,23 @@ describe('hardening: engine isolation', () => {
         (module as { rules: readonly Rule[] }).rules = original;
       }
       assert.strictEqual(module.rules, original, 'restored');
+    });
+
+    it(`${dialect}: a model that throws is told, and no rule runs without it`, () => {
+      const sample = SAMPLES[dialect];
+      const module = DIALECT_MODULES[dialect];
+      const original = module.model;
+      const errors: string[] = [];
+      (module as { model: unknown }).model = () => {
+        throw new Error('no model');
+      };
+      try {
+        const a = analyzeTelling(sample, errors);
+        assert.deepStrictEqual(errors, ['model: no model']);
+        assert.deepStrictEqual(a.findings, []);
+      } finally {
+        (module as { model: unknown }).model = original;
+      }
     });
   }
 });

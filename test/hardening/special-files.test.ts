@@ -57,6 +57,9 @@ describe('hardening: only regular files are read', function () {
     assert.strictEqual(refused(path.join(root, 'x')).message, 'is a folder');
     const big = refused(path.join(root, '.polytoken/subagents/ok.md'), 10);
     assert.deepStrictEqual(big.tooLarge, { bytes: POLY('ok').length, limit: 10 });
+    const large = path.join(root, 'large.md');
+    fs.writeFileSync(large, Buffer.alloc(1.5 * 1024 * 1024, 0x61));
+    assert.strictEqual(refused(large, 1024 * 1024).message, 'is 1.5 MB, above the 1 MB limit');
     assert.strictEqual(readRegularFile(path.join(root, '.polytoken/subagents/ok.md')), POLY('ok'));
     assert.strictEqual(isRegularFile(path.join(root, 'x/pipe.md')), false);
     assert.strictEqual(isRegularFile(path.join(root, 'x/zero.md')), false);

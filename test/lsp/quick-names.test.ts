@@ -8,7 +8,14 @@ import { kindOf } from '../../shared/recognition';
 import { defaultLoadedConfig } from '../../shared/config/config';
 import { SourceText } from '../../shared/text/source';
 import { walkFiles } from '../../shared/node/walk';
-import { definitionNames, namesFromText, quickName } from '../../shared/workspace/names';
+import {
+  definitionNames,
+  namesFromText,
+  neighbourFolders,
+  quickName,
+  type IndexEntry,
+} from '../../shared/workspace/names';
+import { DefinitionIndex } from '../../shared/workspace/definitions';
 import type { Dialect } from '../../shared/types';
 import { REPO } from './harness';
 
@@ -69,5 +76,57 @@ describe('index: quick name reading agrees with the parser', () => {
     }
     fs.rmSync(ws, { recursive: true, force: true });
     assert.ok(compared > 50, `${compared} compared`);
+  });
+});
+
+describe('index: the folders a file checked on its own is checked with', () => {
+  it("its own folder and its project's definition folders where names clash, none for Profy", () => {
+    const loaded = defaultLoadedConfig('/w');
+    assert.deepStrictEqual(neighbourFolders('polytoken', '/w/team/triage.md', loaded), [
+      '/w/team',
+      '/w/.polytoken/subagents',
+    ]);
+    assert.deepStrictEqual(neighbourFolders('profy', '/w/experts/book.expert.json', loaded), []);
+  });
+});
+
+describe('index: replacing every entry after a new scan', () => {
+  const entry = (path: string, name: string): IndexEntry => ({
+    path,
+    uri: `file://${path}`,
+    kind: 'polytoken',
+    names: [{ name, range: new SourceText('').firstLine(), symbolKind: 5 }],
+  });
+  const DIR = '/w/.polytoken/subagents';
+
+  it('drops what the scan no longer finds, adds what it found, and leaves the protected (open) files alone', () => {
+    const index = new DefinitionIndex();
+    for (const [file, name] of [
+      ['gone.md', 'triage'],
+      ['kept.md', 'triage'],
+      ['open.md', 'open'],
+    ])
+      index.set(`${DIR}/${file}`, entry(`${DIR}/${file}`, name));
+    const next = new Map([
+      [`${DIR}/kept.md`, entry(`${DIR}/kept.md`, 'triage')],
+      [`${DIR}/new.md`, entry(`${DIR}/new.md`, 'review')],
+      [`${DIR}/open.md`, entry(`${DIR}/open.md`, 'renamed on disk')],
+    ]);
+    const touched = index.replaceAll(next, (path) => path === `${DIR}/open.md`);
+    assert.deepStrictEqual(touched, ['polytoken:triage', 'polytoken:review']);
+    assert.deepStrictEqual(
+      [...index.all()].map((e) => [e.path, e.names[0].name]),
+      [
+        [`${DIR}/kept.md`, 'triage'],
+        [`${DIR}/open.md`, 'open'],
+        [`${DIR}/new.md`, 'review'],
+      ],
+    );
+    assert.deepStrictEqual(index.pathsNamed('polytoken:triage'), [`${DIR}/kept.md`]);
+    // triage: set twice, then one removed; a file found again unchanged moves no revision (its analyses stay valid).
+    assert.deepStrictEqual(
+      ['polytoken:triage', 'polytoken:open', 'polytoken:review'].map((key) => index.revisionOf(key)),
+      [3, 1, 1],
+    );
   });
 });
