@@ -85,3 +85,37 @@ describe('completion: directive names in a YAML comment', () => {
     );
   });
 });
+
+describe('completion: keys of a list entry in .subagents.yaml', () => {
+  const keys = (marked: string) => labelsAt('/w/.subagents.yaml', marked);
+
+  it("offers the keys the entry has not written: its dash line's key counts, another entry's do not", () => {
+    assert.deepStrictEqual(keys('tools:\n  polytoken:\n    - name: deploy\n      |\n'), ['description', 'tags']);
+    // The next entry's first key is its own.
+    assert.deepStrictEqual(keys('tools:\n  polytoken:\n    - description: d\n      |\n    - name: b\n'), [
+      'name',
+      'tags',
+    ]);
+    // A later entry: the first entry's keys are not written here (nor in the tree at the entry's index).
+    assert.deepStrictEqual(
+      keys('tools:\n  polytoken:\n    - name: a\n      tags: [x]\n    - description: d\n      |\n'),
+      ['name', 'tags'],
+    );
+    assert.deepStrictEqual(
+      keys(
+        'tools:\n  polytoken:\n    - name: a\n    # between\n    - name: b\n      tags: [x]\n    - description: d\n      |\n',
+      ),
+      ['name', 'tags'],
+    );
+    // Dashes at the key's own column.
+    assert.deepStrictEqual(keys('tools:\n  polytoken:\n  - name: a\n    tags: [x]\n  - description: d\n    |\n'), [
+      'name',
+      'tags',
+    ]);
+    // The third entry, written in full above the cursor's key.
+    assert.deepStrictEqual(
+      keys('tools:\n  polytoken:\n    - name: a\n    - name: b\n    - name: c\n      tags: [y]\n      |\n'),
+      ['description'],
+    );
+  });
+});

@@ -26,7 +26,7 @@ import { RULES, ruleMeta } from '../rules/registry';
 import { catalogFor } from '../catalog/by-dialect';
 import { dialectModule } from '../dialects';
 import { toolMarkdown } from '../docs/tools';
-import { nodeAtOffset, nodeAtPath, pathOf, type AstNode } from '../text/tree';
+import { nodeAtOffset, pathOf, type AstNode } from '../text/tree';
 import { toItems, type Candidate, type CompletionOptions } from './kit/completion-items';
 import { yamlCursorAt, yamlWordAt, type YamlCursor } from './kit/yaml-context';
 
@@ -54,9 +54,7 @@ function candidatesAt(doc: ConfigDocument, cursor: YamlCursor): Candidate[] {
   const { path } = cursor;
   const taken = new Set(cursor.siblings);
   if (cursor.kind === 'key') {
-    // The line reading misses a key on a list item's dash line (`- name: deploy`); the tree has it.
     const text = doc.file.source.text;
-    for (const p of nodeAtPath(doc.file.root, path)?.properties ?? []) taken.add(p.key);
     taken.delete(text.slice(cursor.replaceStart, cursor.replaceEnd)); // the key being rewritten
     const hasColon = /^[ \t]*:/.test(text.slice(cursor.replaceEnd, cursor.replaceEnd + 80));
     if (path.length === 1 && path[0] === 'rules')

@@ -90,7 +90,7 @@ export function parentPath(
     if (s.keyCol === col && s.dash !== undefined) {
       // A sibling key in the same list-entry mapping: the mapping is that entry.
       const list = parentPath(lines, i, s.dash, true, depth + 1);
-      return list ? [...list, 0] : undefined;
+      return list ? [...list, entryIndex(lines, i, s.dash)] : undefined;
     }
     if (s.indent >= col) continue; // a sibling or something deeper
     if (s.keyCol !== undefined && s.keyCol < col) return s.rest ? undefined : above(lines, i, s, depth);
@@ -103,7 +103,7 @@ export function parentPath(
 function above(lines: Line[], i: number, s: LineShape, depth: number): (string | number)[] | undefined {
   if (s.dash !== undefined) {
     const list = parentPath(lines, i, s.dash, true, depth + 1);
-    return list ? [...list, 0, s.key!] : undefined;
+    return list ? [...list, entryIndex(lines, i, s.dash), s.key!] : undefined;
   }
   const up = parentPath(lines, i, s.keyCol!, false, depth + 1);
   return up ? [...up, s.key!] : undefined;
@@ -126,12 +126,25 @@ function scanAround(
   }
 }
 
+/** The position in its list of the entry whose dash, at `dashCol`, is on line `i`. */
+function entryIndex(lines: Line[], i: number, dashCol: number): number {
+  let entries = 0;
+  for (let j = i - 1; j >= 0; j--) {
+    const s = shape(lines[j].text);
+    if (s.blank || s.indent > dashCol) continue;
+    if (s.dash !== dashCol) break; // the key (or anything else) the list hangs from
+    entries++;
+  }
+  return entries;
+}
+
 /** Keys at the same level as line `index`, column `col` (above and below). */
 export function siblingKeys(lines: Line[], index: number, col: number): string[] {
   const keys: string[] = [];
   scanAround(lines, index, (s, _i, up) => {
-    if (s.indent < col && !(s.dash !== undefined && s.keyCol === col && up)) {
-      if (s.keyCol === col && s.key) keys.push(s.key);
+    if (s.indent < col) {
+      // The dash line above that opens this list entry holds its first key; the next entry's is not one of ours.
+      if (up && s.dash !== undefined && s.keyCol === col && s.key) keys.push(s.key);
       return false;
     }
     if (s.keyCol === col && s.key && s.dash === undefined) keys.push(s.key);
