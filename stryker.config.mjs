@@ -87,6 +87,7 @@ const IN_PROCESS_SUITES = [
   'hardening/special-files',
   'hardening/cache-file',
   'hardening/walker',
+  'safe-write',
   // The MCP server's tools and workspace: in the mutation run the SDK's client talks to the server
   // built in the test process through the SDK's in-memory transport (test/mcp/harness.ts).
   'mcp/tools',
