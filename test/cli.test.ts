@@ -469,10 +469,16 @@ describe('exit statuses', function () {
           `^subagents: unknown option --bogus for \`subagents ${command}\`; run \`subagents ${command} --help\`$`,
         ),
       );
-    assertUsageError(
-      run(['check', '--stdin', '--stdin-filename', 'a.md', '--cache'], ws),
-      /^subagents: --cache is not used with --stdin$/,
-    );
+    for (const cache of [['--cache'], ['--cache-location', 'c'], ['--cache-strategy', 'content']])
+      assertUsageError(
+        run(['check', '--stdin', '--stdin-filename', 'a.md', ...cache], ws),
+        /^subagents: --cache is not used with --stdin$/,
+      );
+    for (const fix of ['--fix', '--fix-dry-run'])
+      assertUsageError(
+        run(['check', '--stdin', '--stdin-filename', 'a.md', fix], ws),
+        /^subagents: --fix and --fix-dry-run work on files, not on --stdin$/,
+      );
   });
 
   it('2 for a missing path, also among existing ones', () => {
