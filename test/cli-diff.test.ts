@@ -290,6 +290,15 @@ describe('subagents diff', function () {
     assertUsageError(temps.run(['diff', 'mastr'], repo), /unknown revision `mastr`.*\(did you mean `master`\?\)/);
     // Named sides first: the argument after them is a PATH.
     assertUsageError(temps.run(['diff', 'HEAD', 'main'], repo), /main: no such file or folder in HEAD nor in worktree/);
+    // Nothing near: the current branch, and the usual main branch when there is one besides it.
+    git(repo, 'branch', 'main');
+    git(repo, 'checkout', '-q', '-b', 'topic');
+    assertUsageError(
+      temps.run(['diff', 'zzzzzz'], repo),
+      /^subagents: unknown revision `zzzzzz`, nor a file or folder here \(the current branch is `topic`; there is also `main`\); run `git branch -a` to list the branches$/,
+    );
+    git(repo, 'checkout', '-q', 'main');
+    assertUsageError(temps.run(['diff', 'zzzzzz'], repo), /\(the current branch is `main`; there is also `master`\)/);
   });
 
   it('files git archive would leave out (export-ignore) are still compared', () => {
