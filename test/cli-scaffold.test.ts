@@ -96,6 +96,11 @@ describe('subagents new', function () {
       temps.run(['new', 'polytokn', 'x'], ws),
       /unknown runtime "polytokn" \(did you mean `polytoken`\?\)/,
     );
+    for (const args of [[], ['polytoken'], ['polytoken', 'a', 'b']])
+      assertUsageError(
+        temps.run(['new', ...args], ws),
+        /^subagents: new needs RUNTIME and NAME; run `subagents new --help`$/,
+      );
     assert.equal(fs.existsSync(path.join(ws, '.picasso')), false);
     assert.equal(fs.existsSync(path.join(ws, '.polytoken')), false);
     assert.equal(fs.existsSync(path.join(ws, '../escape.md')), false);
