@@ -7,6 +7,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { privateFolderProblem } from './private-folder';
 
 export const DIGEST_BYTES = 32;
 export const sha256 = (data: string | Buffer): Buffer => crypto.createHash('sha256').update(data).digest();
@@ -21,12 +22,8 @@ export function cacheFolder(
 ): string | undefined {
   try {
     const dir = path.join(base, `subagents-code-cache-${uid ?? 'user'}`);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(dir);
-    if (!stat.isDirectory()) return undefined;
     // On Windows the temporary folder is the user's own; elsewhere the folder must be ours alone.
-    if (uid !== null && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
-    return dir;
+    return privateFolderProblem(dir, uid ?? undefined) ? undefined : dir;
   } catch {
     return undefined;
   }

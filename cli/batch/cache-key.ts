@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { describeError } from '../../shared/node';
+import { privateFolderProblem, type PrivateFolderProblem } from '../private-folder';
 
 const KEY_BYTES = 32;
 const KEY_FILE = 'check-cache.key';
@@ -32,15 +33,14 @@ export function userCacheKey(env: NodeJS.ProcessEnv): { key: Buffer } | { proble
   const dir = userCacheFolder(env);
   if (!dir) return { problem: 'no cache folder for its key (HOME is not set)' };
   const uid = process.geteuid?.();
+  let folderProblem: PrivateFolderProblem | undefined;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(dir);
-    if (!stat.isDirectory()) return { problem: `its key folder ${dir} is not a folder` };
-    if (uid !== undefined && stat.uid !== uid) return { problem: `its key folder ${dir} is not yours` };
-    if (uid !== undefined && (stat.mode & 0o022) !== 0) return { problem: `others can write to its key folder ${dir}` };
+    folderProblem = privateFolderProblem(dir, uid);
   } catch (e) {
     return { problem: `cannot make its key folder ${dir}: ${describeError(e)}` };
   }
+  if (folderProblem === 'writable by others') return { problem: `others can write to its key folder ${dir}` };
+  if (folderProblem) return { problem: `its key folder ${dir} is ${folderProblem}` };
   const file = path.join(dir, KEY_FILE);
   try {
     return readKey(file, uid);

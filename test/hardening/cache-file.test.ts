@@ -197,8 +197,18 @@ describe('hardening: the cache file is hostile input', function () {
     );
     refused('short', /is not 32 bytes long/, () => fs.writeFileSync(keyFile, 'short'), restore);
     refused('folder writable by others', /others can write to its key folder/, () => fs.chmodSync(dir, 0o770), restore);
-    if (process.geteuid?.() === 0)
+    if (process.geteuid?.() === 0) {
       refused('not yours', /its key .* is not yours/, () => fs.chownSync(keyFile, 1234, 1234), restore);
+      refused(
+        'folder not yours',
+        /its key folder .* is not yours/,
+        () => fs.chownSync(dir, 1234, 1234),
+        () => {
+          fs.chownSync(dir, 0, 0);
+          restore();
+        },
+      );
+    }
     // HOME unusable: no folder for the key, so no cache, and no crash.
     refused(
       'HOME is a file',
