@@ -177,6 +177,7 @@ export function createFileExclusively(
 
 /**
  * `-o /dev/stdout`, `/dev/null`, `/proc/self/fd/3`: opened (following its links) and written, never made or replaced.
+ * No O_CREAT, so nothing is ever created here; these are the system's paths, which no repository holds.
  */
 function writeIntoDevicePath(path: string, data: Buffer): WriteOutcome {
   try {
