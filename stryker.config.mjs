@@ -44,6 +44,7 @@ const IN_PROCESS_SUITES = [
   'editor-polytoken-rename',
   'resolution-render',
   'definitions-view',
+  'symbols',
   'skeletons',
   'skeleton-fix',
   'corners',
