@@ -58,24 +58,39 @@ fs.openSync = function (file, flags) {
   return { ...r, analyzed: analyzed.sort(), hashed: hashed.sort() };
 }
 
-/** runWatched's hook, for the CLI run in the test process (the mutation run): the same log, the same rule. */
-function watchedInProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string) {
+type Hooked = 'openSync' | 'statSync';
+
+/**
+ * Runs `run` with `fs.openSync` and `fs.statSync` of the module itself wrapped: `note` sees each
+ * call's arguments first. For the CLI run in the test process (the mutation run), where a
+ * process would take the same hook by `--require`.
+ */
+function withFsHooks<T>(note: (call: Hooked, args: unknown[]) => void, run: () => T): T {
   // The module itself: `fs` here is TypeScript's copy of its bindings, which cannot be assigned.
-  const nodeFs = require('fs') as { openSync: typeof fs.openSync };
-  const open = nodeFs.openSync;
-  const watched = function (this: unknown, file: fs.PathLike, flags?: fs.OpenMode) {
-    const reading =
-      flags === undefined || flags === 'r' || (typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY);
-    if (reading && typeof file === 'string') fs.appendFileSync(log, file + '\n');
-    // eslint-disable-next-line prefer-rest-params
-    return open.apply(this, arguments as unknown as Parameters<typeof fs.openSync>);
-  };
-  nodeFs.openSync = watched as typeof fs.openSync;
+  const nodeFs = require('fs') as Record<Hooked, (...args: unknown[]) => unknown>;
+  const saved = { openSync: nodeFs.openSync, statSync: nodeFs.statSync };
+  for (const call of ['openSync', 'statSync'] as const)
+    nodeFs[call] = function (this: unknown, ...args: unknown[]) {
+      note(call, args);
+      return saved[call].apply(this, args);
+    };
   try {
-    return temps.run(args, cwd, { env });
+    return run();
   } finally {
-    nodeFs.openSync = open;
+    Object.assign(nodeFs, saved);
   }
+}
+
+/** runWatched's hook, for the CLI run in the test process: the same log, the same rule. */
+function watchedInProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string) {
+  return withFsHooks(
+    (call, [file, flags]) => {
+      const reading =
+        flags === undefined || flags === 'r' || (typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY);
+      if (call === 'openSync' && reading && typeof file === 'string') fs.appendFileSync(log, file + '\n');
+    },
+    () => temps.run(args, cwd, { env }),
+  );
 }
 
 /**
@@ -171,6 +186,27 @@ describe('check --cache', function () {
     assert.notEqual(edited.stdout, expected, 'the typo is gone');
   });
 
+  it('marks each phase in order (the names docs/performance.md reads): a cold run records and writes the cache, a warm one ends with the restore', () => {
+    const ws = neverStamped(temps.workspace(FILES));
+    const MARKS = Symbol.for('subagents.phaseMarks');
+    const phases = () => {
+      const marks: [string, NodeJS.CpuUsage][] = [];
+      Reflect.set(globalThis, MARKS, marks);
+      try {
+        temps.runInTestProcess(['check', '--cache', '-f', 'json'], ws);
+      } finally {
+        Reflect.deleteProperty(globalThis, MARKS);
+      }
+      return marks.map(([phase]) => phase);
+    };
+    const run = ['walk', 'config.parse', 'walk', 'walk', 'stamps', 'analysis', 'restore'];
+    const end = ['analysis', 'report', 'output'];
+    assert.deepEqual(phases(), ['start', ...run, 'record', 'serialize', 'write', ...end]);
+    const cache = ['cache.read', 'cache.verify', 'cache.parse', 'cache.check'];
+    // Nothing changed: nothing to record or write.
+    assert.deepEqual(phases(), ['start', ...cache, ...run, ...end]);
+  });
+
   it('after a fresh checkout (most stamps fail) each file is opened at once, no stat first; a same-size edit is still seen', () => {
     const files: Record<string, string> = { '.subagents.yaml': FILES['.subagents.yaml'] };
     const names = Array.from({ length: 40 }, (_, i) => `agent-${String(i).padStart(2, '0')}`);
@@ -180,8 +216,8 @@ describe('check --cache', function () {
     const definition = (name: string) => path.join(ws, `.polytoken/subagents/${name}.md`);
     for (const file of Object.keys(files)) pinMtime(path.join(ws, file));
     sleep(2100);
-    // Both runs as processes (the second needs Node flags): one checker, so the cache is reused.
-    temps.run(['check', '--cache'], ws, { nodeArgs: [] });
+    // Both runs in one kind of checker (processes, or the test process), so the cache is reused.
+    temps.run(['check', '--cache'], ws, CLI_IN_PROCESS ? {} : { nodeArgs: [] });
     // The first 30 get new times with the same bytes; of the last ten, which keep theirs, two are edited (same size).
     const now = new Date();
     for (const name of names.slice(0, 30)) fs.utimesSync(definition(name), now, now);
@@ -200,7 +236,16 @@ fs.statSync = function (file) { note('stat', file); return statSync.apply(this, 
 fs.openSync = function (file) { note('open', file); return openSync.apply(this, arguments); };
 `,
     );
-    const r = temps.run(['check', '--cache', '-f', 'json'], ws, { nodeArgs: ['--require', hook] });
+    const args = ['check', '--cache', '-f', 'json'];
+    const r = CLI_IN_PROCESS
+      ? withFsHooks(
+          (call, [file]) =>
+            typeof file === 'string' &&
+            file.endsWith('.md') &&
+            fs.appendFileSync(log, `${call === 'openSync' ? 'open' : 'stat'} ${file}\n`),
+          () => temps.run(args, ws),
+        )
+      : temps.run(args, ws, { nodeArgs: ['--require', hook] });
     assert.equal(r.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
     assert.match(r.stdout, /grap/);
     const calls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
@@ -212,7 +257,8 @@ fs.openSync = function (file) { note('open', file); return openSync.apply(this, 
       'each file is opened, its stamp compared with the open file',
     );
     const stats = calls.filter((c) => c.startsWith('stat ')).length;
-    assert.ok(stats > 0 && stats <= 16, `a stat for the first stamps only, then none (${stats})`);
+    // The first 16 stamps tried all failed, so from then on each file is opened at once.
+    assert.equal(stats, 16, 'a stat for the first 16 stamps, then none');
   });
 
   it('a same-size edit in the second the file was read, the mtime put back, is seen: the file had no stamp', () => {

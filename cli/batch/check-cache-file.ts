@@ -175,7 +175,7 @@ const isStoredDiagnostic: Check = (d) =>
   [1, 2, 3, 4].includes(d[4]) &&
   typeof d[5] === 'string' &&
   typeof d[6] === 'string' &&
-  (d.length === 7 || (d.length === 8 && isStoredData(d[7])));
+  (d.length === 7 || isStoredData(d[7]));
 
 const isDiagnosticList = arrayOf(isStoredDiagnostic);
 
@@ -187,7 +187,6 @@ const entryOf =
   (contexts: number): Check =>
   (e) =>
     Array.isArray(e) &&
-    e.length >= 3 &&
     e.length <= 5 &&
     typeof e[0] === 'string' &&
     isCount(e[1]) &&

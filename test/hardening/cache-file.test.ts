@@ -37,6 +37,18 @@ function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
 
 const ONE_NOTE = /^subagents: ignoring the cache .*: [^\n]*; it will be rebuilt\n$/;
 
+/** A workspace checked once with `--cache`: its report without cache, the cache as parsed, and the key that signs it. */
+function withCache() {
+  const ws = temps.workspace(FILES);
+  const plain = cli(['check', '-f', 'json'], ws);
+  cli(['check', '--cache'], ws);
+  const cacheFile = path.join(ws, '.subagentscache');
+  const real = fs.readFileSync(cacheFile, 'utf8');
+  const doc = JSON.parse(real.slice(real.indexOf('\n') + 1));
+  const key = fs.readFileSync(path.join(temps.xdgCache, 'subagents', 'check-cache.key'));
+  return { ws, plain, cacheFile, doc, key };
+}
+
 describe('hardening: the cache file is hostile input', function () {
   this.timeout(120_000);
 
@@ -72,13 +84,7 @@ describe('hardening: the cache file is hostile input', function () {
   });
 
   it('a configuration entry not as this checker writes it crashes nothing, even signed with the right key', () => {
-    const ws = temps.workspace(FILES);
-    const plain = cli(['check', '-f', 'json'], ws);
-    cli(['check', '--cache'], ws);
-    const cacheFile = path.join(ws, '.subagentscache');
-    const real = fs.readFileSync(cacheFile, 'utf8');
-    const doc = JSON.parse(real.slice(real.indexOf('\n') + 1));
-    const key = fs.readFileSync(path.join(temps.xdgCache, 'subagents', 'check-cache.key'));
+    const { ws, plain, cacheFile, doc, key } = withCache();
     const [configPath] = Object.keys(doc.configs);
     const [hash] = doc.configs[configPath];
     // A configuration entry is its text's hash alone (the configuration is parsed again every run).
@@ -103,6 +109,62 @@ describe('hardening: the cache file is hostile input', function () {
         assert.match(r.stderr, ONE_NOTE, label);
         assert.doesNotMatch(r.stderr, /\n\s+at |TypeError|Cannot read/, label);
       }
+    }
+  });
+
+  it('each part not as this checker writes it, even signed with your key, is named and the cache rebuilt', () => {
+    const { ws, plain, cacheFile, doc, key } = withCache();
+    const signed = (d: unknown) => {
+      const json = JSON.stringify(d);
+      return `${createHmac('sha256', key).update(json).digest('base64')}\n${json}`;
+    };
+    // The file with a diagnostic that carries data (a fix), and that diagnostic.
+    const [withData] = Object.keys(doc.files).filter((f) => doc.files[f][2].some((d: unknown[]) => d.length === 8));
+    assert.ok(withData, JSON.stringify(doc.files));
+    const at = doc.files[withData][2].findIndex((d: unknown[]) => d.length === 8);
+    type Doc = typeof doc;
+    /** A copy of the cache with one file entry changed by `change`. */
+    const entry = (change: (e: unknown[]) => void) => (d: Doc) => change(d.files[withData]);
+    const diagnostic = (change: (d: unknown[]) => void) => entry((e) => change((e[2] as unknown[][])[at]));
+    const cases: [string, (d: Doc) => void][] = [
+      ['layout', (d) => (d.extra = 1)],
+      ['list of contexts', (d) => (d.contexts = [1])],
+      ['list of contexts', (d) => (d.contexts = 'context')],
+      ['list of same-name groups', (d) => (d.groups = { 'polytoken a': 1 })],
+      ['list of configurations', (d) => (d.configs = { x: ['a', 'b'] })],
+      ['list of files', (d) => (d.files = [])],
+      ['list of files', entry((e) => e.splice(2))],
+      ['list of files', entry((e) => (e.splice(3), e.push(null, [1, 2, 3, 4, 5], 'more')))],
+      ['list of files', entry((e) => (e[0] = 5))],
+      ['list of files', entry((e) => (e[1] = doc.contexts.length))],
+      ['list of files', entry((e) => (e[1] = -1))],
+      ['list of files', entry((e) => (e[2] = {}))],
+      ['list of files', entry((e) => (e[3] = 5))],
+      ['list of files', entry((e) => ((e[3] = null), (e[4] = 'stamp')))],
+      ['list of files', diagnostic((d) => d.splice(6))],
+      ['list of files', diagnostic((d) => d.push('more'))],
+      ['list of files', diagnostic((d) => (d[0] = -1))],
+      ['list of files', diagnostic((d) => (d[3] = 1.5))],
+      ['list of files', diagnostic((d) => (d[4] = 5))],
+      ['list of files', diagnostic((d) => (d[5] = 5))],
+      ['list of files', diagnostic((d) => (d[6] = null))],
+      ['list of files', diagnostic((d) => (d[7] = { fixable: false }))],
+      ['list of files', diagnostic((d) => (d[7] = { tool: 1 }))],
+      ['list of files', diagnostic((d) => (d[7] = { other: true }))],
+      ['list of files', diagnostic((d) => (d[7] = []))],
+    ];
+    // Written as read, the cache is used: the changes below are what is refused.
+    fs.writeFileSync(cacheFile, signed(doc));
+    assert.equal(cli(['check', '--cache', '-f', 'json'], ws).stderr, '');
+    for (const [part, change] of cases) {
+      const copy = structuredClone(doc);
+      change(copy);
+      fs.writeFileSync(cacheFile, signed(copy));
+      const r = cli(['check', '--cache', '-f', 'json'], ws);
+      const label = `${part}: ${change}`;
+      assert.equal(r.stdout, plain.stdout, label);
+      assert.match(r.stderr, ONE_NOTE, label);
+      assert.ok(r.stderr.includes(`its ${part} is not what this checker writes`), `${label}\n${r.stderr}`);
     }
   });
 

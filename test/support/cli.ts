@@ -48,7 +48,8 @@ export function runCli(args: string[], run: CliRun): Run {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function runInProcess(args: string[], run: CliRun): Run {
+/** The CLI's `main` in this process, whatever CLI_IN_PROCESS says (not for the servers or Node flags). */
+export function runInProcess(args: string[], run: CliRun): Run {
   const { main } = require(path.join(ROOT, 'out', 'cli', 'run.js')) as typeof import('../../cli/run');
   const version = (require(path.join(ROOT, 'package.json')) as { version: string }).version;
   let stdout = '';
@@ -101,7 +102,16 @@ export class Temps {
     cwd: string,
     options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] } = {},
   ): Run {
-    return runCli(args, {
+    return runCli(args, this.runOf(cwd, options));
+  }
+
+  /** Runs the CLI's `main` in the test process, as `run` does under CLI_IN_PROCESS. */
+  runInTestProcess(args: string[], cwd: string, options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Run {
+    return runInProcess(args, this.runOf(cwd, options));
+  }
+
+  private runOf(cwd: string, options: { env?: NodeJS.ProcessEnv; input?: string; nodeArgs?: string[] }): CliRun {
+    return {
       cwd,
       env: {
         ...process.env,
@@ -113,7 +123,7 @@ export class Temps {
       },
       input: options.input,
       nodeArgs: options.nodeArgs,
-    });
+    };
   }
 
   remove(): void {
