@@ -59,6 +59,7 @@ export function initialConfig(): string {
 
 /** `subagents init`: exit 2 when the folder already has a configuration. */
 export function commandInit(args: string[], io: Io): number {
+  // Stryker disable next-line ArrayDeclaration: an option named by the mutant (no leading --) is not one a user would give
   const parsed = parseArgs(args, { values: [], flags: [] }, 'init');
   if (parsed.help) {
     io.out(HELP.init);
@@ -104,6 +105,7 @@ export function commandNew(args: string[], io: Io): number {
     throw new UsageError(
       `"${name}" cannot be a definition's name here: use letters, digits, "_", "-" and "." (not first), at most 100`,
     );
+  // Stryker disable next-line StringLiteral: '' resolves to the current folder as '.' does
   const dir = absolutePath(io.cwd, parsed.values['--dir'] ?? '.');
   const skeleton = subagentSkeleton(module.id, name, parsed.values['--description'] ?? '');
   if (!skeleton) throw new UsageError(`${module.title} has no skeleton for a new definition`);

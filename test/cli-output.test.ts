@@ -50,6 +50,17 @@ describe('check: the stylish report and the text contract', function () {
     assert.match(r.stdout, /\n {2}1 of them fixable with `--fix`/);
   });
 
+  it('SARIF marks the one result --fix fixes (`fixable`), as stylish counts it', () => {
+    const ws = temps.workspace(WORKSPACE);
+    const r = temps.run(['check', '-f', 'sarif'], ws);
+    const results = JSON.parse(r.stdout).runs[0].results as { ruleId: string; properties?: { fixable?: unknown } }[];
+    assert.equal(results.length, 5, r.stdout);
+    assert.deepEqual(
+      results.filter((x) => x.properties && 'fixable' in x.properties).map((x) => [x.ruleId, x.properties?.fixable]),
+      [['polytoken/exit-tool-listed', true]],
+    );
+  });
+
   it('a clean workspace: one line', () => {
     const ws = temps.workspace({ [B]: VALID_POLYTOKEN('b') });
     const r = temps.run(['check', '-f', 'stylish'], ws);

@@ -36,6 +36,18 @@ describe('subagents init', function () {
       'only comments',
     );
     assert.deepEqual(problems(ws, ['.subagents.yaml']), []);
+    // Each key's example follows the sentence that explains it, and uncommented they are a valid configuration.
+    const lines = text.split('\n');
+    const keys = lines.flatMap((l, i) => (/^# [a-z]+:/.test(l) ? [[l.slice(2), lines[i - 1]]] : []));
+    assert.deepEqual(
+      keys.map(([key]) => key.split(':')[0]),
+      ['files', 'ignore', 'tools', 'mcp', 'rules'],
+    );
+    for (const [key, before] of keys) assert.match(before, /^# [A-Z].*[.)]$/, key);
+    const examples = lines.filter((l) => /^# [a-z]+:|^# {3}/.test(l)).map((l) => l.slice(2));
+    const uncommented = temps.dir();
+    fs.writeFileSync(path.join(uncommented, '.subagents.yaml'), examples.join('\n') + '\n');
+    assert.deepEqual(problems(uncommented, ['.subagents.yaml']), [], examples.join('\n'));
     fs.writeFileSync(path.join(ws, '.subagents.yaml'), 'ignore: []\n');
     assertUsageError(temps.run(['init'], ws), /cannot create \.subagents\.yaml: already exists/);
     assert.equal(fs.readFileSync(path.join(ws, '.subagents.yaml'), 'utf8'), 'ignore: []\n');

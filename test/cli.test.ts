@@ -914,9 +914,14 @@ describe('subagents rules', function () {
     assert.equal(r.code, 0);
     const lines = r.stdout.trimEnd().split('\n');
     assert.equal(lines.length, RULES.length);
+    const docs = JSON.parse(run(['rules', '--format', 'json'], tempDir()).stdout).rules.map((x: any) => x.docs);
+    // Columns two spaces apart: the ids padded to the longest, the severities to `deprecated` and more.
+    const severityAt = Math.max(...RULES.map((m) => m.id.length)) + 2;
     RULES.forEach((m, i) => {
       assert.ok(lines[i].startsWith(m.id + ' '), lines[i]);
-      assert.ok(lines[i].includes(m.defaultSeverity) && lines[i].includes(m.summary));
+      assert.ok(lines[i].startsWith(`${m.defaultSeverity} `, severityAt), lines[i]);
+      assert.ok(lines[i].startsWith(`${m.summary}  ${docs[i]}`, severityAt + 13), lines[i]);
+      assert.ok(lines[i].endsWith(docs[i]), lines[i]);
     });
   });
 

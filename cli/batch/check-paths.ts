@@ -243,6 +243,7 @@ const mayUseWorkers = (options: CheckOptions) =>
  * analyze few files.
  */
 function earlyWorkers(options: CheckOptions): EarlyWorkers | undefined {
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: workers started early go unused, or do what workers started later would; only the time changes
   if (!mayUseWorkers(options)) return undefined;
   const requested = requestedWorkers(options);
   const count = requested ?? defaultWorkers();

@@ -77,6 +77,36 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
   it('declares tools, resources and prompts', () => {
     const capabilities = mcp.client.getServerCapabilities();
     assert.deepEqual(Object.keys(capabilities ?? {}).sort(), ['prompts', 'resources', 'tools']);
+    // The instructions name each runtime's files, leading `**/` dropped, for the model to know what to check.
+    assert.ok(
+      mcp.client
+        .getInstructions()
+        ?.startsWith(
+          'Checks subagent definition files of 3 agent runtimes (Polytoken: .polytoken/subagents/*.md; Profy: *.expert.json; Picasso: .picasso/agents/*.md and apps/cli/agents/*.yaml and apps/cli/agents/*.yml) the way each runtime reads them.',
+        ),
+      mcp.client.getInstructions(),
+    );
+  });
+
+  it('SUBAGENTS_MCP_TIMING: each call logs its tool, wall and CPU time', async () => {
+    const timed = await mcpSession(ws, temps.xdg, { env: { SUBAGENTS_MCP_TIMING: '1' } });
+    try {
+      await timed.data('list_definitions');
+      await timed.data('check', { paths: ['.polytoken'] });
+      await timed.error('resolve', { path: 'nowhere.md' });
+      const lines = timed
+        .stderr()
+        .split('\n')
+        .filter((l) => / ms, cpu /.test(l));
+      assert.deepEqual(
+        lines.map((l) => /^subagents mcp: ([a-z_]+): \d+\.\d ms, cpu \d+\.\d ms$/.exec(l)?.[1]),
+        ['list_definitions', 'check', 'resolve'],
+        timed.stderr(),
+      );
+    } finally {
+      await timed.close();
+    }
+    assert.doesNotMatch(mcp.stderr(), / ms, cpu /, 'not without it');
   });
 
   it('check of the workspace is `check --format json`, with its summary line as text', async () => {

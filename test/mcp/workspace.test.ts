@@ -98,6 +98,12 @@ describe('subagents mcp: the workspace roots', function () {
       // The definitions beside the linked configuration are checked with the defaults.
       assert.equal(data.summary.errors, 0);
       assert.match(await mcp.error('check', { paths: ['elsewhere'] }), /^elsewhere: outside the workspace/);
+      // A NUL would end the path early in the system's calls: refused, whatever follows it.
+      for (const tool of ['check', 'resolve'])
+        assert.equal(
+          await mcp.error(tool, tool === 'check' ? { paths: ['project\0/x.md'] } : { path: 'project/ok.md\0' }),
+          `${JSON.stringify(tool === 'check' ? 'project\0/x.md' : 'project/ok.md\0')}: a path cannot hold a NUL character`,
+        );
       assert.match(
         await mcp.error('check', { paths: ['elsewhere/.polytoken/subagents/x.md'] }),
         /outside the workspace/,
