@@ -89,6 +89,14 @@ describe('Polytoken editor: completion in the tool lists', () => {
     assert.ok(labels(def('  tools: [‸]\n  tools_deny: [grep]\n')).includes('grep'));
   });
 
+  it('on the empty line below a block list, a new entry: `- ` written and typed before the name', () => {
+    const [first] = items(def('  tools:\n    - file_read\n    ‸\n'));
+    assert.deepStrictEqual([first.label, newText(first), first.filterText], ['glob', '- glob', '- glob']);
+    // After a dash the dash is already there.
+    const [after] = items(def('  tools:\n    - file_read\n    - ‸\n'));
+    assert.deepStrictEqual([after.label, newText(after), after.filterText], ['glob', 'glob', undefined]);
+  });
+
   it('offers in `tools_deny` the deniable literal names only, granted ones in catalog order', () => {
     const offered = items(def('  tools: [file_read]\n  tools_deny: [glob, ‸]\n'));
     assert.deepStrictEqual(

@@ -7,7 +7,7 @@ import MarkdownIt from 'markdown-it';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { resolveWithProvenance } from '../shared/features/resolve';
-import { renderResolution } from '../shared/docs/resolution';
+import { renderResolution, summarize } from '../shared/docs/resolution';
 
 const markdown = new MarkdownIt({ html: true });
 
@@ -58,18 +58,23 @@ describe('the resolve preview: tool-set chips', () => {
       delegationBrief: 'Posts.',
       tools: ['read', 'mcp__ledger__post'],
       subagents: [
-        { name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['mcp__ledger__*', 'write'] },
+        { name: 'poster', description: 'Posts.', system_prompt: 'Post.', tools: ['mcp__ledger__*', 'write', 'edit'] },
       ],
     };
     const { html } = rendered('experts/ledger.expert.json', JSON.stringify(expert, null, 2));
     assert.match(item(html, 'Granted (1)'), /tools: mcp__ledger__\* → <code>mcp__ledger__post<\/code>/);
-    assert.match(item(html, 'Dropped entries (1)'), /<s><code>write<\/code><\/s> \(not in the main toolset\)/);
+    assert.match(
+      item(html, 'Dropped entries (2)'),
+      /<s><code>write<\/code><\/s> \(not in the main toolset\) · <s><code>edit<\/code><\/s> \(not in the main toolset\)/,
+    );
   });
 
   it('marks a tool the catalog does not know and counts it apart', () => {
     const { md } = rendered('.polytoken/subagents/triage.md', POLY.replace('[file_read', '[grpe, file_read'));
     assert.match(md, /\*\*Granted \(3 \+ 1 unknown\)\*\*: .*`grpe` ❓/);
     assert.match(md, /❓ \*\*Unknown \(1\)\*\*: `grpe`: not in the catalog/);
+    const two = rendered('.polytoken/subagents/triage.md', POLY.replace('[file_read', '[grpe, zzz_tool, file_read')).md;
+    assert.match(two, /❓ \*\*Unknown \(2\)\*\*: `grpe` `zzz_tool`: not in the catalog/);
     assert.ok(md.includes('| `grpe` (unknown tool) | tools |'), md);
     assert.ok(md.includes('**Effective tools (3 + 1 unknown)**'), md);
   });
@@ -91,5 +96,53 @@ describe('the resolve preview: tool-set chips', () => {
       '{ "name": "book", "description": "d", "delegationBrief": "b", "tools": [], "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": [] }] }';
     const { md } = rendered('experts/book.expert.json', expert);
     assert.ok(md.includes('\n- ✓ **Granted (0)**: _none_\n\n**Effective tools (0)**\n\n_No tools._\n'), md);
+  });
+});
+
+describe('the status bar summary of a resolution', () => {
+  const resolution = (rel: string, text: string) => {
+    const path = `/ws/${rel}`;
+    const r = resolveWithProvenance(
+      analyze({ text, path, config: defaultLoadedConfig('/ws'), root: '/ws' }),
+      `file://${path}`,
+    );
+    assert.ok(r);
+    return r;
+  };
+  const TRIAGE = '---\nname: triage\ndescription: Sorts.\npolytoken:\n  tools: [file_read, grep]\n---\nSort.\n';
+  const expert = (...subagents: object[]) =>
+    JSON.stringify({ name: 'book', description: 'd', tools: ['read', 'write'], subagents });
+  const sub = (name: string, tools: string[]) => ({ name, description: 's', system_prompt: 'p', tools });
+
+  it('one definition: its status and tool count, `(unnamed)` for an empty name', () => {
+    const r = resolution('.polytoken/subagents/triage.md', TRIAGE);
+    assert.deepStrictEqual(summarize(r), {
+      text: '$(check) polytoken · loads · 3 tools',
+      tooltip: 'triage: loads, 3 tools. Click to show the resolved tool set.',
+    });
+    r.definitions[0].name = '';
+    assert.strictEqual(summarize(r).tooltip, '(unnamed): loads, 3 tools. Click to show the resolved tool set.');
+    // A name that is not the file's: the runtime rejects it.
+    const rejected = resolution('.polytoken/subagents/triage.md', TRIAGE.replace('name: triage', 'name: other'));
+    assert.strictEqual(summarize(rejected).text, '$(error) polytoken · rejected · 3 tools');
+  });
+
+  it("a file of several: none, all loading, or how many do not (each one's line in the tooltip)", () => {
+    const rel = 'experts/book.expert.json';
+    assert.deepStrictEqual(summarize(resolution(rel, expert())), {
+      text: '$(info) profy · no subagents',
+      tooltip: 'No subagent definitions in this file.',
+    });
+    assert.deepStrictEqual(summarize(resolution(rel, expert(sub('a', ['read'])))), {
+      text: '$(check) profy · 1 subagent · all load',
+      tooltip: 'a: loads, 1 tool',
+    });
+    const dropped = resolution(rel, expert(sub('a', ['read']), sub('b', ['grep'])));
+    assert.deepStrictEqual(summarize(dropped), {
+      text: '$(warning) profy · 1 of 2 subagents dropped',
+      tooltip: 'a: loads, 1 tool\nb: dropped, 0 tools',
+    });
+    dropped.definitions[1].name = '';
+    assert.strictEqual(summarize(dropped).tooltip, 'a: loads, 1 tool\n(unnamed): dropped, 0 tools');
   });
 });

@@ -23,6 +23,22 @@ describe('definition snippets', () => {
     for (const label of ['Polytoken subagent', 'Picasso role']) assert.ok(names.includes(`New ${label}`), label);
   });
 
+  it('each is offered in the language of the files its globs match: Markdown or YAML, never JSON', () => {
+    assert.deepStrictEqual(
+      files.map((f) => [f.language, Object.entries(f.snippets).map(([name, x]) => [name, x.include])]),
+      [
+        [
+          'subagents-markdown',
+          [
+            ['New Polytoken subagent', ['**/.polytoken/subagents/*.md']],
+            ['New Picasso role', ['**/.picasso/agents/*.md']],
+          ],
+        ],
+        ['subagents-yaml', [['New Picasso role', ['**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml']]]],
+      ],
+    );
+  });
+
   it('snippets/ holds exactly the generated files, up to date', () => {
     const written = fs.readdirSync(path.join(ROOT, 'snippets')).sort();
     assert.deepStrictEqual(written, files.map((f) => `${f.language}.json`).sort(), REGENERATE);
