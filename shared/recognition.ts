@@ -171,7 +171,8 @@ export function folderDialects(
   root?: string,
 ): (name: string) => Dialect | undefined {
   const rootDir = root === undefined ? undefined : toPosix(root);
-  const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+  // For `/`, `//name`: dialectOf normalizes the path first.
+  const join = (name: string) => `${dir}/${name}`;
   // Slicing is exact for normalized absolute paths only; anything else takes the per-file way.
   if (!isNormalAbsolute(dir) || !isNormalAbsolute(loaded.dir) || (rootDir !== undefined && !isNormalAbsolute(rootDir)))
     return (name) => dialectOf(join(name), loaded, root);

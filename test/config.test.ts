@@ -137,6 +137,19 @@ describe('config: each kind of breakage', () => {
     );
   });
 
+  it('wrong types under a key holding `~` or `/` (escaped in the schema path): on the value', () => {
+    const text = 'mcp:\n  a~b/c: 5\n  ok: [x]\n';
+    assert.deepStrictEqual(
+      broken(text, 'mcp:\n  ok: [x]\n').map((f) => [covered(text, f), f.message]),
+      [
+        [
+          '5',
+          '`mcp.a~b/c` must be a list, so this part is ignored (the rest of the configuration applies) until it is fixed.',
+        ],
+      ],
+    );
+  });
+
   it('a null value: on its key', () => {
     const text = 'tools:\n  picasso:\n';
     const [f] = broken(text);

@@ -29,6 +29,7 @@ describe('the Subagents view', () => {
     );
     const [d] = defs;
     assert.strictEqual(d.status, 'loads');
+    assert.ok(!('reasons' in d), 'a definition that loads has no reasons');
     assert.strictEqual(d.group, 'ws');
     // file_raed is not in the catalog: counted apart.
     assert.strictEqual(d.unknown, 1);

@@ -17,7 +17,7 @@ import {
 import { inlayHints } from '../shared/features/inlay-hints';
 import { removedToolDiagnostics } from '../shared/features/removed-tools';
 import { newTextOf as newText, type At } from './support/editor';
-import { config, def, GITHUB, polytoken } from './support/polytoken-editor';
+import { CONFIG, config, def, GITHUB, polytoken } from './support/polytoken-editor';
 
 const { at, items, labels, hovered, hoverText } = polytoken;
 const FAMILIES =
@@ -89,6 +89,12 @@ describe('Polytoken editor: completion in the tool lists', () => {
     assert.ok(labels(def('  tools: [‸]\n  tools_deny: [grep]\n')).includes('grep'));
   });
 
+  it("offers the tags of the configuration's tools once each, sorted", () => {
+    const yaml = `${CONFIG}    - { name: zap, tags: [zeta, exec] }\n    - { name: apt, tags: [alpha] }\n`;
+    const tags = labels(def('  tools: [‸]\n'), { config: config(yaml) }).filter((l) => l.startsWith('tag!'));
+    assert.deepStrictEqual(tags, ['tag!ALL', 'tag!ALL_MCP', 'tag!alpha', 'tag!exec', 'tag!zeta']);
+  });
+
   it('on the empty line below a block list, a new entry: `- ` written and typed before the name', () => {
     const [first] = items(def('  tools:\n    - file_read\n    ‸\n'));
     assert.deepStrictEqual([first.label, newText(first), first.filterText], ['glob', '- glob', '- glob']);
@@ -146,8 +152,8 @@ describe('Polytoken editor: completion in the tool lists', () => {
     assert.deepStrictEqual(labels(def('  inherit_tools: ‸\n')), ['true', 'false']);
     const name = items('---\nname: ‸\n---\n', { path: '/w/.polytoken/subagents/review-bot.md' });
     assert.deepStrictEqual(
-      name.map((i) => [i.label, i.preselect]),
-      [['review-bot', true]],
+      name.map((i) => [i.label, i.kind, i.detail, i.preselect]),
+      [['review-bot', CompletionItemKind.Value, 'the file name', true]],
     );
   });
 });

@@ -34,6 +34,9 @@ describe('index: quick name reading agrees with the parser', () => {
     ['polytoken', '/w/.polytoken/subagents/a.md', '---\nname: a\nname: b\n---\n', 'either'],
     ['polytoken', '/w/.polytoken/subagents/a.md', 'no frontmatter\n', 'either'],
     ['polytoken', '/w/.polytoken/subagents/a.md', '---\r\nname: crlf\r\n---\r\n', 'quick'],
+    // A byte order mark is not part of the text the ranges count.
+    ['polytoken', '/w/.polytoken/subagents/a.md', '\ufeff---\nname: bom\n---\n', 'quick'],
+    ['picasso', '/w/apps/cli/agents/r.yaml', '\ufeffname: bom_role\n', 'quick'],
     ['picasso', '/w/apps/cli/agents/r.yaml', 'model: m\nname: role_x\n', 'quick'],
     ['picasso', '/w/.picasso/agents/r.md', '---\nname: fm_role\n---\n', 'quick'],
     ['picasso', '/w/.picasso/agents/r.md', 'name: plain_md\ntools: []\n', 'either'],

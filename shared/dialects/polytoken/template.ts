@@ -117,7 +117,7 @@ export interface TemplateProblem {
   start: number;
   end: number;
   message: string;
-  /** The block tag involved, for quick fixes (e.g. the missing `end…`). */
+  /** The block tag involved (the one left open, or the `end…` without its opening). */
   tag?: string;
 }
 

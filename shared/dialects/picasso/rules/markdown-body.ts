@@ -12,8 +12,8 @@ export const markdownBody: PicassoRule = {
     if (!body || !ctx.path.endsWith('.md')) return [];
     const text = ctx.file.source.text;
     let i = body.start;
-    // Stryker disable next-line EqualityOperator: the body ends with the text, where `text[i]` is no space
-    while (i < body.end && /\s/.test(text[i])) i++;
+    // The body ends with the text, past which `text[i]` is no space.
+    while (/\s/.test(text[i])) i++;
     if (i >= body.end) return [];
     const line = ctx.file.source.position(i).line;
     return [

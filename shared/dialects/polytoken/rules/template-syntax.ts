@@ -17,7 +17,6 @@ export const templateSyntaxRule: PolytokenRule = {
         rule: 'polytoken/template-syntax',
         range: ctx.file.source.range(p.start, p.end),
         message: p.message,
-        ...(p.tag ? { data: { tag: p.tag } } : {}),
       }));
   },
 };

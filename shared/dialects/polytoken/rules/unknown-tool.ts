@@ -31,14 +31,15 @@ function report(ctx: PolytokenContext, e: PolytokenToolEntry): PolytokenFinding 
     findingOn(ctx, 'polytoken/unknown-tool', e.node, message, { ...data, tool: e.text }, severity);
   const { what, near } = e.unknown!;
   const m = e.meaning;
-  if (what === 'tag' && m.kind === 'tag') {
+  // `what` follows the meaning's kind (unknownTool), except a name whose server is unknown.
+  if (m.kind === 'tag') {
     const head = `No tool in the catalog carries the tag \`${m.tag}\`, so \`${e.text}\` grants nothing`;
     return nearOrHint(make, near, {
       near: (r) => `${head}; did you mean \`${r}\`?`,
       otherwise: `${head}; fix the tag, or give tools that tag under \`tools.polytoken\` in .subagents.yaml.`,
     });
   }
-  if (what === 'server' && m.kind === 'server') {
+  if (m.kind === 'server') {
     const head = `\`${m.server}\` is not an MCP server listed under \`mcp\` in .subagents.yaml, so \`${e.text}\` expands to no tool here`;
     return nearOrHint(make, near, {
       near: (r) => `${head}; did you mean \`${r}\`?`,
