@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { isRegularFile, readRegularFile, RefusedFileError } from '../../shared/node/read';
+import { isRegularFile, readRegularBytes, readRegularFile, RefusedFileError } from '../../shared/node/read';
 import { CLI, CLI_IN_PROCESS, runCli } from '../support/cli';
 import { makeTree, removeTree } from '../support/tree';
 
@@ -63,6 +63,11 @@ describe('hardening: only regular files are read', function () {
     assert.strictEqual(readRegularFile(path.join(root, '.polytoken/subagents/ok.md')), POLY('ok'));
     assert.strictEqual(isRegularFile(path.join(root, 'x/pipe.md')), false);
     assert.strictEqual(isRegularFile(path.join(root, 'x/zero.md')), false);
+    // Asked not to follow a link (the cache file, already resolved): a link put there meanwhile is refused.
+    const link = path.join(root, 'link.md');
+    fs.symlinkSync(path.join(root, '.polytoken/subagents/ok.md'), link);
+    assert.strictEqual(readRegularBytes(link).toString(), POLY('ok'));
+    assert.throws(() => readRegularBytes(link, undefined, true), { code: 'ELOOP' });
   });
 
   it('check: a FIFO and a /dev/zero link in `polytoken.subagentDirs` and in the global folder', () => {
