@@ -161,6 +161,7 @@ const SERVER_SUITES = [
   'lsp/skeleton-fix',
   'lsp/structure',
   'lsp/watch',
+  'lsp/virtual-workspace',
   'lsp/watch-folders',
   'lsp/workspace-problems',
   'lsp/workspace-view',

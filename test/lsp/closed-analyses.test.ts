@@ -61,5 +61,13 @@ describe('closed files: one analysis for the view and Problems', function () {
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     const after = await counts((c) => c.analysed + c.shared >= 2 * reads, 'both passes after the settings change');
     assert.deepStrictEqual(after, { analysed: 2 * (DEFINITIONS + 1), shared: 2 * DEFINITIONS });
+
+    // An open file changed on disk: both queues drain without an analysis, and the same counts are not logged again.
+    const open = await client.open(`${ws}/.polytoken/subagents/agent0.md`, FILES['.polytoken/subagents/agent0.md']);
+    await client.diagnosticsFor(open);
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: open, type: 2 }] });
+    await new Promise((r) => setTimeout(r, 500));
+    const logged = client.logs.filter((l) => COUNTS.test(l));
+    assert.deepStrictEqual([...new Set(logged)], logged);
   });
 });

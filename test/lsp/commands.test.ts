@@ -88,6 +88,17 @@ describe('the resolve command on the server', function () {
       assert.ok(!fs.existsSync(file), 'the renderings are removed at shutdown');
     });
 
+    it('marks the unknown tools in the message', async () => {
+      const uri = await client.open(path.join(ws, FILE), DEFINITION.replace('grep, glob', 'grpe, glob'));
+      await client.diagnosticsFor(uri);
+      await client.request('workspace/executeCommand', { command: 'subagents.server.resolve', arguments: [uri] });
+      await client.until(() => messages.length > 0, 5000, 'window/showMessage');
+      assert.strictEqual(
+        messages[0].message.split('\n')[1],
+        '  reviewer: loads · 2 tools + 1 unknown: exit_tool, file_read, grpe (unknown)',
+      );
+    });
+
     it('a document that is not open, or no argument: null and a warning', async () => {
       const other = URI.file(path.join(ws, '.polytoken/subagents/other.md')).toString();
       assert.strictEqual(

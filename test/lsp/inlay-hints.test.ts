@@ -205,3 +205,29 @@ describe('LSP inlay hints: client without support', function () {
     }
   });
 });
+
+describe('LSP inlay hints: client without refresh support', function () {
+  this.timeout(60000);
+  it('gets hints, and no refresh request when a setting turns them off', async () => {
+    const capabilities = { ...CAPABILITIES, workspace: DEFAULT_CAPABILITIES.workspace };
+    const { client, ws } = await startServer({ '.subagents.yaml': CONFIG }, { capabilities });
+    let refreshes = 0;
+    client.connection.onRequest('workspace/inlayHint/refresh', () => {
+      refreshes++;
+      return null;
+    });
+    try {
+      const uri = await client.open(path.join(ws, '.polytoken/subagents/triage.md'), POLY);
+      const ask = () =>
+        client.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri }, range: WHOLE });
+      assert.ok(((await ask()) ?? []).length > 0);
+      client.settings = { inlayHints: { enabled: false } };
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+      // Hints gone: the setting is in force, and a refresh would have been asked before this answer.
+      for (let hints = await ask(); hints?.length; hints = await ask()) await new Promise((r) => setTimeout(r, 50));
+      assert.strictEqual(refreshes, 0);
+    } finally {
+      await client.stop();
+    }
+  });
+});

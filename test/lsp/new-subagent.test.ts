@@ -57,6 +57,10 @@ describe('subagents/newSubagent', function () {
       (await ask({ runtime, name, folderUri: folderUri() })).problem;
     assert.match((await problemOf('polytoken', 'taken')) ?? '', /exists already/);
     assert.match((await problemOf('polytoken', '../escape')) ?? '', /file name/);
+    // Each half of the file-name check alone: a separator without a leading dot, a leading dot alone.
+    const fileName = 'A name is a file name: no `/`, `\\`, `:` or leading `.`.';
+    assert.strictEqual(await problemOf('polytoken', 'a/b'), fileName);
+    assert.strictEqual(await problemOf('polytoken', '.hidden'), fileName);
     assert.match((await problemOf('polytoken', '')) ?? '', /name/);
     assert.match((await problemOf('picasso', 'NotSnake')) ?? '', /picasso\//);
     assert.match((await problemOf('nope', 'x')) ?? '', /No runtime/);

@@ -15,6 +15,7 @@ import { NEOVIM_0_7_CAPABILITIES } from './clients/neovim';
 import { startServer, type ClientOptions, type TestClient } from './harness';
 import { makeTree, removeTree } from '../support/tree';
 import { Waiter } from '../support/wait';
+import { URI } from 'vscode-uri';
 
 const definition = (name: string, tools = '[grep, deploy]') =>
   `---\nname: ${name}\ndescription: d\npolytoken:\n  tools: ${tools}\n---\nBody.\n`;
@@ -218,6 +219,24 @@ describe('FolderWatcher', function () {
       logs[0],
       new RegExp(`watching ${MAX_WATCHED_FOLDERS} folders, not all ${MAX_WATCHED_FOLDERS + 10 + 2}`),
     );
+  });
+
+  it('the files of folders watched from the start are not reported; a file written later is', async () => {
+    dir = makeTree({ 'ws/.subagents.yaml': '', 'ws/.polytoken/subagents/b.md': 'b' });
+    const ws = path.join(dir, 'ws');
+    const events: FileEvent[] = [];
+    const waiter = new Waiter();
+    const onChanges = (c: FileEvent[]) => {
+      events.push(...c);
+      waiter.wake();
+    };
+    watcher = new FolderWatcher(host([ws], [], () => defaultLoadedConfig(ws), onChanges));
+    watcher.refreshNow();
+    watcher.refreshNow(); // again: nothing appeared since the first
+    const c = path.join(ws, '.polytoken/subagents/c.md');
+    fs.writeFileSync(c, 'c');
+    await waiter.until(() => events.length > 0, 5000, 'an event');
+    assert.deepStrictEqual(events, [{ uri: URI.file(c).toString(), type: FileChangeType.Changed }]);
   });
 
   it('a wanted folder that appears later: the files it already holds are reported; a deleted file as deleted', async () => {

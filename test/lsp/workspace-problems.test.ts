@@ -244,6 +244,24 @@ describe('workspace problems', function () {
       assert.deepStrictEqual(client.diagnostics, [], 'a pulling client is sent no diagnostics');
     });
 
+    /** Refresh requests after an open document's diagnostics first differ from what the client pulled. */
+    async function refreshesAfterOpen(capabilities: unknown): Promise<number> {
+      await start({ capabilities });
+      let refreshes = 0;
+      client.connection.onRequest('workspace/diagnostic/refresh', () => void refreshes++);
+      await pull();
+      await client.open(path.join(ws, '.polytoken/subagents/clean.md'), FILES['.polytoken/subagents/clean.md']);
+      await new Promise((r) => setTimeout(r, 500)); // ten times the server's quiet period
+      return refreshes;
+    }
+    it('asks a client that supports it to pull again when an open document is checked', async () => {
+      assert.strictEqual(await refreshesAfterOpen(PULL_CAPABILITIES), 1);
+    });
+    it('does not ask a client without refresh support', async () => {
+      const capabilities = { ...PULL_CAPABILITIES, workspace: DEFAULT_CAPABILITIES.workspace };
+      assert.strictEqual(await refreshesAfterOpen(capabilities), 0);
+    });
+
     it('answers textDocument/diagnostic for an open document from its text', async () => {
       await start({ capabilities: PULL_CAPABILITIES });
       await pull();

@@ -283,6 +283,9 @@ describe('subagents/workspace', function () {
     await batch(3, 1);
     await new Promise((r) => setTimeout(r, 700));
     assert.deepStrictEqual(await rows(), ['triage'], 'deleted, then saved back in the same batch');
+    await watched(2, uriOf(ws, 'notes/readme.md')); // a batch without it: neither deleted nor saved
+    await new Promise((r) => setTimeout(r, 700));
+    assert.deepStrictEqual(await rows(), ['triage'], 'a batch about another file');
     since = changes.length;
     fs.rmSync(file);
     await batch(1, 3);

@@ -17,6 +17,7 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { Browser, Page } from 'playwright-core';
+import { answerFileSystem } from '../support/client-fs';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -110,7 +111,7 @@ export async function startWorkerServer(files: Record<string, string>): Promise<
     const connection = createMessageConnection(reader, new PageWriter(page));
     const requests: Record<string, number> = {};
     const asked: Record<string, string[]> = {};
-    answerFileSystem(connection, files, requests, asked);
+    answerFileSystem(connection, ROOT, files, { requests, asked });
     connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
@@ -135,58 +136,6 @@ export async function startWorkerServer(files: Record<string, string>): Promise<
 }
 
 const ROOT = 'memfs:/ws';
-
-/** The server's file system requests, answered from the map as the VS Code client does with vscode.workspace.fs. */
-function answerFileSystem(
-  connection: MessageConnection,
-  files: Record<string, string>,
-  requests: Record<string, number>,
-  asked: Record<string, string[]>,
-): void {
-  const rel = (uri: string) =>
-    uri === ROOT ? '' : uri.startsWith(`${ROOT}/`) ? uri.slice(ROOT.length + 1) : undefined;
-  const isFolder = (p: string) => p === '' || Object.keys(files).some((f) => f.startsWith(`${p}/`));
-  const count = (method: string, uris: string[]) => {
-    requests[method] = (requests[method] ?? 0) + 1;
-    (asked[method] ??= []).push(...uris);
-  };
-  connection.onRequest('subagents/readDirectory', ({ uris }: { uris: string[] }) => {
-    count('subagents/readDirectory', uris);
-    return {
-      entries: uris.map((uri) => {
-        const dir = rel(uri);
-        if (dir === undefined || !isFolder(dir)) return null;
-        const prefix = dir ? `${dir}/` : '';
-        const out = new Map<string, 'file' | 'folder'>();
-        for (const f of Object.keys(files)) {
-          if (!f.startsWith(prefix)) continue;
-          const [name, ...rest] = f.slice(prefix.length).split('/');
-          out.set(name, rest.length ? 'folder' : 'file');
-        }
-        return [...out];
-      }),
-    };
-  });
-  connection.onRequest('subagents/readFile', ({ uris }: { uris: string[] }) => {
-    count('subagents/readFile', uris);
-    return {
-      files: uris.map((uri) => {
-        const p = rel(uri);
-        const text = p === undefined ? undefined : files[p];
-        return text === undefined ? { error: 'no such file or folder' } : { text };
-      }),
-    };
-  });
-  connection.onRequest('subagents/stat', ({ uris }: { uris: string[] }) => {
-    count('subagents/stat', uris);
-    return {
-      kinds: uris.map((uri) => {
-        const p = rel(uri);
-        return p === undefined ? null : files[p] !== undefined ? 'file' : isFolder(p) ? 'folder' : null;
-      }),
-    };
-  });
-}
 
 /** `initialize` and `initialized` as VS Code for the web sends them for a `memfs:/ws` folder. */
 export async function initialize(connection: MessageConnection): Promise<unknown> {
