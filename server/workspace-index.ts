@@ -21,6 +21,7 @@ import {
   DIALECTS,
   discoveryFolders,
   inSkippedFolder,
+  isDiscoveryDefinition,
   namesFromText,
   readDiscoveryFolders,
   readIfRegular,
@@ -353,12 +354,22 @@ export class DefinitionIndex {
       await client.readFiles(configs);
       this.host.configurationsLoaded();
     }
-    const discovery = new Set<string>();
+    // The configurations just read are loaded again (the reset above forgot them): theirs and the
+    // folders' discovery folders, which may lie outside every folder, are listed and their definitions read.
+    const loaded = [
+      ...configuration.folders.map((folder) => configuration.configFor(posix.join(folder, '_'))),
+      ...configs.map((path) => configuration.configFor(path)),
+    ];
+    const discovery = new Map<string, Dialect[]>();
     for (const kind of DIALECTS)
-      for (const dir of discoveryFolders(kind, configuration.loadedConfigs()))
-        if (files.throughClient(dir) && !files.readDirectory(dir)) discovery.add(dir);
-    const more = discovery.size ? await client.listTree([...discovery], undefined, 1) : [];
-    await client.readFiles([...found, ...more].filter((p) => !this.skipped(p) && this.kindAt(p) !== undefined));
+      for (const dir of discoveryFolders(kind, loaded))
+        if (files.throughClient(dir) && !files.readDirectory(dir))
+          discovery.set(dir, [...(discovery.get(dir) ?? []), kind]);
+    const more = discovery.size ? await client.listTree([...discovery.keys()], undefined, 1) : [];
+    const discovered = (p: string) => !!discovery.get(posix.dirname(p))?.some((kind) => isDiscoveryDefinition(kind, p));
+    await client.readFiles(
+      [...found, ...more].filter((p) => !this.skipped(p) && (this.kindAt(p) !== undefined || discovered(p))),
+    );
   }
 
   /**

@@ -82,6 +82,7 @@ export { DefinitionIndex } from './workspace/definitions';
 export {
   definitionNames,
   discoveryFolders,
+  isDiscoveryDefinition,
   neighbourFolders,
   nameIndex,
   nameKey,

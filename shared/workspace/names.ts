@@ -104,6 +104,12 @@ export function neighbourFolders(kind: Dialect, path: string, loaded: LoadedConf
   return dialectModule(kind)?.files.neighbourFolders?.(path, loaded) ?? [];
 }
 
+/** Whether a file of one of the dialect's discovery folders is a definition there (by its name alone). */
+export function isDiscoveryDefinition(kind: Dialect, path: string): boolean {
+  const module = dialectModule(kind);
+  return !!module?.files.discoveryPattern && isDiscoveryFile(module, posix.basename(path));
+}
+
 /** The definitions in a dialect's discovery folders (a folder that cannot be read is skipped, as the runtime does). */
 export function readDiscoveryFolders(
   kind: Dialect,

@@ -61,3 +61,50 @@ describe('a virtual workspace folder beside a disk folder', function () {
     });
   });
 });
+
+describe('a virtual workspace folder whose configuration names more folders of definitions', function () {
+  this.timeout(60000);
+  let client: TestClient;
+  const files: Record<string, string> = {
+    'vws/.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor/agents, ../shared-agents]\n',
+    'vws/.polytoken/subagents/own.md': definition('own'),
+    'vws/vendor/agents/inside.md': definition('inside'),
+    'shared-agents/outside.md': definition('outside'),
+    'shared-agents/notes.txt': 'not a definition',
+    // A configuration below the folder, for the definitions below it.
+    'vws/team/.subagents.yaml': 'polytoken:\n  subagentDirs: [../../team-agents]\n',
+    'vws/team/.polytoken/subagents/member.md': definition('member'),
+    'team-agents/helper.md': definition('helper'),
+  };
+  const fsRequests: FsRequests = { requests: {}, asked: {} };
+  before(async () => {
+    buildOnce();
+    client = new TestClient({ initializationOptions: { fileSystem: true } });
+    answerFileSystem(client.connection, ROOT, files, fsRequests);
+    client.initializeResult = await client.request('initialize', {
+      processId: null,
+      rootUri: null,
+      workspaceFolders: [{ uri: `${ROOT}/vws`, name: 'virtual' }],
+      initializationOptions: { fileSystem: true },
+      capabilities: DEFAULT_CAPABILITIES,
+    });
+    await client.connection.sendNotification('initialized', {});
+    await client.indexed();
+  });
+  after(() => client.stop());
+
+  it('indexes the definitions of those folders, inside the workspace folder and beside it', async () => {
+    const symbols = await client.request<WorkspaceSymbol[]>('workspace/symbol', { query: '' });
+    assert.deepStrictEqual(symbols.map((s) => [s.name, s.location.uri]).sort(), [
+      ['helper', `${ROOT}/team-agents/helper.md`],
+      ['inside', `${ROOT}/vws/vendor/agents/inside.md`],
+      ['member', `${ROOT}/vws/team/.polytoken/subagents/member.md`],
+      ['outside', `${ROOT}/shared-agents/outside.md`],
+      ['own', `${ROOT}/vws/.polytoken/subagents/own.md`],
+    ]);
+    assert.ok(
+      !fsRequests.asked['subagents/readFile'].includes(`${ROOT}/shared-agents/notes.txt`),
+      'only definitions are read',
+    );
+  });
+});
