@@ -12,6 +12,7 @@ import { SourceText } from '../shared/text/source';
 import { findSuppressions, type Suppressions } from '../shared/text/suppress';
 import { DirectiveUse } from '../shared/rules/directives';
 import { describeError } from '../shared/host';
+import { analyze, resolveAnalysis } from '../shared/engine';
 import { parseMcpName } from '../shared/catalog/catalog';
 
 import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
@@ -211,6 +212,9 @@ describe('core: configuration discovery', () => {
     );
     assert.strictEqual(resolveGlobalDir(undefined, { env: { HOME: '/h' } }, '/ws'), '/h/.config/polytoken/subagents');
     assert.strictEqual(resolveGlobalDir('~/g', { env: { HOME: '/h' } }, '/ws'), '/h/g');
+    assert.strictEqual(resolveGlobalDir('~', { env: { HOME: '/h' } }, '/ws'), '/h');
+    // `~user` is not expanded: a folder of that name.
+    assert.strictEqual(resolveGlobalDir('~user/g', { env: { HOME: '/h' } }, '/ws'), '/ws/~user/g');
     assert.strictEqual(resolveGlobalDir('rel', { env: { HOME: '/h' } }, '/ws'), '/ws/rel');
     assert.strictEqual(resolveGlobalDir('rel', { noGlobal: true }, '/ws'), undefined);
   });
@@ -239,5 +243,40 @@ describe('core: why a file cannot be read, and MCP tool names', () => {
     assert.deepStrictEqual(parseMcpName('mcp__gh__list_issues'), { server: 'gh', tool: 'list_issues' });
     assert.strictEqual(parseMcpName('mcp____list_issues'), undefined);
     assert.strictEqual(parseMcpName('mcp__'), undefined);
+  });
+});
+
+describe('core: the resolution of a file the runtime cannot read', () => {
+  const resolved = (path: string, text: string) =>
+    resolveAnalysis(analyze({ text, path, config: defaultLoadedConfig('/w'), root: '/w' }), 'x')?.definitions;
+  const line0 = (end: number) => ({ start: { line: 0, character: 0 }, end: { line: 0, character: end } });
+
+  it("is one definition with the runtime's verdict, named by the partial parse or the file, granted nothing", () => {
+    assert.deepStrictEqual(resolved('/w/apps/cli/agents/planner.yaml', 'name: planner\ninvocation: @planner\n'), [
+      {
+        name: 'planner',
+        status: 'rejected',
+        tools: [],
+        unknown: [],
+        removed: [],
+        reasons: ['syntax/yaml'],
+        range: line0(13),
+      },
+    ]);
+    // Profy drops an Expert it cannot parse; the others reject it.
+    assert.deepStrictEqual(resolved('/w/experts/book.expert.json', '{ "name": "book", '), [
+      {
+        name: 'book',
+        status: 'dropped',
+        tools: [],
+        unknown: [],
+        removed: [],
+        reasons: ['syntax/json'],
+        range: line0(18),
+      },
+    ]);
+    assert.deepStrictEqual(resolved('/w/.polytoken/subagents/t.md', '---\nname: [\n---\n'), [
+      { name: 't', status: 'rejected', tools: [], unknown: [], removed: [], reasons: ['syntax/yaml'], range: line0(3) },
+    ]);
   });
 });

@@ -366,6 +366,25 @@ describe('Profy editor: inlay hints and lists', () => {
     assert.deepStrictEqual(removedToolDiagnostics(at(expert('"Task", "read"')).analysis), []);
   });
 
+  it('takes a tool to its entry: a name in a mapping, an MCP tool, else its server', () => {
+    const config = 'tools:\n  profy: [lint, { name: fmt }]\nmcp:\n  ledger: [7, post]\n';
+    const host = { configPath: '/w/.subagents.yaml', readText: () => config, pathToUri: (p: string) => `file://${p}` };
+    const source = new SourceText(config);
+    const at_ = (word: string, from = 0) => {
+      const start = config.indexOf(word, from);
+      return [{ uri: 'file:///w/.subagents.yaml', range: source.range(start, start + word.length) }];
+    };
+    const target = (tool: string) => {
+      const { analysis, position } = at(`{ "tools": ["${tool.slice(0, 2)}‸${tool.slice(2)}"] }`, config);
+      return definition(analysis, position, host);
+    };
+    assert.deepStrictEqual(target('fmt'), at_('fmt'));
+    assert.deepStrictEqual(target('mcp__ledger__post'), at_('post'));
+    // A tool the server does not list, or one that is a number there: the server.
+    assert.deepStrictEqual(target('mcp__ledger__void'), at_('ledger'));
+    assert.deepStrictEqual(target('mcp__ledger__7'), at_('ledger'));
+  });
+
   it('takes both tool lists to their `.subagents.yaml` entry, and lists subagents by name or number', () => {
     const config = 'tools:\n  profy: [lint]\n';
     const host = { configPath: '/w/.subagents.yaml', readText: () => config, pathToUri: (p: string) => `file://${p}` };

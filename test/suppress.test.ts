@@ -204,6 +204,19 @@ describe('suppression comments: a directive later in a comment, and the comment 
   });
 });
 
+describe('suppression comments: which of their ids are used', () => {
+  it('a directive whose ids each silence findings on other lines uses them all (no directive/unused)', () => {
+    const text =
+      'name: x\n# subagents-disable picasso/unknown-key, picasso/unknown-tool\nbogus: 1\ntools: [zzz_tool]\n';
+    const found = codes(ROLE, text);
+    for (const rule of ['picasso/unknown-key', 'picasso/unknown-tool', 'directive/unused'])
+      assert.ok(!found.includes(rule), `${rule} in ${found.join(', ')}`);
+    // Without the directive both are reported: it silences them.
+    const plain = codes(ROLE, text.replace(/# subagents-disable .*\n/, ''));
+    assert.ok(plain.includes('picasso/unknown-key') && plain.includes('picasso/unknown-tool'), plain.join(', '));
+  });
+});
+
 describe('suppression comments: their quick fixes', () => {
   const AUDITOR = `${WS}/apps/cli/agents/auditor.yaml`;
   const role =

@@ -8,7 +8,7 @@ import type { DialectModule } from '../dialects/module';
 import type { Analysis } from '../types';
 import { parseYamlFile } from '../text/document';
 import { SourceText } from '../text/source';
-import { getProperty, getValue, isArray, isObject, isString, pathOf, type AstNode } from '../text/tree';
+import { getProperty, getValue, isArray, isObject, pathOf, type AstNode } from '../text/tree';
 import { featureFile } from './common';
 import { isToolList, nodeAt, offsetAt } from './kit/file';
 import { posix } from 'path';
@@ -79,7 +79,8 @@ function configTarget(root: AstNode | undefined, dialect: string, name: string):
     if (!server) return undefined;
     const tool = mcp[2];
     if (tool && isArray(server.value)) {
-      const entry = server.value.items.find((i) => isString(i) && i.value === tool);
+      // Here and below, only a string's value can equal a name.
+      const entry = server.value.items.find((i) => i.value === tool);
       if (entry) return entry;
     }
     return server.keyNode;
@@ -87,11 +88,9 @@ function configTarget(root: AstNode | undefined, dialect: string, name: string):
   const list = getValue(getValue(root, 'tools'), dialect);
   if (!isArray(list)) return undefined;
   for (const item of list.items) {
-    if (isString(item) && item.value === name) return item;
-    if (isObject(item)) {
-      const n = getValue(item, 'name');
-      if (isString(n) && n.value === name) return n;
-    }
+    if (item.value === name) return item;
+    const n = isObject(item) ? getValue(item, 'name') : undefined;
+    if (n?.value === name) return n;
   }
   return undefined;
 }
