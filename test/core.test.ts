@@ -7,7 +7,7 @@ import { defaultLoadedConfig, parseConfig } from '../shared/config/config';
 import { dialectOf } from '../shared/recognition';
 import { ConfigResolver, resolveGlobalDir } from '../shared/node/config-loader';
 import { parseJsonFile, parseMarkdownFile, parseYamlFile } from '../shared/text/document';
-import { findFrontmatter } from '../shared/text/frontmatter';
+import { findFrontmatter, type Frontmatter } from '../shared/text/frontmatter';
 import { SourceText } from '../shared/text/source';
 import { findSuppressions, type Suppressions } from '../shared/text/suppress';
 import { DirectiveUse } from '../shared/rules/directives';
@@ -278,5 +278,34 @@ describe('core: the resolution of a file the runtime cannot read', () => {
     assert.deepStrictEqual(resolved('/w/.polytoken/subagents/t.md', '---\nname: [\n---\n'), [
       { name: 't', status: 'rejected', tools: [], unknown: [], removed: [], reasons: ['syntax/yaml'], range: line0(3) },
     ]);
+  });
+});
+
+/** The frontmatter by the plain definition: line by line (CRLF, CR or LF ends a line) to the first `---` or `...` line. */
+function referenceFrontmatter(text: string): Frontmatter {
+  const open = /^---[ \t]*(\r\n|\n|\r|$)/.exec(text);
+  if (!open) return { kind: 'none' };
+  const yamlStart = open[0].length;
+  const line = /([^\r\n]*)(\r\n|\r|\n|$)/y;
+  for (let at = yamlStart; at < text.length;) {
+    line.lastIndex = at;
+    const [whole, content] = line.exec(text)!;
+    if (/^(---|\.\.\.)[ \t]*$/.test(content))
+      return { kind: 'closed', yamlStart, yamlEnd: at, closeStart: at, bodyStart: at + whole.length };
+    at += whole.length;
+  }
+  return { kind: 'unclosed', openEnd: 3, yamlStart };
+}
+
+describe('core: the frontmatter finder agrees with its plain definition', () => {
+  it('on generated texts of fences, blanks and line ends of every kind', () => {
+    const piece = fc.constantFrom('---', '...', '--', '-', '.', ' ', '\t', '\r', '\n', '\r\n', 'a', 'k: v');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), fc.boolean(), (pieces, opened) => {
+        const text = (opened ? '---\n' : '') + pieces.join('');
+        assert.deepStrictEqual(findFrontmatter(text), referenceFrontmatter(text), JSON.stringify(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

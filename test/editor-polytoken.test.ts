@@ -89,6 +89,12 @@ describe('Polytoken editor: completion in the tool lists', () => {
     assert.ok(labels(def('  tools: [‸]\n  tools_deny: [grep]\n')).includes('grep'));
   });
 
+  it('completes keys in a frontmatter not closed yet (the text after `---` is its YAML)', () => {
+    const offered = labels('---\nname: triage\ndesc‸');
+    assert.ok(offered.includes('description'), offered.join());
+    assert.deepStrictEqual(labels('no frontmatter\ndesc‸'), []);
+  });
+
   it("offers the tags of the configuration's tools once each, sorted", () => {
     const yaml = `${CONFIG}    - { name: zap, tags: [zeta, exec] }\n    - { name: apt, tags: [alpha] }\n`;
     const tags = labels(def('  tools: [‸]\n'), { config: config(yaml) }).filter((l) => l.startsWith('tag!'));

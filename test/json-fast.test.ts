@@ -104,6 +104,40 @@ describe('the fast JSON reader gives exactly what jsonc-parser gives, or nothing
       assert.strictEqual(parseJsonFast(text), undefined, JSON.stringify(text.slice(0, 40)));
   });
 
+  it('reads plain JSON itself: any whitespace, a value before each delimiter, escapes, many keys, 401 levels', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}": ${i}`);
+    const texts = [
+      '\r\n{\t"a" :\r\n 1 ,"b":true\n,"c" : false\t}\r\n',
+      '[true,false , null\t,1\r\n,2\n, -3 ]',
+      '{"a":1}',
+      '{"a":true}',
+      '[null]',
+      '{}',
+      '[]',
+      '{ "a": [ ], "b": { } }',
+      '["a\\"b", "\\u00e9\\n", "plain text"]',
+      `{${keys(12).join(', ')}}`,
+      `${'['.repeat(401)}${']'.repeat(401)}`,
+    ];
+    for (const text of texts)
+      assert.deepStrictEqual(compareJsonWithPackage(text), { fast: true, difference: undefined }, text);
+    assert.deepStrictEqual(
+      parseJsonFast(texts[8])?.items?.map((n) => n.value),
+      ['a"b', '\u00e9\n', 'plain text'],
+    );
+    // What it leaves: a key repeated among many, one level too deep, a control character, a bad escape, a word glued to the next.
+    for (const text of [
+      `{${[...keys(12), '"k3": 1'].join(', ')}}`,
+      `${'['.repeat(402)}${']'.repeat(402)}`,
+      '["a\u0001"]',
+      '["a\\x"]',
+      '[truex]',
+      '[1x]',
+      '{"a":1}x',
+    ])
+      assert.strictEqual(parseJsonFast(text), undefined, text);
+  });
+
   it('reads every form of JSON number itself, an exponent with either sign', () => {
     const numbers = ['0', '-0', '12', '-1.5', '2e3', '2E-3', '2e+3', '1.25e+2'];
     const parsed = parseJsonFast(`[${numbers.join(', ')}]`);

@@ -9,6 +9,7 @@ import { defaultLoadedConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
 import { fixAll } from '../shared/fixes/apply';
 import { fixPlansFor } from '../shared/fixes/registry';
+import { parseJson } from '../shared/text/json';
 
 const WS = '/ws';
 const ROLE =
@@ -85,5 +86,34 @@ describe('syntax messages of a JSON file, in words', () => {
         [['Nothing may follow the top-level value.', 16]],
         extra,
       );
+  });
+});
+
+describe('JSON syntax messages', () => {
+  const messages = (text: string) => parseJson(text).errors.map((e) => [e.message, text.slice(e.start, e.end)]);
+
+  it('say what is wrong in words, on the offending characters', () => {
+    const cases: [string, string[][]][] = [
+      ['{ "a": 1 # }', [['Unexpected character.', '#']]],
+      ['{ "a" 1 }', [['A colon is expected.', '1']]],
+      ['{ "a": 1 // c\n}', [['JSON does not allow comments.', '// c']]],
+      ['{ "a": "\\u12" }', [['Invalid unicode escape.', '"\\u12"']]],
+      ['{ "a": "\\q" }', [['Invalid escape character.', '"\\q"']]],
+      ['{ "a": "x\ty" }', [['Invalid character in a string.', '"x\ty"']]],
+      ['[1,]', [['A value is expected.', ']']]],
+      ['', [['A value is expected.', '']]],
+    ];
+    for (const [text, expected] of cases) assert.deepStrictEqual(messages(text), expected, text);
+    assert.strictEqual(messages('{ "a": 1.e5 }')[0][0], 'Unterminated number.');
+  });
+
+  it('values nested past 500 levels are not checked, and say so once: the root array is level 0, an object value one deeper', () => {
+    const TOO_DEEP = [['Values nested deeper than 500 levels are not checked.', '']];
+    const arrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const objects = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    assert.deepStrictEqual(messages(arrays(501)), []);
+    assert.deepStrictEqual(messages(arrays(502)), TOO_DEEP);
+    assert.deepStrictEqual(messages(objects(500)), []);
+    assert.deepStrictEqual(messages(objects(501)), TOO_DEEP);
   });
 });

