@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import { parseConfig } from '../shared/config/config';
 import { analyze } from '../shared/engine';
 import { completions } from '../shared/features/completion';
+import { hover } from '../shared/features/hover';
 import { SourceText } from '../shared/text/source';
 
 const CONFIG = `mcp:
@@ -83,6 +84,54 @@ describe('completion: directive names in a YAML comment', () => {
         ['subagents-disable', { range, newText: 'subagents-disable ' }],
       ],
     );
+  });
+});
+
+describe('completion: what a key of .subagents.yaml writes', () => {
+  /** The text each key offered at `|` writes (snippet placeholders as written), by label. */
+  const inserts = (marked: string) => {
+    const at = marked.indexOf('|');
+    const text = marked.slice(0, at) + marked.slice(at + 1);
+    const analysis = analyze({
+      text,
+      path: '/w/.subagents.yaml',
+      config: parseConfig(CONFIG, '/w/.subagents.yaml', '/w'),
+      root: '/w',
+    });
+    const items = completions(analysis, new SourceText(text).position(at));
+    return Object.fromEntries(
+      items.map((i) => [i.label, i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : i.insertText]),
+    );
+  };
+
+  it('the shape of its value: an indented block for a mapping, `[]` for a list, a place for a scalar', () => {
+    const top = inserts('|');
+    assert.strictEqual(top.polytoken, 'polytoken:\n  $0');
+    assert.strictEqual(top.ignore, 'ignore: [$1]');
+    assert.strictEqual(inserts('polytoken:\n  |\n').globalDir, 'globalDir: $1');
+    // With its colon written already, only the key.
+    assert.strictEqual(inserts('ign|: []\n').ignore, 'ignore');
+  });
+});
+
+describe('hover in .subagents.yaml: an MCP tool', () => {
+  const hoverAt = (text: string, offset: number) => {
+    const config = parseConfig(text, '/w/.subagents.yaml', '/w');
+    const h = hover(
+      analyze({ text, path: '/w/.subagents.yaml', config, root: '/w' }),
+      new SourceText(text).position(offset),
+    );
+    return h && typeof h.contents === 'object' && 'value' in h.contents ? h.contents.value : '';
+  };
+
+  it("names a server's tool as every runtime knows it; another list of two levels, or `mcp` as a list, is not one", () => {
+    const text = 'mcp:\n  github: [create_issue]\npolytoken:\n  subagentDirs: [create_issue]\n';
+    assert.strictEqual(
+      hoverAt(text, text.indexOf('create_issue') + 2),
+      '`mcp__github__create_issue`: a tool of MCP server `github`, known to every runtime by this full name.',
+    );
+    assert.doesNotMatch(hoverAt(text, text.lastIndexOf('create_issue') + 2), /`mcp__/);
+    assert.doesNotMatch(hoverAt('mcp: [lone]\n', 8), /`mcp__/);
   });
 });
 
