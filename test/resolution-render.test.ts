@@ -7,7 +7,7 @@ import MarkdownIt from 'markdown-it';
 import { analyze } from '../shared/engine';
 import { defaultLoadedConfig } from '../shared/config/config';
 import { resolveWithProvenance } from '../shared/features/resolve';
-import { renderResolution, summarize } from '../shared/docs/resolution';
+import { renderError, renderResolution, summarize } from '../shared/docs/resolution';
 
 const markdown = new MarkdownIt({ html: true });
 
@@ -96,6 +96,28 @@ describe('the resolve preview: tool-set chips', () => {
       '{ "name": "book", "description": "d", "delegationBrief": "b", "tools": [], "subagents": [{ "name": "s", "description": "d", "system_prompt": "p", "tools": [] }] }';
     const { md } = rendered('experts/book.expert.json', expert);
     assert.ok(md.includes('\n- ✓ **Granted (0)**: _none_\n\n**Effective tools (0)**\n\n_No tools._\n'), md);
+  });
+});
+
+describe('the resolve preview: verdicts and what is not expanded', () => {
+  it('names a rule silenced by a comment that the runtime still applies, and a shorthand it cannot expand', () => {
+    const text =
+      '---\n# subagents-disable-next-line polytoken/name-mismatch\nname: other\ndescription: d\npolytoken:\n  tools: [file_read, mcp__nowhere]\n---\nx\n';
+    const { md } = rendered('.polytoken/subagents/triage.md', text);
+    for (const line of [
+      '## `other`: ✗ rejected: the runtime refuses to load it\n\nBecause of: `polytoken/name-mismatch`\n',
+      '\nSilenced in your settings or by a suppression comment, but the runtime still applies it: `polytoken/name-mismatch`\n',
+      '\n- ? **Not expanded (1)**: `mcp__nowhere`\n',
+      '\n**Unexpanded shorthands** (the catalog cannot expand them; nothing is guessed): `mcp__nowhere`\n',
+    ])
+      assert.ok(md.includes(line), `${JSON.stringify(line)} in\n${md}`);
+  });
+
+  it('says why a file could not be resolved', () => {
+    assert.strictEqual(
+      renderError('it is not a definition', 'notes.md'),
+      '# Resolved: notes.md\n\nThe language server could not resolve this file: it is not a definition\n',
+    );
   });
 });
 
