@@ -72,6 +72,13 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
       resolve: readOnly,
       fix: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     });
+    assert.deepEqual(Object.fromEntries(tools.map((t) => [t.name, t.title])), {
+      check: 'Check subagent definitions',
+      resolve: 'Resolve the tools of a definition',
+      list_definitions: 'List the subagent definitions',
+      explain_rule: 'Explain a rule',
+      fix: 'Apply the safe fixes',
+    });
   });
 
   it('declares tools, resources and prompts', () => {
@@ -94,13 +101,15 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
       await timed.data('list_definitions');
       await timed.data('check', { paths: ['.polytoken'] });
       await timed.error('resolve', { path: 'nowhere.md' });
+      await timed.data('explain_rule', { rule: 'polytoken/name-mismatch' });
+      await timed.data('fix', { path: '.polytoken/subagents/reviewer.md' });
       const lines = timed
         .stderr()
         .split('\n')
         .filter((l) => / ms, cpu /.test(l));
       assert.deepEqual(
         lines.map((l) => /^subagents mcp: ([a-z_]+): \d+\.\d ms, cpu \d+\.\d ms$/.exec(l)?.[1]),
-        ['list_definitions', 'check', 'resolve'],
+        ['list_definitions', 'check', 'resolve', 'explain_rule', 'fix'],
         timed.stderr(),
       );
     } finally {
