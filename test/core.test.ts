@@ -14,6 +14,7 @@ import { DirectiveUse } from '../shared/rules/directives';
 import { describeError } from '../shared/host';
 import { analyze, resolveAnalysis } from '../shared/engine';
 import { parseMcpName } from '../shared/catalog/catalog';
+import { nameFence } from '../shared/features/kit/tool-lines';
 
 import { nodeAtOffset, nodeAtPath, pathOf } from '../shared/text/tree';
 
@@ -243,6 +244,25 @@ describe('core: why a file cannot be read, and MCP tool names', () => {
     assert.deepStrictEqual(parseMcpName('mcp__gh__list_issues'), { server: 'gh', tool: 'list_issues' });
     assert.strictEqual(parseMcpName('mcp____list_issues'), undefined);
     assert.strictEqual(parseMcpName('mcp__'), undefined);
+    // A configured server whose name holds `__`: the longest that fits wins, in any order.
+    for (const servers of [
+      ['a', 'a__b'],
+      ['a__b', 'a'],
+    ]) {
+      assert.deepStrictEqual(parseMcpName('mcp__a__b__c', servers), { server: 'a__b', tool: 'c' });
+      assert.deepStrictEqual(parseMcpName('mcp__a__b', servers), { server: 'a__b' });
+      assert.deepStrictEqual(parseMcpName('mcp__a__c', servers), { server: 'a', tool: 'c' });
+    }
+    assert.deepStrictEqual(parseMcpName('mcp__ab__c', ['a']), { server: 'ab', tool: 'c' });
+  });
+
+  it('nameFence: at most 40 names, then how many more', () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+    assert.strictEqual(nameFence([]), '*(nothing)*');
+    assert.strictEqual(nameFence(names(2)), '`t0`, `t1`');
+    assert.ok(nameFence(names(40)).endsWith('`t39`'));
+    assert.ok(nameFence(names(43)).endsWith('`t39`, \u2026 (3 more)'));
+    assert.strictEqual(nameFence(names(3), 2), '`t0`, `t1`, \u2026 (1 more)');
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'assert';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { analyze, defaultLoadedConfig, resolveAnalysis, skeletonText } from '../shared';
+import { analyze, defaultLoadedConfig, nestedDefinitionEdits, resolveAnalysis, skeletonText } from '../shared';
 
 const WS = '/ws';
 const FILES: Record<string, string> = {
@@ -29,4 +29,22 @@ describe('skeletons of new definitions', () => {
       for (const d of definitions) assert.strictEqual(d.status, 'loads', d.name);
     });
   }
+});
+
+describe('a new subagent added to an Expert', () => {
+  it("keeps the file's line ending, LF or CRLF", () => {
+    const lf = '{\n  "name": "book",\n  "subagents": []\n}\n';
+    for (const text of [lf, lf.replace(/\n/g, '\r\n')]) {
+      const added = nestedDefinitionEdits('profy', text, 'scan');
+      assert.ok(added.ok, JSON.stringify(added));
+      const crlf = text.includes('\r\n');
+      const after = added.after;
+      assert.match(after, /"name": "scan"/);
+      assert.strictEqual(
+        after.split('\r\n').length - 1,
+        crlf ? after.split('\n').length - 1 : 0,
+        JSON.stringify(after),
+      );
+    }
+  });
 });

@@ -230,6 +230,9 @@ describe('suppression comments: their quick fixes', () => {
       trailing.applied.map((a) => a.rule),
       ['directive/unused'],
     );
+    // On a line of its own, the whole line goes, with its CRLF.
+    const crlf = `${role}\n# subagents-disable-next-line picasso/unknown-key\nmemory: none\n`.replace(/\n/g, '\r\n');
+    assert.strictEqual(fixed(crlf).text, `${role}\nmemory: none\n`.replace(/\n/g, '\r\n'));
     const first = fixed(`${role}\n# subagents-disable-next-line picasso/unknown-tool, picasso/unknown-key\nbogus: 1\n`);
     assert.strictEqual(first.text, `${role}\n# subagents-disable-next-line picasso/unknown-key\nbogus: 1\n`);
     assert.deepStrictEqual(first.analysis.diagnostics, []);
@@ -272,5 +275,41 @@ describe('suppression comments: their quick fixes', () => {
         JSON.stringify(eol),
       );
     }
+  });
+});
+
+describe('code actions: which kinds a client asks for, and file-level disabling', () => {
+  const actionsFor = (text: string) => {
+    const analysis = analyze({ text, path: POLY, config, root: WS });
+    return (only?: string[]) =>
+      analysis.diagnostics.flatMap((d) =>
+        codeActions(
+          analysis,
+          'file:///x',
+          d.range,
+          { diagnostics: [d], only },
+          { fixAll: () => [{ range: d.range, newText: 'x' }] },
+        ),
+      );
+  };
+
+  it('`only` selects by kind and by its parents (`source` holds `source.fixAll.subagents`); Fix all only when asked', () => {
+    const actions = actionsFor('---\nname: triage\ndescription: d\npolytoken:\n  tools: [file_raed]\n---\nx\n');
+    const kinds = (only?: string[]) => actions(only).map((a) => a.kind);
+    assert.deepStrictEqual(kinds(), ['quickfix', 'quickfix']);
+    assert.deepStrictEqual(kinds(['quickfix']), ['quickfix', 'quickfix']);
+    for (const only of [['source'], ['source.fixAll'], ['source.fixAll.subagents']])
+      assert.deepStrictEqual(kinds(only), ['source.fixAll.subagents'], only[0]);
+    assert.deepStrictEqual(kinds(['']), ['quickfix', 'quickfix', 'source.fixAll.subagents']);
+    for (const only of [['refactor'], ['quick']]) assert.deepStrictEqual(kinds(only), [], only[0]);
+  });
+
+  it('a problem of the whole file can be disabled for the file, a syntax problem cannot', () => {
+    const titles = (text: string) => actionsFor(text)().map((a) => a.title);
+    assert.deepStrictEqual(titles('---\ndescription: d\n---\nx\n'), [
+      'Add `name: triage`',
+      'Disable polytoken/missing-name for this file',
+    ]);
+    assert.deepStrictEqual(titles('no frontmatter\n'), ['Insert a new definition named `triage`']);
   });
 });

@@ -67,8 +67,8 @@ export function nestedDefinitionEdits(dialect: Dialect, text: string, name: stri
     return { ok: false, problem: 'not a JSON object; fix its syntax first' };
   const list = container[key];
   if (list !== undefined && !Array.isArray(list)) return { ok: false, problem: `\`${key}\` is not a list` };
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const formattingOptions = { insertSpaces: true, tabSize: 2, eol };
+  // The line ending: jsonc-parser takes the text's own (its first line break), LF in a one-line file.
+  const formattingOptions = { insertSpaces: true, tabSize: 2 };
   const jsonEdits = list
     ? modify(text, [key, list.length], entry, { formattingOptions, isArrayInsertion: true })
     : modify(text, [key], [entry], { formattingOptions });
