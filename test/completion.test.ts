@@ -85,6 +85,21 @@ describe('completion: directive names in a YAML comment', () => {
       ],
     );
   });
+
+  it('offers the rule ids a directive does not list yet, before or after the cursor; the id being typed stays offered', () => {
+    const ids = (comment: string) =>
+      labelsAt('/w/apps/cli/agents/auditor.yaml', `name: auditor\n${comment}\ntools: [grep]\n`);
+    const all = ids('# subagents-disable |');
+    for (const id of ['picasso/unknown-key', 'picasso/unknown-tool', 'picasso/name-mismatch'])
+      assert.ok(all.includes(id), `${id} in ${all}`);
+    const rest = ids('# subagents-disable picasso/unknown-key, picasso/unknown-t|, picasso/name-mismatch # why');
+    assert.ok(rest.includes('picasso/unknown-tool'), 'the id being typed');
+    for (const id of ['picasso/unknown-key', 'picasso/name-mismatch']) assert.ok(!rest.includes(id), `${id} listed`);
+    assert.strictEqual(rest.length, all.length - 2);
+    // The cursor at either end of a whole id: that id is the word replaced, so it stays offered.
+    for (const comment of ['# subagents-disable |picasso/unknown-key', '# subagents-disable picasso/unknown-key|'])
+      assert.ok(ids(comment).includes('picasso/unknown-key'), comment);
+  });
 });
 
 describe('completion: what a key of .subagents.yaml writes', () => {

@@ -109,8 +109,9 @@ export class Tools {
     for (const root of ws.roots.folders) {
       // Each file's summary as its analysis is made: the analyses are not all held at once.
       const summaries = new Map<string, WorkspaceDefinition[]>();
+      // A file that is no definition (the configuration) summarizes to nothing.
       const onAnalysis = (path: string, analysis: Analysis) => {
-        if (analysis.kind && analysis.kind !== 'config' && (!args.dialect || analysis.kind === args.dialect))
+        if (!args.dialect || analysis.kind === args.dialect)
           summaries.set(path, summarizeFile(analysis, pathToFileURL(path).href, { folder: root, multiRoot }));
       };
       const run = runCheckPaths([root], { ...this.options(root), keepAnalysis: false, onAnalysis }, this.io);
