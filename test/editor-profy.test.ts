@@ -16,6 +16,7 @@ import { isRefusal, prepareRename, renameDefinition, type RenameOptions } from '
 import { documentSymbols } from '../shared/features/symbols';
 import { SourceText } from '../shared/text/source';
 import { configOf, CURSOR, editorAt } from './support/editor';
+import { workLimit } from './support/slow';
 
 const EXPERT = '/w/experts/book.expert.json';
 const CONFIG = 'profy:\n  builtinSubagents: [general]\nmcp:\n  ledger: [post, void]\n';
@@ -344,7 +345,7 @@ describe('Profy editor: inlay hints and lists', () => {
   });
 
   it('shows an unknown count, not "no tool", for a glob past what the checker matches in one file', function () {
-    this.timeout(20000);
+    this.timeout(workLimit(20000));
     // 2,001 globs against 2,500 tools: the last passes the 5,000,000 comparisons one file may spend.
     const tools = Array.from({ length: 2500 }, (_, i) => `t${i}`);
     const globs = ['*7', ...Array.from({ length: 1999 }, () => '*z'), '*'];

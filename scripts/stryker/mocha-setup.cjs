@@ -12,6 +12,11 @@ fc.configureGlobal({ seed });
 // per-test coverage sees only what the test process executes.
 process.env.SUBAGENTS_CLI_IN_PROCESS = '1';
 
+// Instrumented code counts every statement it runs in the first, coverage-taking run: a test that
+// makes millions of comparisons (the glob budget's) takes 100 times as long there, and reads this to
+// allow it (test/support/slow.ts).
+process.env.SUBAGENTS_MUTATION_RUN = '1';
+
 // The language server's suites start it in this process on a pair of streams (test/lsp/harness.ts).
 process.env.SUBAGENTS_SERVER_IN_PROCESS = '1';
 
