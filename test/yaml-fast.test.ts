@@ -8,6 +8,7 @@ import { parseYamlFast } from '../shared/text/yaml-fast';
 import { stripMarkers } from './support/fixtures';
 import { compareWithPackage, treeDifference } from './support/parse-diff';
 import { loadPrng, mutate, randomYaml } from './support/yaml-gen';
+import { plainOnlyYaml } from './support/yaml-plain-gen';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -98,6 +99,15 @@ describe('the fast YAML reader gives exactly what the yaml package gives, or not
       return { id: `${source.id}, mutation ${i}`, text: mutate(rand, source.text) };
     });
     agreeOn(cases);
+  });
+
+  it(`reads itself every one of 5,000 texts in its subset (seed ${seed})`, () => {
+    const rand = prng(seed + 2);
+    const left: string[] = [];
+    const cases = Array.from({ length: 5_000 }, (_, i) => ({ id: `plain text ${i}`, text: plainOnlyYaml(rand) }));
+    for (const c of cases) if (!parseYamlFast(c.text)) left.push(JSON.stringify(c.text));
+    assert.deepStrictEqual(left.slice(0, 3), [], `${left.length} plain texts left to the package`);
+    assert.strictEqual(agreeOn(cases), cases.length);
   });
 
   it('on the cases where the package ends a collection after comments', () => {
