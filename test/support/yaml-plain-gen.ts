@@ -64,8 +64,8 @@ export function plainOnlyYaml(rand: () => number): string {
   const spaces = (n: number) => ' '.repeat(n);
   const trail = () => (rand() < 0.15 ? pick([' # t', '  # two', ' #']) : '');
 
-  /** What follows `head` (a `key:` or a `-`) in column `indent`. */
-  const value = (head: string, indent: number, depth: number, inSeq: boolean) => {
+  /** What follows `head` (a `key:` or a `-`) in column `indent`; whether it is a value written on the head's line. */
+  const value = (head: string, indent: number, depth: number, inSeq: boolean): boolean => {
     const r = rand();
     if (r < 0.4 || depth > 4) lines.push(`${head} ${pick(SCALARS)}${trail()}`);
     else if (r < 0.5) lines.push(`${head} ${pick(FLOWS)}${trail()}`);
@@ -74,8 +74,8 @@ export function plainOnlyYaml(rand: () => number): string {
       const inner = indent + 1 + Math.floor(rand() * 3);
       const count = 1 + Math.floor(rand() * 3);
       for (let i = 0; i < count; i++) {
-        // A blank line inside the block (never first: its spaces would set the block's indentation).
-        if (i > 0 && rand() < 0.3) lines.push('');
+        // A blank line inside the block, no longer than its indentation (never first: it would set that).
+        if (i > 0 && rand() < 0.3) lines.push(spaces(Math.floor(rand() * (inner + 1))));
         lines.push(spaces(inner + (i > 0 && rand() < 0.2 ? 2 : 0)) + pick(BLOCK_LINES));
       }
     } else if (r < 0.68) lines.push(head);
@@ -91,13 +91,21 @@ export function plainOnlyYaml(rand: () => number): string {
       const inner = !inSeq && rand() < 0.2 ? indent : indent + 1 + Math.floor(rand() * 3);
       collection(inner, depth + 1, !inSeq && inner === indent ? 'seq' : undefined);
     }
+    return r < 0.5 || depth > 4;
   };
   const collection = (indent: number, depth: number, kind?: 'seq') => {
     const seq = kind === 'seq' || rand() < 0.4;
     const count = 1 + Math.floor(rand() * 4);
+    let oneLine = false;
     for (let i = 0; i < count; i++) {
-      if (seq) value(`${spaces(indent)}-`, indent, depth, true);
-      else value(`${spaces(indent)}${pick(KEYS)}:`, indent, depth, false);
+      // A comment line between two entries, in their column: after a value written on its entry's line, and before an
+      // entry that is not empty (elsewhere the package's ranges depend on the comment, and the reader leaves it).
+      const at = lines.length;
+      const commentable = oneLine;
+      oneLine = seq
+        ? value(`${spaces(indent)}-`, indent, depth, true)
+        : value(`${spaces(indent)}${pick(KEYS)}:`, indent, depth, false);
+      if (commentable && !/(:|-)$/.test(lines[at]) && rand() < 0.15) lines.splice(at, 0, `${spaces(indent)}# between`);
       if (rand() < 0.1) lines.push('');
     }
   };
