@@ -67,8 +67,8 @@ export function plainOnlyYaml(rand: () => number): string {
   /** What follows `head` (a `key:` or a `-`) in column `indent`; whether it is a value written on the head's line. */
   const value = (head: string, indent: number, depth: number, inSeq: boolean): boolean => {
     const r = rand();
-    if (r < 0.4 || depth > 4) lines.push(`${head} ${pick(SCALARS)}${trail()}`);
-    else if (r < 0.5) lines.push(`${head} ${pick(FLOWS)}${trail()}`);
+    const onHeadLine = r < 0.5 || depth > 4;
+    if (onHeadLine) lines.push(`${head} ${pick(r < 0.4 || depth > 4 ? SCALARS : FLOWS)}${trail()}`);
     else if (r < 0.6) {
       lines.push(`${head} ${pick(['|', '|-', '| # h', '|- # h'])}`);
       const inner = indent + 1 + Math.floor(rand() * 3);
@@ -91,7 +91,7 @@ export function plainOnlyYaml(rand: () => number): string {
       const inner = !inSeq && rand() < 0.2 ? indent : indent + 1 + Math.floor(rand() * 3);
       collection(inner, depth + 1, !inSeq && inner === indent ? 'seq' : undefined);
     }
-    return r < 0.5 || depth > 4;
+    return onHeadLine;
   };
   const collection = (indent: number, depth: number, kind?: 'seq') => {
     const seq = kind === 'seq' || rand() < 0.4;
