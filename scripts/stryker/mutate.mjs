@@ -14,6 +14,10 @@ const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(shim)
 // dist/ is copied into Stryker's sandbox as it is: the few tests that need the CLI as a process run it.
 const build = spawnSync(process.execPath, [path.join(here, '..', 'build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// out/ compiled here too: --incremental diffs the test files it reads from the project folder (stryker.config.mjs).
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const compile = spawnSync(process.execPath, [tsc, '-p', path.join(here, '..', '..')], { stdio: 'inherit' });
+if (compile.status !== 0) process.exit(compile.status ?? 1);
 
 const args = process.argv.slice(2);
 // The language server's suites join the run only when server/ is mutated (stryker.config.mjs):
