@@ -62,6 +62,7 @@ const IN_PROCESS_SUITES = [
   'text-units',
   'lsp/quick-names',
   'yaml-fast',
+  'yaml-package',
   'json-fast',
   'syntax-messages',
   'snippets',
