@@ -104,9 +104,9 @@ export function parseYamlWithPackage(text: string, base = 0): YamlParseResult {
   return { root, errors: sink.result() };
 }
 
-/** `<<` written plain (a quoted `"<<"` is an ordinary key). */
+/** `<<` written plain (a quoted `"<<"` is an ordinary key; the composer gives every scalar of the text its type). */
 function isMergeKey(key: YamlNode | null): boolean {
-  return isScalar(key) && key.value === '<<' && (key.type === 'PLAIN' || key.type === undefined);
+  return isScalar(key) && key.value === '<<' && key.type === 'PLAIN';
 }
 
 /** The yaml package's own message for a repeated key (its check is turned off: it compares every pair of keys). */
