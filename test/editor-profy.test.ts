@@ -111,6 +111,11 @@ describe('Profy editor: completion', () => {
     );
     assert.strictEqual(chosen('{ "name": "b", "‸": 1 }', 'tools'), '{ "name": "b", "tools": 1 }');
     assert.strictEqual(chosen('{ "name": "b", "‸"  : 1 }', 'tools'), '{ "name": "b", "tools"  : 1 }');
+    // A colon further on belongs to another key: this one gets its value.
+    assert.strictEqual(
+      chosen('{ "name": "b", "de‸", "tools": [] }', 'description'),
+      '{ "name": "b", "description": "description", "tools": [] }',
+    );
     const rewriting = items('{ "name": "b", "desc‸ription": "x" }');
     const own = rewriting.find((i) => i.label === 'description');
     assert.ok(own, 'the key being written is offered again');
@@ -203,6 +208,7 @@ describe('Profy editor: completion', () => {
     );
     assert.strictEqual(covered('{ "name": "b‸" }'), '"b"');
     assert.deepStrictEqual(labels('{ "subagents": [{ "name": ‸ }] }'), [], "not a subagent's name");
+    assert.deepStrictEqual(labels('{ "name": { "x": ‸ } }'), [], 'not a key inside `name`');
     assert.deepStrictEqual(labels('{ "description": ‸ }'), [], 'a key without values');
     const policy = items('{ "delegationPolicy": ‸ }');
     assert.deepStrictEqual(
@@ -213,6 +219,8 @@ describe('Profy editor: completion', () => {
     assert.strictEqual(chosen('{ "delegationPolicy": "n‸" }', '"none"'), '{ "delegationPolicy": "none" }');
     assert.deepStrictEqual(labels('{ "name": "b" }‸'), [], 'after the Expert');
     assert.strictEqual(covered('{ "delegatable": tr‸'), 'tr', 'a word at the end of the text');
+    // Past a string's closing quote the cursor is not in it: nothing is replaced.
+    assert.strictEqual(covered(expert('"read" ‸'), 'mcp__ledger__post'), '');
   });
 
   it('reads the lists the cursor is in even when a later duplicate key is not a list', () => {

@@ -35,6 +35,12 @@ describe('profy: glob expansion', () => {
     assert.strictEqual(expandGlob('mcp__a*', tools, { left: 1 }), undefined);
   });
 
+  it('matches the pieces between stars in their order, each after the one before, never overlapping', () => {
+    const names = ['aba', 'abba', 'abxba', 'baab', 'ab', 'ba'];
+    assert.deepStrictEqual(expandGlob('*ab*ba*', names), ['abba', 'abxba']);
+    assert.deepStrictEqual(expandGlob('a*b*a', names), ['aba', 'abba', 'abxba']);
+  });
+
   it('a glob without a literal prefix spends one attempt per tool', () => {
     const budget = { left: tools.length };
     assert.deepStrictEqual(expandGlob('*_file', tools, budget), ['read_file']);

@@ -28,6 +28,7 @@ export const missingDelegationBrief: ProfyRule = {
         ),
       ];
     }
+    // Stryker disable next-line ConditionalExpression: only a string's value can be ''
     if (brief.kind === 'null' || (brief.kind === 'string' && brief.value === '')) {
       return [
         findingOn(

@@ -58,8 +58,7 @@ export const reservedName: ProfyRule = {
 /** The name made identifier-like: every other character becomes `_`, and a leading digit gets `_` before it. */
 function identifierName(name: string): string {
   const out = name
-    // Stryker disable next-line Regex: the next step joins the runs of `_`
-    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/[^A-Za-z0-9_]/g, '_')
     .replace(/_+/g, '_')
     .replace(/^_(?=[A-Za-z])/, '')
     .replace(/_$/, '');

@@ -12,7 +12,7 @@ export const whitelistCap: ProfyRule = {
   ids: ['profy/whitelist-cap'],
   check(ctx) {
     const policy = getProperty(ctx.model.expert, 'delegationPolicy')?.value;
-    if (!isArray(policy) || policy.items.length <= DELEGATION_WHITELIST_MAX) return [];
+    if (!isArray(policy)) return [];
     return policy.items.slice(DELEGATION_WHITELIST_MAX).map((item, i) => {
       const what = isString(item) ? quote(item.value) : 'This entry';
       return findingOn(
