@@ -23,9 +23,11 @@ const FIX: Record<string, string> = {
 };
 
 function describe(p: SchemaProblem, key: string): string {
+  // Stryker disable next-line ConditionalExpression: the schema's only minimums are these two
   if (p.keyword === 'minimum' && (key === 'max_steps' || key === 'max_depth')) {
     return `\`${p.label}\` is ${JSON.stringify(p.node.value)}, below its minimum of ${String(p.params.limit)}.`;
   }
+  // Stryker disable next-line ConditionalExpression: only a `type` problem has a `type` parameter
   if (p.keyword === 'type' && p.params.type === 'integer' && p.node.kind === 'number') {
     return `\`${p.label}\` is ${JSON.stringify(p.node.value)}, not a whole number.`;
   }

@@ -70,6 +70,7 @@ export const memoryConflict: PicassoRule = {
   ids: ['picasso/memory-conflict'],
   check(ctx) {
     const { memory, entries } = ctx.model;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; no entry is refused by memory then
     if (!ctx.model.root || !ctx.model.memoryDenies) return [];
     return entries.tools
       .filter((e) => e.refusedByMemory)
