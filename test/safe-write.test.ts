@@ -197,6 +197,30 @@ describe('safe writes: what each target becomes', () => {
     });
     assert.equal(writeFileSafely('/dev/no-such-device', 'x', p).status, 'failed');
   });
+
+  it('writes a regular file through /proc only by a descriptor, never by /proc/self/root or cwd', function () {
+    if (!linux) this.skip();
+    const { root, place: p } = place();
+    const file = path.join(root, 'kept.md');
+    fs.writeFileSync(file, 'before');
+    const viaRoot = `/proc/self/root${fs.realpathSync(file)}`;
+    assert.deepEqual(writeFileSafely(viaRoot, 'x', p), {
+      status: 'failed',
+      reason: 'is a regular file reached through /dev or /proc; give its own path',
+    });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'before');
+    const fd = fs.openSync(file, 'a');
+    try {
+      assert.deepEqual(writeFileSafely(`/proc/self/fd/${fd}`, '+', p), {
+        status: 'written',
+        path: `/proc/self/fd/${fd}`,
+        how: 'into a special file',
+      });
+    } finally {
+      fs.closeSync(fd);
+    }
+    assert.equal(fs.readFileSync(file, 'utf8'), 'before+');
+  });
 });
 
 describe('safe writes: files made exclusively', () => {

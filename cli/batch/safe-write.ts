@@ -175,9 +175,14 @@ export function createFileExclusively(
   return { status: 'written', path: landing.path, how: 'created' };
 }
 
+/** A path that names an open descriptor (`/dev/stdout`, `/proc/self/fd/3`): what it leads to is the caller's own. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
+
 /**
  * `-o /dev/stdout`, `/dev/null`, `/proc/self/fd/3`: opened (following its links) and written, never made or replaced.
- * No O_CREAT, so nothing is ever created here; these are the system's paths, which no repository holds.
+ * No O_CREAT, so nothing is ever created here; these are the system's paths, which no repository holds. A regular
+ * file is written only through a descriptor's path (`> report.json` behind `/dev/stdout`): reached any other way
+ * (`/proc/self/cwd/…`, `/proc/self/root/…`) it would bypass the links check, so it is refused.
  */
 function writeIntoDevicePath(path: string, data: Buffer): WriteOutcome {
   try {
@@ -185,6 +190,8 @@ function writeIntoDevicePath(path: string, data: Buffer): WriteOutcome {
     try {
       const stat = fs.fstatSync(fd);
       if (stat.isBlockDevice()) return { status: 'failed', reason: kindOf(stat) };
+      if (stat.isFile() && !DESCRIPTOR_PATH.test(path))
+        return { status: 'failed', reason: 'is a regular file reached through /dev or /proc; give its own path' };
       writeAll(fd, data);
     } finally {
       fs.closeSync(fd);
