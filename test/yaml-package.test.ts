@@ -2,7 +2,10 @@ import * as assert from 'assert';
 import { parseYamlWithPackage } from '../shared/text/yaml';
 import type { AstNode } from '../shared/text/tree';
 
-/** A tree as nested plain values (keys in their order, merged ones included), to compare in one assertion. */
+/**
+ * A tree as nested plain values, each mapping as its list of entries in order: a key repeated by a merge
+ * shows twice, where `toPlain` (an object) would keep one and hide it.
+ */
 function plain(node: AstNode | undefined): unknown {
   if (!node) return undefined;
   if (node.kind === 'object') return node.properties!.map((p) => [p.key, plain(p.value)]);

@@ -8,6 +8,7 @@ import {
   Parser,
   YAMLParseError,
   type Alias,
+  type YAMLError,
   type CST,
   type Document,
   type DocumentOptions,
@@ -117,7 +118,7 @@ const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
  * own words send the author to its API or grammar (the runtime wording is the dialect's:
  * `DialectModule.syntaxMessages`).
  */
-function describeYamlError(e: { code?: string; message: string; pos: [number, number] }, text: string): string {
+function describeYamlError(e: YAMLError, text: string): string {
   // The yaml package catches its own stack overflow on absurd nesting and reports it as an error: kept for a
   // stack smaller than the composer needs for MAX_PARSE_DEPTH levels, which no test can set up.
   // Stryker disable next-line ConditionalExpression,StringLiteral,Regex

@@ -58,8 +58,7 @@ export const reservedName: ProfyRule = {
 /** The name made identifier-like: every other character becomes `_`, and a leading digit gets `_` before it. */
 function identifierName(name: string): string {
   const out = name
-    .replace(/[^A-Za-z0-9_]/g, '_')
-    .replace(/_+/g, '_')
+    .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_(?=[A-Za-z])/, '')
     .replace(/_$/, '');
   return /^[0-9]/.test(out) ? `_${out}` : out;
