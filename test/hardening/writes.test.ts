@@ -237,16 +237,19 @@ describe('hardening: nothing --fix or -o writes can hurt', function () {
 
   it('a file changed on disk between the read and the write is skipped with a message, whenever the change comes', () => {
     const hook = path.join(temps.dir('subagents-hook-'), 'edit-meanwhile.js');
-    // Edits the target once: when the write looks at it (an `lstat` from writeFileSafely: the read guard
-    // of cli/roots.ts looks at every definition too, before it is read) or makes its temporary file (O_EXCL).
+    // Edits the target once: when the write looks at it (the first `lstat` after the target was opened
+    // for reading: the read guard of cli/roots.ts looks at every definition too, but before it is read;
+    // not found by a function name in the stack, which a minified bundle renames) or makes its
+    // temporary file (O_EXCL).
     fs.writeFileSync(
       hook,
       `const fs = require('fs'); const path = require('path');
-const target = process.env.EDIT_TARGET; let done = false;
+const target = process.env.EDIT_TARGET; let done = false, read = false;
 const edit = () => { if (!done) { done = true; fs.appendFileSync(target, 'Edited meanwhile.\\n'); } };
 const lstat = fs.lstatSync, open = fs.openSync;
-fs.lstatSync = function (file) { if (process.env.EDIT_WHEN === 'lstat' && file === target && /writeFileSafely/.test(new Error().stack)) edit(); return lstat.apply(this, arguments); };
+fs.lstatSync = function (file) { if (process.env.EDIT_WHEN === 'lstat' && file === target && read) edit(); return lstat.apply(this, arguments); };
 fs.openSync = function (file, flags) {
+  if (file === target && typeof flags === 'number' && (flags & 3) === fs.constants.O_RDONLY) read = true;
   if (process.env.EDIT_WHEN === 'temp' && typeof flags === 'number' && flags & fs.constants.O_EXCL && path.dirname(file) === path.dirname(target)) edit();
   return open.apply(this, arguments);
 };
