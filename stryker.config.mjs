@@ -122,6 +122,7 @@ const LEFT_OUT = [
   // coverage sees nothing a child process executes.
   'cli-code-cache',
   'lsp/lifecycle',
+  'node-heap',
   'hardening/security',
   'hardening/server-load',
   // Thousands of generated or huge inputs each, rerun for every mutant they reach.

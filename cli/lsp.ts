@@ -1,4 +1,5 @@
 import { createServerConnection } from '../server/connection';
+import { keepYoungGenerationSmall } from '../server/node-heap';
 import { nodePlatform } from '../server/node-platform';
 import { startServer } from '../server/server';
 
@@ -16,6 +17,7 @@ export function runLsp(args: string[]): number | undefined {
       `subagents lsp: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
     ),
   );
+  keepYoungGenerationSmall();
   const connection = createServerConnection(process.stdin, process.stdout);
   startServer(connection, nodePlatform);
   return undefined; // keeps running until the client exits it

@@ -4,7 +4,9 @@
  * `--pipe=NAME`), as vscode-languageclient passes it.
  */
 import { createServerConnection } from './connection';
+import { keepYoungGenerationSmall } from './node-heap';
 import { nodePlatform } from './node-platform';
 import { startServer } from './server';
 
+keepYoungGenerationSmall();
 startServer(createServerConnection(), nodePlatform);
