@@ -99,6 +99,31 @@ describe('polytoken rules: literal lists', () => {
     );
   });
 
+  it('a server shorthand of a server `mcp` does not list: the example names the server', () => {
+    assert.deepStrictEqual(findings('  tools: [grep]\n  tools_deny: [mcp__nope]\n'), [
+      'polytoken/mcp-shorthand-in-deny | `mcp__nope` denies a whole MCP server, which Polytoken does not accept in `tools_deny` and rejects the definition; deny each tool by its full name, such as `mcp__nope__<tool>`. | Remove `mcp__nope` from `tools_deny`',
+    ]);
+  });
+
+  it('a tag in `tools_deny` expands to what may be denied: no undeniable tool, nothing `undeferred_tools` holds', () => {
+    const config = parseConfig(
+      'tools:\n  polytoken:\n    - { name: shell, tags: [exec] }\n    - { name: runner, tags: [exec] }\n    - { name: job_status, tags: [exec] }\n',
+      '/ws/.subagents.yaml',
+      '/ws',
+    );
+    const expanded = (poly: string) => {
+      const analysis = analyze({ text: def(poly), path: '/ws/.polytoken/subagents/triage.md', config, root: '/ws' });
+      const [d] = analysis.diagnostics.filter((x) => x.code === 'polytoken/tag-in-literal-list');
+      const [plan] = fixPlansFor(analysis, d).filter((p) => p.preferred);
+      return applyFixes(def(poly), [{ rule: String(d.code), plan }]).text.match(/tools_deny:.*$/m)?.[0];
+    };
+    assert.equal(expanded('  tools: [grep]\n  tools_deny: [tag!exec]\n'), 'tools_deny: [shell, runner]');
+    assert.equal(
+      expanded('  tools: [shell, runner, grep]\n  tools_deny: [tag!exec]\n  undeferred_tools: [runner]\n'),
+      'tools_deny: [shell]',
+    );
+  });
+
   it('an undeniable tool in `tools_deny`: removed by default', () => {
     const [undeniable] = findings('  tools_deny: [exit_tool]\n');
     assert.match(undeniable, /^polytoken\/undeniable-tool \| .* \| Remove `exit_tool` from `tools_deny` \*$/);

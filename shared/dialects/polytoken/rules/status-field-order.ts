@@ -1,5 +1,5 @@
 import type { FixPlan } from '../../../types';
-import { getProperty, isArray, isObject, isString, stringItems, type AstNode } from '../../../text/tree';
+import { getProperty, isObject, isString, stringItems, type AstNode } from '../../../text/tree';
 import { findingOn } from '../../common';
 import { appendToListEdit, insertKeyLinesEdit, removeItemEdit, removePropertyEdit } from '../../../fixes/edits';
 import { STATUS_FIELDS } from '../constants';
@@ -81,8 +81,7 @@ function statusFieldFixes(req: PolytokenFix): FixPlan[] {
   const prop = field && isObject(properties) ? getProperty(properties, field) : undefined;
   if (!field || !prop || !isObject(schema) || !isObject(properties)) return [];
   const fixes: FixPlan[] = [];
-  const requiredNode = getProperty(schema, 'required')?.value;
-  const requiredItem = stringItems(requiredNode).find((i) => i.value === field);
+  const requiredItem = stringItems(getProperty(schema, 'required')?.value).find((i) => i.value === field);
   const remove = [
     removePropertyEdit(req.ctx, prop.keyNode),
     ...(requiredItem ? [removeItemEdit(req.ctx, requiredItem.node)] : []),
@@ -90,8 +89,8 @@ function statusFieldFixes(req: PolytokenFix): FixPlan[] {
   fixes.push({ title: `Remove \`${field}\` from the exit schema`, edits: remove });
   if (!getProperty(properties, 'success')) {
     const add = insertKeyLinesEdit(req.ctx, properties, ['success:', '  type: boolean']);
-    const require =
-      isArray(requiredNode) || !requiredNode ? appendToListEdit(req.ctx, schema, 'required', 'success') : undefined;
+    // A `required` that is neither a list nor empty gets no edit (appendToListEdit): nothing to append to.
+    const require = appendToListEdit(req.ctx, schema, 'required', 'success');
     if (add && require) fixes.push({ title: 'Add a required `success` boolean property', edits: [add, require] });
   }
   return fixes;
