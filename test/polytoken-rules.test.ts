@@ -130,6 +130,56 @@ describe('polytoken rules: literal lists', () => {
   });
 });
 
+describe('polytoken rules: the name added where there is none', () => {
+  /** The text after the preferred fix of missing-name, and the codes left after it. */
+  function named(text: string): { fixed: string; left: unknown[] } {
+    const at = { path: '/ws/.polytoken/subagents/triage.md', config: CONFIG, root: '/ws' };
+    const analysis = analyze({ text, ...at });
+    const d = analysis.diagnostics.find((x) => x.code === 'polytoken/missing-name');
+    assert.ok(d, text);
+    const plan = fixPlansFor(analysis, d).find((p) => p.preferred);
+    assert.ok(plan, text);
+    const fixed = applyFixes(text, [{ rule: String(d.code), plan }]).text;
+    return { fixed, left: analyze({ text: fixed, ...at }).diagnostics.map((x) => x.code) };
+  }
+
+  it('a frontmatter that reads as null (`~`, `null`, an anchor or tag alone): the name takes its place', () => {
+    for (const [text, fixed] of [
+      ['---\n~\n---\nBody.\n', '---\nname: triage\n---\nBody.\n'],
+      ['---\n# first\nnull # later\n---\nBody.\n', '---\n# first\nname: triage # later\n---\nBody.\n'],
+      ['---\n&a\n---\nBody.\n', '---\nname: triage\n---\nBody.\n'],
+      ['---\n!!null null\n---\nBody.\n', '---\nname: triage\n---\nBody.\n'],
+      ['---\n# only a comment\n---\nBody.\n', '---\nname: triage\n# only a comment\n---\nBody.\n'],
+    ]) {
+      const after = named(text);
+      assert.equal(after.fixed, fixed, text);
+      assert.ok(
+        !after.left.includes('polytoken/missing-name') && !after.left.some((c) => String(c).startsWith('syntax/')),
+        `${text}: ${after.left.join(', ')}`,
+      );
+    }
+  });
+
+  it('an empty frontmatter with a syntax error: the error is reported, no missing name on top', () => {
+    const at = { path: '/ws/.polytoken/subagents/triage.md', config: CONFIG, root: '/ws' };
+    for (const text of ['---\n&a &b\n---\nB\n', '---\n&\n---\nB\n'])
+      assert.deepStrictEqual(
+        analyze({ text, ...at }).diagnostics.map((d) => d.code),
+        ['syntax/yaml'],
+        text,
+      );
+  });
+
+  it('a flow frontmatter gets it inside its braces; a block `name :` with a space keeps its colon', () => {
+    assert.equal(named('---\n{description: x}\n---\nB\n').fixed, '---\n{name: triage, description: x}\n---\nB\n');
+    assert.equal(named('---\n{}\n---\nB\n').fixed, '---\n{name: triage}\n---\nB\n');
+    assert.equal(
+      named('---\nname :\n  - a\ndescription: x\n---\nB\n').fixed,
+      '---\nname : triage\ndescription: x\n---\nB\n',
+    );
+  });
+});
+
 describe('polytoken rules: unknown tools', () => {
   it('says what was not found, in each list, with the nearest name when there is one', () => {
     const lines = findings(

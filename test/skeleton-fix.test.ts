@@ -83,6 +83,16 @@ describe('the skeleton quick fix of an empty or frontmatter-less definition', ()
       ['apps/cli/agents/lone.yaml', '# kept\n', `# kept\n${skeletonText('picasso', 'lone')!}`],
       ['.polytoken/subagents/solo.md', 'Body', `${skeletonText('polytoken', 'solo')!}Body`],
       ['.polytoken/subagents/solo.md', '\n', skeletonText('polytoken', 'solo')!],
+      // YAML that reads as null: the skeleton takes its place (a mapping beside `~` would not be YAML).
+      ['apps/cli/agents/lone.yaml', '~\n', skeletonText('picasso', 'lone')!],
+      ['apps/cli/agents/lone.yaml', '# kept\n&a\n', `# kept\n${skeletonText('picasso', 'lone')!}`],
+      // A Picasso role's frontmatter: the skeleton goes inside it, the body stays below.
+      ['.picasso/agents/lone.md', '---\n---\nBody\n', `---\n${skeletonText('picasso', 'lone')!}---\nBody\n`],
+      [
+        '.picasso/agents/lone.md',
+        '---\n# kept\nnull\n---\nBody\n',
+        `---\n# kept\n${skeletonText('picasso', 'lone')!}---\nBody\n`,
+      ],
     ]) {
       const { analysis } = analyzeAt(rel, text);
       const plans = analysis.diagnostics.flatMap((d) => offeredFixes(analysis, d));

@@ -231,6 +231,24 @@ export function appendToListEdit(
   return insertKeyLinesEdit(file, mapping, [`${key}: [${scalar}]`]);
 }
 
+/**
+ * Where YAML that reads as null is written (`~`, `null`, an anchor or tag with no value), past the
+ * comments before it; undefined when nothing is (empty, or comments only). An edit that adds keys
+ * must replace it: a mapping written before or after it would not be YAML.
+ */
+export function writtenNull(target: EditTarget): { start: number; end: number } | undefined {
+  const root = target.file.root;
+  if (root?.kind !== 'null') return undefined;
+  const text = textOf(target);
+  let start = target.file.yamlRegions[0]?.start ?? root.start;
+  while (start < root.end) {
+    if (text[start] === '#') start = text.indexOf('\n', start) + 1 || root.end;
+    else if (/\s/.test(text[start])) start++;
+    else break;
+  }
+  return start < root.end ? { start, end: root.end } : undefined;
+}
+
 /** Inserts text right after the colon of a key (one with no value yet). */
 export function afterColonEdit(file: EditTarget, keyNode: AstNode, newText: string): TextEdit {
   const colon = textOf(file).indexOf(':', keyNode.end);

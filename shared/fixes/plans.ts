@@ -6,7 +6,7 @@
 import type { TextEdit } from 'vscode-languageserver-types';
 import type { FixPlan, FixRequest, FixTarget } from '../types';
 import { isString, type AstNode } from '../text/tree';
-import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit } from './edits';
+import { rangeOf, removeItemEdit, removePropertyEdit, replaceValueEdit, writtenNull, type EditTarget } from './edits';
 import { snippetText } from '../features/kit/completion-items';
 
 export const dataString = (req: FixTarget, key: string): string | undefined =>
@@ -144,14 +144,26 @@ export function keyRenameFixes(req: FixRequest<unknown>, grantingKeys: readonly 
  * runtime rejects was not (docs/fixes.md).
  */
 export function skeletonFixes(req: FixRequest<unknown>, skeleton: (name: string) => string): FixPlan[] {
-  const text = req.ctx.file.source.text;
   const name = req.ctx.fileStem;
-  const inserted = snippetText(skeleton(name));
-  let edit: TextEdit;
-  if (!text.trim()) edit = { range: rangeOf(req.ctx, 0, text.length), newText: inserted };
-  else if (inserted.startsWith('---\n'))
-    edit = { range: rangeOf(req.ctx, 0, 0), newText: inserted.endsWith('\n') ? inserted : `${inserted}\n` };
-  else
-    edit = { range: rangeOf(req.ctx, text.length, text.length), newText: (text.endsWith('\n') ? '' : '\n') + inserted };
+  const edit = skeletonEdit(req.ctx, snippetText(skeleton(name)));
   return [{ title: `Insert a new definition named \`${name}\``, edits: [edit] }];
+}
+
+/** Where a skeleton goes: in place of a blank file or of YAML that reads as null, else into the YAML there is. */
+function skeletonEdit(target: EditTarget, inserted: string): TextEdit {
+  const text = target.file.source.text;
+  const at = (start: number, end: number, newText: string): TextEdit => ({
+    range: rangeOf(target, start, end),
+    newText,
+  });
+  if (!text.trim()) return at(0, text.length, inserted);
+  const region = target.file.yamlRegions[0];
+  const lines = inserted.endsWith('\n') ? inserted : `${inserted}\n`;
+  // Markdown without frontmatter: the skeleton becomes it, the text stays as the body.
+  if (!region || inserted.startsWith('---\n'))
+    return at(0, 0, lines.startsWith('---\n') ? lines : `---\n${lines}---\n`);
+  const written = writtenNull(target);
+  if (written) return at(written.start, written.end, lines.slice(0, -1));
+  // Comments only (a YAML file, or a frontmatter): the skeleton goes after them.
+  return at(region.end, region.end, (region.end > 0 && text[region.end - 1] !== '\n' ? '\n' : '') + lines);
 }

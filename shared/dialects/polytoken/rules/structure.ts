@@ -7,7 +7,7 @@ import schema from '../../../../schemas/polytoken.schema.json';
 import { POLYTOKEN_KEYS, TOP_LEVEL_KEYS } from '../constants';
 import { findingOn, findingOnFirstLine, keyRenameData, unknownKeyFindings, visibleNode } from '../../common';
 import { keyRenameFixes } from '../../../fixes/plans';
-import { afterColonEdit, indentOf, lineStartOf, rangeOf, replaceValueEdit } from '../../../fixes/edits';
+import { afterColonEdit, indentOf, lineStartOf, rangeOf, replaceValueEdit, writtenNull } from '../../../fixes/edits';
 import {
   KIND_WORDS,
   readable,
@@ -132,6 +132,18 @@ function missingNameFixes(req: PolytokenFix): FixPlan[] {
     const entry = `name: ${yamlString(stem)}${root.properties.length ? ', ' : ''}`;
     return [
       { title: add, edits: [{ range: rangeOf(ctx, root.start + 1, root.start + 1), newText: entry }], preferred: true },
+    ];
+  }
+  const written = writtenNull(ctx);
+  if (written) {
+    // The frontmatter is `~`, `null`, or an anchor or tag with no value: the name takes its place (a line before it
+    // would not be YAML).
+    return [
+      {
+        title: add,
+        edits: [{ range: rangeOf(ctx, written.start, written.end), newText: `name: ${yamlString(stem)}` }],
+        preferred: true,
+      },
     ];
   }
   const at = root ? root.start : ctx.file.yamlRegions[0]?.start;
