@@ -61,6 +61,16 @@ describe('polytoken/invalid-exit-schema: the draft that judges a schema', () => 
       { $schema: 'http://json-schema.org/draft-04/schema#' },
       { ok: true },
     ],
+    [
+      'draft-07 named: a 2019 keyword is unknown there, so allowed',
+      { $schema: 'http://json-schema.org/draft-07/schema#', dependentRequired: 5 },
+      { ok: true },
+    ],
+    [
+      'a draft ajv does not know is checked as draft-07, not as a later draft',
+      { $schema: 'http://json-schema.org/draft-04/schema#', dependentRequired: 5 },
+      { ok: true },
+    ],
     ['a $schema that is not a string', { $schema: 5 }, { ok: false, reason: 'must be string', path: ['$schema'] }],
     ['keywords JSON Schema does not define are allowed', { 'x-note': 'hi', type: 'object' }, { ok: true }],
     [
@@ -81,6 +91,24 @@ describe('polytoken/invalid-exit-schema: the draft that judges a schema', () => 
   ];
   for (const [title, schema, verdict] of cases)
     it(title, () => assert.deepStrictEqual(checkExitSchema(schema), verdict));
+
+  it('a schema that failed to compile is not left behind either: its $id compiles again', () => {
+    const broken = { $id: 'http://x/broken.json', properties: { a: { $ref: '#/definitions/nope' } } };
+    assert.equal(checkExitSchema(broken).ok, false);
+    assert.deepStrictEqual(checkExitSchema({ $id: 'http://x/broken.json', type: 'object' }), { ok: true });
+  });
+
+  it('formats are not checked, and an unknown one is not logged', () => {
+    const warn = console.warn;
+    const logged: string[] = [];
+    console.warn = (...args: unknown[]) => void logged.push(args.join(' '));
+    try {
+      assert.deepStrictEqual(checkExitSchema({ type: 'string', format: 'emailish' }), { ok: true });
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepStrictEqual(logged, []);
+  });
 
   it('a compiled schema is not left behind in ajv: the same $id compiles again', () => {
     const schema = { $id: 'http://x/payload.json', type: 'object' };
@@ -119,11 +147,11 @@ describe('polytoken/invalid-exit-schema: where the finding sits', () => {
     );
   });
 
-  it('on a $ref inside a list of schemas', () => {
-    const text = def('  exit_tool_schema:\n    allOf:\n      - $ref: "#/definitions/nope"\n');
+  it('on a $ref inside a list of schemas, past the items without one', () => {
+    const text = def('  exit_tool_schema:\n    allOf:\n      - type: object\n      - $ref: "#/definitions/nope"\n');
     assert.deepStrictEqual(
       found(text).map(([span]) => span),
-      [[6, 14, 6, 34]],
+      [[7, 14, 7, 34]],
     );
   });
 
@@ -187,6 +215,7 @@ describe('polytoken/unrecognized-status-enum: suggestions', () => {
     const list = statusSuggestions('Stopped');
     assert.strictEqual(list[0], 'cancelled');
     assert.strictEqual(new Set(list).size, 10);
+    assert.strictEqual(list.length, 10, 'the lead is not listed again');
     const rest = list.slice(1).map((s) => distance('stopped', s));
     assert.deepStrictEqual(
       rest,

@@ -110,11 +110,10 @@ export function cachedVerdictCount(): number {
   return verdicts.size;
 }
 
-function computeVerdict(original: Record<string, unknown>): SchemaVerdict {
-  const named = draftOf(original);
-  const draft = named ?? 'draft-07';
-  // A `$schema` ajv has no meta-schema for is not the author's mistake: the body is checked as draft-07.
-  const schema = named ? original : Object.fromEntries(Object.entries(original).filter(([key]) => key !== '$schema'));
+function computeVerdict(schema: Record<string, unknown>): SchemaVerdict {
+  // A `$schema` ajv has no meta-schema for is not the author's mistake: the body is checked as draft-07 (validateSchema
+  // leaves `$schema` out, and compile, which does not validate the schema again, does not read it).
+  const draft = draftOf(schema) ?? 'draft-07';
   const ajv = ajvFor(draft);
   try {
     const { valid, errors } = validateSchema(draft, schema);
