@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { applyFixes } from '../shared/fixes/apply-edits';
+import { declareToolEdit } from '../shared/config/add-tool';
 import {
   afterColonEdit,
   appendToListEdit,
@@ -18,6 +19,7 @@ import {
   lineStartOf,
   minimalEdit,
   nextLineStart,
+  writtenNull,
   nodeForRange,
   rangeOf,
   removeItemEdit,
@@ -342,5 +344,32 @@ describe('applying several fixes at once (shared/fixes/apply-edits.ts)', () => {
     assert.strictEqual(result.text, '\ufeff234xyz6789');
     assert.deepStrictEqual(result.spans.get(a), [{ start: 3, end: 6 }]);
     assert.deepStrictEqual(result.spans.get(b), [{ start: 0, end: 0 }]);
+  });
+});
+
+describe('edits into YAML that reads as null', () => {
+  const apply = (text: string, edit: TextEdit | undefined) => {
+    assert.ok(edit, JSON.stringify(text));
+    return TextDocument.applyEdits(TextDocument.create('file:///c.yaml', 'yaml', 1, text), [edit]);
+  };
+  const shell = { section: 'tools', key: 'polytoken', value: 'shell' } as const;
+
+  it('a declared tool takes the place of `~`, `null` or an anchor alone; after comments or nothing it is added', () => {
+    for (const [text, expected] of [
+      ['~\n', 'tools:\n  polytoken: [shell]\n'],
+      ['# kept\nnull # and this\n', '# kept\ntools:\n  polytoken: [shell] # and this\n'],
+      ['&base\n', 'tools:\n  polytoken: [shell]\n'],
+      ['# only a comment\n', '# only a comment\ntools:\n  polytoken: [shell]\n'],
+      ['', 'tools:\n  polytoken: [shell]\n'],
+    ])
+      assert.strictEqual(apply(text, declareToolEdit(text, shell)), expected, JSON.stringify(text));
+  });
+
+  it('writtenNull: where the null is written, past comments; nothing for comments only or a mapping', () => {
+    const at = (text: string) => writtenNull({ file: parseYamlFile(text) });
+    assert.deepStrictEqual(at('# c\n  ~ # x\n'), { start: 6, end: 7 });
+    assert.deepStrictEqual(at('!!null null\n'), { start: 0, end: 11 });
+    assert.strictEqual(at('# c\n'), undefined);
+    assert.strictEqual(at('a: 1\n'), undefined);
   });
 });

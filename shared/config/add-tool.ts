@@ -5,7 +5,14 @@
  */
 import type { TextEdit } from 'vscode-languageserver-types';
 import type { Dialect } from '../basics';
-import { afterColonEdit, appendToListEdit, inLineEndingOf, insertKeyLinesEdit, yamlScalar } from '../fixes/edits';
+import {
+  afterColonEdit,
+  appendToListEdit,
+  inLineEndingOf,
+  insertKeyLinesEdit,
+  writtenNull,
+  yamlScalar,
+} from '../fixes/edits';
 import { parseYamlFile } from '../text/document';
 import { getValue } from '../text/tree';
 import { parseMcpName } from '../catalog/catalog';
@@ -53,6 +60,10 @@ function declarationEdit(configText: string, declaration: ToolDeclaration): Text
   const { section, key, value } = declaration;
   const root = file.root;
   if (!root || root.kind === 'null') {
+    // `~` or an anchor alone: the declaration takes its place (a mapping after it would not be YAML).
+    const written = writtenNull(target);
+    if (written)
+      return { range: file.source.range(written.start, written.end), newText: newConfigText(declaration).slice(0, -1) };
     const end = file.source.text.length;
     const nl = end && !file.source.text.endsWith('\n') ? '\n' : '';
     return { range: file.source.range(end, end), newText: nl + newConfigText(declaration) };
