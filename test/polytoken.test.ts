@@ -282,6 +282,29 @@ describe('polytoken: rule details', () => {
     assert.match(String(byTeam[0].message), /team\/triage\.md/);
     assert.deepStrictEqual(diagnostics(text, { config: cfg, workspace: grouped, path: team.path }), []);
   });
+
+  it('shadowed: the latest place wins whatever the order of the index, a path sorting first does not', () => {
+    const cfg = config('polytoken:\n  subagentDirs: [vendor, .agents]\n');
+    const vendor = `${ROOT}/vendor/triage.md`;
+    // `.agents` sorts before `.polytoken` but comes earlier than the project's own folder.
+    const workspace = nameIndex({
+      polytoken: [
+        { path: vendor, name: 'triage' },
+        { path: FILE, name: 'triage' },
+        { path: `${ROOT}/.agents/triage.md`, name: 'triage' },
+      ],
+    });
+    const found = diagnostics('---\nname: triage\n---\n', { config: cfg, workspace, path: vendor });
+    assert.deepStrictEqual(
+      found.map((d) => (d.data as Record<string, unknown>).by),
+      [FILE],
+    );
+    // The resolution names the winner too, whatever other findings come before (an unknown tool here).
+    const text = '---\nname: triage\ndescription: d\npolytoken:\n  tools: [file_raed]\n---\n';
+    const analysis = check(text, { config: cfg, workspace, path: vendor });
+    assert.ok(analysis.findings.findIndex((f) => f.rule === 'polytoken/shadowed') > 0, 'another finding first');
+    assert.strictEqual(resolveAnalysis(analysis, vendor)?.definitions[0].shadowedBy, FILE);
+  });
 });
 
 describe('polytoken: status-field-order fixes', () => {
