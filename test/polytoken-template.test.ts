@@ -26,6 +26,9 @@ const FAILS = 'so Polytoken cannot render the prompt';
 describe('Polytoken template: tokens', () => {
   const cases: [string, string][] = [
     ['{{ "}}" }}x', 'expression 0-10 | text 10-11'],
+    // Inside a string only its own quote ends it.
+    ['{{ "a}}" }}x', 'expression 0-11 | text 11-12'],
+    ['{{ "it\'s}}" }}', 'expression 0-14'],
     ["{{ 'a\\'}}' }}", 'expression 0-13'],
     ['{{ "a\\"}}" }}', 'expression 0-13'],
     // An apostrophe that never closes does not hide the delimiter.
@@ -66,6 +69,9 @@ describe('Polytoken template: problems', () => {
     assert.deepStrictEqual(problems('x {% y \r\nz'), [['{% y', undefined, unclosed('{%', '%}')]]);
     assert.deepStrictEqual(problems('a {#\nb'), [['{#', undefined, unclosed('{#', '#}')]]);
     assert.deepStrictEqual(problems('\n {{ a', 50), [['{{ a', undefined, unclosed('{{', '}}')]]);
+    // A lone carriage return ends the line too; blanks before the delimiter are not taken in.
+    assert.deepStrictEqual(problems('x {{ y\rz'), [['{{ y', undefined, unclosed('{{', '}}')]]);
+    assert.deepStrictEqual(problems('  {{', 50), [['{{', undefined, unclosed('{{', '}}')]]);
   });
 
   it('a block closed by another’s end, and blocks never closed, in the order they start', () => {
