@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { analyze, resolveAnalysis } from '../shared/engine';
 import { polytokenSettings } from '../shared/dialects/polytoken/settings';
+import { polytokenKeys } from '../shared/dialects/polytoken/keys';
 import { yamlString } from '../shared/dialects/polytoken/util';
 import { newDefinition } from '../shared/dialects/polytoken/new-definition';
 import type { Skeleton } from '../shared/features/kit/new-definition';
@@ -419,5 +420,23 @@ describe('polytoken/shadowed: which definition wins', () => {
   it('on the name, or on the first line when the name is empty', () => {
     const project = `${ROOT}/.polytoken/subagents/triage.md`;
     assert.deepStrictEqual(shadowedBy([VENDOR, project], VENDOR, '---\nname: ""\n---\n'), [[project, 0, 0]]);
+  });
+});
+
+describe('polytoken: bounds and defaults', () => {
+  it('template-syntax reports at most 100 problems in one body', () => {
+    const text = `---\nname: triage\ndescription: d\npolytoken:\n  tools: [grep]\n---\n${'{% if x %}\n'.repeat(150)}`;
+    const analysis = analyze({ text, path: '/ws/.polytoken/subagents/triage.md', config: CONFIG, root: '/ws' });
+    assert.equal(analysis.diagnostics.filter((d) => d.code === 'polytoken/template-syntax').length, 100);
+  });
+
+  it('a configuration without the lists has none: no facet tools, no discovery folders', () => {
+    const settings = polytokenSettings(parseConfig('polytoken: {}\n', '/ws/.subagents.yaml', '/ws').config);
+    assert.deepStrictEqual([settings.facetTools, settings.subagentDirs], [[], []]);
+  });
+
+  it('schema keyword docs only below `polytoken.exit_tool_schema`, not below a key of that name elsewhere', () => {
+    assert.ok(polytokenKeys.docAt!(['polytoken', 'exit_tool_schema', 'type']));
+    assert.strictEqual(polytokenKeys.docAt!(['other', 'exit_tool_schema', 'type']), undefined);
   });
 });
