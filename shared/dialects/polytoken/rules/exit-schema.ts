@@ -61,10 +61,9 @@ export function validateSchema(
   return { valid, errors: ajv.errors };
 }
 
-/** The draft `$schema` names; undefined for one ajv has no meta-schema for (draft-04, a custom URI). */
+/** The draft `$schema` names; undefined for none, or one ajv has no meta-schema for (draft-04, a custom URI). */
 function draftOf(schema: Record<string, unknown>): Draft | undefined {
   const s = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (!s) return 'draft-07';
   if (s.includes('2020-12')) return '2020-12';
   if (s.includes('2019-09')) return '2019-09';
   return /draft-07/.test(s) ? 'draft-07' : undefined;
