@@ -159,9 +159,8 @@ function skeletonEdit(target: EditTarget, inserted: string): TextEdit {
   if (!text.trim()) return at(0, text.length, inserted);
   const region = target.file.yamlRegions[0];
   const lines = inserted.endsWith('\n') ? inserted : `${inserted}\n`;
-  // Markdown without frontmatter: the skeleton becomes it, the text stays as the body.
-  if (!region || inserted.startsWith('---\n'))
-    return at(0, 0, lines.startsWith('---\n') ? lines : `---\n${lines}---\n`);
+  // Markdown without frontmatter (whose skeleton is a frontmatter): the skeleton becomes it, the text stays as the body.
+  if (!region || inserted.startsWith('---\n')) return at(0, 0, lines);
   const written = writtenNull(target);
   if (written) return at(written.start, written.end, lines.slice(0, -1));
   // Comments only (a YAML file, or a frontmatter): the skeleton goes after them.
