@@ -123,6 +123,7 @@ const LEFT_OUT = [
   'cli-code-cache',
   'lsp/lifecycle',
   'node-heap',
+  'tiering',
   'hardening/security',
   'hardening/server-load',
   // Thousands of generated or huge inputs each, rerun for every mutant they reach.

@@ -20,6 +20,7 @@ import * as vm from 'vm';
 import { setBundleDigest } from './bundle-digest';
 import { cacheFolder, readCache, sha256, writeCache } from './code-cache';
 import { mark, startMarks } from './phase-marks';
+import { BEFORE_FLAGS_CHANGE } from './tiering';
 
 function launch(): void {
   startMarks();
@@ -49,9 +50,13 @@ function launch(): void {
   const cachedData = file ? readCache(file, key) : undefined;
   mark('launch.digest');
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
-  // Written at exit, so that it holds the functions this run compiled too.
-  if (file && (!cachedData || script.cachedDataRejected))
-    process.once('exit', () => writeCache(file, key, script.createCachedData()));
+  // Made at exit, so that it holds the functions this run compiled too, unless the check is about to
+  // change V8's flags (tiering.ts): then just before, as V8 rejects a cache made under other flags.
+  if (file && (!cachedData || script.cachedDataRejected)) {
+    let data: Buffer | undefined;
+    process.once(BEFORE_FLAGS_CHANGE, () => (data = script.createCachedData()));
+    process.once('exit', () => writeCache(file, key, data ?? script.createCachedData()));
+  }
   mark('launch.compile');
   const main = new Module(bundle, module);
   main.filename = bundle;

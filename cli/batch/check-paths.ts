@@ -15,6 +15,7 @@ import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
 import { EarlyWorkers, type WorkerPool } from './worker-pool';
 import { mark } from '../phase-marks';
+import { optimizeOnlyWhatStaysHot } from '../tiering';
 
 export { nameOf } from './check-runner';
 export { QUICK_NAMES } from '../../shared';
@@ -269,6 +270,7 @@ function runCandidates(
   const runItems = (preset?: Preset, opts: CheckOptions = options) => {
     const todo = items.length - (preset?.skip.size ?? 0);
     const count = keep === true || opts.analyze || opts.onAnalysis ? 0 : workerCount(todo, opts);
+    optimizeOnlyWhatStaysHot(todo);
     const file = count > 0 ? (opts.workerScript ?? workerFile()) : undefined;
     const pool = file ? early?.take(count) : undefined;
     early?.close();

@@ -2,6 +2,7 @@
 import { UsageError } from '../args';
 import type { Io } from '../common';
 import { HELP } from '../help';
+import { keepDefaultTiering } from '../tiering';
 import { createMcpServer } from './server';
 import { LineTransport } from './stdio';
 
@@ -13,6 +14,7 @@ export function runMcp(args: string[], io: Io): number | undefined {
   const unknown = args.find((a) => a !== '--stdio');
   if (unknown !== undefined)
     throw new UsageError(`unknown ${unknown.startsWith('-') ? 'option' : 'argument'} ${unknown} for \`subagents mcp\``);
+  keepDefaultTiering();
   const log = (line: string) => process.stderr.write(`subagents mcp: ${line}\n`);
   // A long-running server logs an unexpected error and keeps serving; the CLI's exit-on-error handler is for one-shot
   // commands.
