@@ -75,6 +75,7 @@ const IN_PROCESS_SUITES = [
   'cli-cache',
   'cli-ci',
   'cli-diff',
+  'diff-report',
   'cli-fix',
   'cli-output',
   'cli-stylish',

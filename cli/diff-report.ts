@@ -42,6 +42,7 @@ function keyed(definitions: readonly SideDefinition[]): Map<string, SideDefiniti
   for (const d of definitions) {
     const base = `${d.file}\0${d.definition.name}`;
     const nth = seen.get(base) ?? 0;
+    // Stryker disable next-line ArithmeticOperator: any count that gives each repeat its own key works, both sides count alike
     seen.set(base, nth + 1);
     out.set(`${base}\0${nth}`, d);
   }
@@ -98,7 +99,11 @@ function pairRenames(
   added: readonly SideDefinition[],
 ): { pairs: [SideDefinition, SideDefinition][]; removed: SideDefinition[]; added: SideDefinition[] } {
   const byFile = new Map<string, SideDefinition[]>();
-  for (const b of removed) byFile.set(b.file, [...(byFile.get(b.file) ?? []), b]);
+  for (const b of removed) {
+    const inFile = byFile.get(b.file);
+    if (inFile) inFile.push(b);
+    else byFile.set(b.file, [b]);
+  }
   const pairs: [SideDefinition, SideDefinition][] = [];
   const unpaired: SideDefinition[] = [];
   for (const h of added) {
