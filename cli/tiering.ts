@@ -41,7 +41,7 @@ export function optimizeOnlyWhatStaysHot(files: number, execArgv: readonly strin
   if (!set) {
     (process as NodeJS.EventEmitter).emit(BEFORE_FLAGS_CHANGE);
     v8.setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+    set = true;
   }
-  set = true;
   return true;
 }
