@@ -61,17 +61,17 @@ const grantOf = (definition: ResolvedDefinition, tool: string): Grant => ({
  */
 function grantCounts(c: DefinitionChange): string {
   if (!c.granted.some((g) => g.unknown)) return '';
-  const parts: string[] = [];
-  if (c.granted.length) parts.push(`granted ${toolCount(c.granted.length, c.granted.filter((g) => g.unknown).length)}`);
+  // Some tool was granted (an unknown one), so there is always a first part.
+  const parts = [`granted ${toolCount(c.granted.length, c.granted.filter((g) => g.unknown).length)}`];
   if (c.revoked.length) parts.push(`revoked ${toolCount(c.revoked.length)}`);
-  return parts.length ? `; ${parts.join(', ')}` : '';
+  return `; ${parts.join(', ')}`;
 }
 
 const grantedWord = (g: Grant) => (g.unknown ? 'granted (unknown tool)' : 'granted');
 
 /** One definition's change from `b` (none: added) to `h`; undefined when neither its status nor its tools changed. */
 function changeOf(b: SideDefinition | undefined, h: SideDefinition): DefinitionChange | undefined {
-  const was = new Set(b?.definition.tools ?? []);
+  const was = new Set(b?.definition.tools);
   const now = new Set(h.definition.tools);
   const granted = h.definition.tools.filter((t) => !was.has(t)).map((t) => grantOf(h.definition, t));
   const revoked = (b?.definition.tools ?? []).filter((t) => !now.has(t));
@@ -199,9 +199,9 @@ function code(text: string): string {
   return `${fence}${padded}${fence}`;
 }
 
-/** `renamed from \`old\``, or the change as it is. */
+/** `renamed from \`old\`` (only a rename has a previous name), or the change as it is. */
 const changeText = (c: DefinitionChange, quote: (s: string) => string) =>
-  c.change === 'renamed' ? `renamed from ${quote(c.previousName ?? '')}` : c.change;
+  c.previousName !== undefined ? `renamed from ${quote(c.previousName)}` : c.change;
 
 /** Plain text in a table cell: `\` and `|` escaped, which GitHub and markdown-it read alike. */
 const cell = (text: string) => printable(text).replace(/[\\|]/g, '\\$&');

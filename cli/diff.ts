@@ -2,7 +2,7 @@
 import { printableJson } from '../shared';
 import { didYouMean, formatOption, parseArgs, UsageError, type OptionSpec } from './args';
 import { configOptions, type Io } from './common';
-import { compare, formatDiffMarkdown, formatDiffText, grantsSomething } from './diff-report';
+import { compare, formatDiffMarkdown, formatDiffText, grantsSomething, type DiffReport } from './diff-report';
 import { chooseSides, resolveSide, sideLabel } from './diff-sides';
 import { branchNames, GitError } from './git';
 import { HELP } from './help';
@@ -13,6 +13,12 @@ export const DIFF_OPTIONS: OptionSpec = {
   aliases: { '-f': '--format' },
 };
 
+const FORMATTERS: Record<'text' | 'markdown' | 'json', (report: DiffReport) => string> = {
+  text: formatDiffText,
+  markdown: formatDiffMarkdown,
+  json: (report) => printableJson(report) + '\n',
+};
+
 export function commandDiff(args: string[], io: Io): number {
   const parsed = parseArgs(args, DIFF_OPTIONS, 'diff');
   if (parsed.help) {
@@ -20,6 +26,7 @@ export function commandDiff(args: string[], io: Io): number {
     return 0;
   }
   const format = formatOption(parsed, ['text', 'markdown', 'json'] as const, 'text');
+  const formatted = FORMATTERS[format];
   const options = configOptions(parsed, io);
   try {
     const sides = chooseSides(parsed.positionals, parsed.dashDash, io);
@@ -39,13 +46,7 @@ export function commandDiff(args: string[], io: Io): number {
       base: sideLabel(sides.base),
       head: sideLabel(sides.head),
     });
-    io.out(
-      format === 'json'
-        ? printableJson(report) + '\n'
-        : format === 'markdown'
-          ? formatDiffMarkdown(report)
-          : formatDiffText(report),
-    );
+    io.out(formatted(report));
     return parsed.flags.has('--fail-on-grant') && grantsSomething(report) ? 1 : 0;
   } catch (e) {
     if (e instanceof GitError) throw new UsageError(e.message);
@@ -59,7 +60,8 @@ export function commandDiff(args: string[], io: Io): number {
 function unknownRevision(given: string, top: string): string {
   const { branches, current } = branchNames(top);
   const near = didYouMean(given, branches);
-  const usual = ['main', 'master'].filter((b) => b !== given && branches.includes(b) && b !== current);
+  // `given` is no branch (it did not resolve), so only the current branch is left out.
+  const usual = ['main', 'master'].filter((b) => branches.includes(b) && b !== current);
   const hint =
     near ||
     (current ? ` (the current branch is \`${current}\`${usual.length ? `; there is also \`${usual[0]}\`` : ''})` : '');

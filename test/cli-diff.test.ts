@@ -134,6 +134,7 @@ describe('subagents diff', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
     assert.deepEqual(JSON.parse(r.stdout), { base: 'HEAD~1', head: 'HEAD', changes: EXPECTED_CHANGES });
+    assert.match(r.stdout, /\}\n$/, 'one document and a newline');
     // The same with commit ids, and in reverse (grants become revocations).
     const first = git(repo, 'rev-parse', 'HEAD~1').trim();
     const reverse = JSON.parse(temps.run(['diff', 'HEAD', first, '-f', 'json'], repo).stdout);
@@ -299,6 +300,25 @@ describe('subagents diff', function () {
     );
     git(repo, 'checkout', '-q', 'main');
     assertUsageError(temps.run(['diff', 'zzzzzz'], repo), /\(the current branch is `main`; there is also `master`\)/);
+    // Only a branch that exists is named: `master` beside `topic`, never a `main` there is not.
+    git(repo, 'checkout', '-q', 'topic');
+    git(repo, 'branch', '-q', '-D', 'main');
+    assertUsageError(temps.run(['diff', 'zzzzzz'], repo), /\(the current branch is `topic`; there is also `master`\);/);
+    // On no branch (a detached HEAD): no branch to name.
+    git(repo, 'checkout', '-q', '--detach');
+    assertUsageError(
+      temps.run(['diff', 'zzzzzz'], repo),
+      /^subagents: unknown revision `zzzzzz`, nor a file or folder here; run `git branch -a` to list the branches$/,
+    );
+  });
+
+  it('a missing PATH after `--` or after another PATH is a missing path, not a revision', () => {
+    const repo = twoCommitRepo();
+    assertUsageError(temps.run(['diff', '--', 'zzzzzz'], repo), /^subagents: zzzzzz: no such file or folder in HEAD/);
+    assertUsageError(
+      temps.run(['diff', '.polytoken', 'zzzzzz'], repo),
+      /^subagents: zzzzzz: no such file or folder in HEAD nor in worktree/,
+    );
   });
 
   it('files git archive would leave out (export-ignore) are still compared', () => {

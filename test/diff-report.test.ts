@@ -79,6 +79,16 @@ describe('subagents diff: the report', () => {
 
   const unchanged: DiffReport = { base: 'main', head: 'worktree', changes: [] };
 
+  it('a grant whose entries are not known is said to come from `tools`', () => {
+    const base = [side('a.json', 'x', []), side('b.json', 'y', [])];
+    // No provenance at all, and one that does not name the tool.
+    const head = [side('a.json', 'x', ['grep']), side('b.json', 'y', ['read'], { provenance: {} })];
+    assert.deepEqual(
+      compare(base, head, labels).changes.map((c) => c.granted),
+      [[{ tool: 'grep', by: 'tools' }], [{ tool: 'read', by: 'tools' }]],
+    );
+  });
+
   it('says when nothing changed, in text and Markdown', () => {
     assert.equal(
       formatDiffText(unchanged),
@@ -156,5 +166,24 @@ describe('subagents diff: the report', () => {
   it('pads inline code that starts or ends with a backtick', () => {
     const report: DiffReport = { base: '`a', head: 'b`', changes: [] };
     assert.match(formatDiffMarkdown(report), /^### Subagent permission changes: `` `a `` → `` b` ``\n/);
+  });
+
+  it('fences inline code with one backtick more than its longest run of them', () => {
+    const report: DiffReport = { base: 'a``b`c', head: 'd', changes: [] };
+    assert.match(formatDiffMarkdown(report), /^### Subagent permission changes: ```a``b`c``` → `d`\n/);
+  });
+
+  it('a removed definition: its status goes to (none) and every tool is revoked', () => {
+    const report = compare([side('a.json', 'gone', ['read'])], [], labels);
+    assert.equal(
+      formatDiffText(report),
+      [
+        'subagents diff main..worktree: 1 definition changed (0 added, 1 removed, 0 changed)',
+        '',
+        'a.json: gone (profy) removed, status loads → (none)',
+        '  - read  revoked',
+        '',
+      ].join('\n'),
+    );
   });
 });
