@@ -6,6 +6,7 @@ import type { Resolution } from '../shared';
 import { printable, printableJson } from '../shared';
 import type { ConfigOptions } from '../shared/node';
 import type { CheckOptions } from './batch/check-types';
+import { meantAs, nearMissIn } from './batch/check-paths';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, type Io } from './common';
 import { HELP } from './help';
@@ -64,8 +65,14 @@ export function resolveFile(
   const own = run.ioErrors.find((e) => e.path === abs);
   if (own) throw new UsageError(`${shown}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);
-  if (!report)
-    throw new UsageError(`${shown}: not a recognized definition file (see the file patterns in \`subagents --help\`)`);
+  if (!report) {
+    const nearMiss = nearMissIn([abs], io.cwd);
+    throw new UsageError(
+      nearMiss
+        ? `${shown}: not a recognized definition file: it looks like ${meantAs(nearMiss)}; move it there, or add a glob that matches it under \`files:\` in .subagents.yaml`
+        : `${shown}: not a recognized definition file (see the file patterns in \`subagents --help\`)`,
+    );
+  }
   if (report.kind === 'config') throw new UsageError(`${shown}: is the project configuration, not a definition file`);
   const resolution = report.analysis ? resolveAnalysis(report.analysis, relativePath(io.cwd, abs)) : undefined;
   if (!resolution)

@@ -5,7 +5,15 @@
  */
 export type * from './types';
 export { analyze, findingsToDiagnostics, resolveAnalysis } from './engine';
-export { dialectOf, discoveryWatches, fileStem, folderDialects, kindOf, recognitionKey } from './recognition';
+export {
+  dialectOf,
+  discoveryWatches,
+  fileStem,
+  folderDialects,
+  kindOf,
+  nearMissOf,
+  recognitionKey,
+} from './recognition';
 export { severityName } from './severity';
 export { MAX_FILE_CHARS, unreadableReason } from './text/limits';
 export {

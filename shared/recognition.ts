@@ -193,6 +193,26 @@ export function folderDialects(
     });
 }
 
+let nearMissMatchers = new WeakMap<DialectModule, Matcher>();
+onForgetMemos(() => (nearMissMatchers = new WeakMap()));
+
+/**
+ * The dialect whose definition a file that is none was most likely meant to be: its whole path
+ * matches one of the dialect's near misses (`DialectFiles.nearMisses`). A hint for a check that
+ * finds nothing, never a verdict: the file's dialect is still decided by `dialectOf` alone.
+ */
+export function nearMissOf(path: string): DialectModule | undefined {
+  const rel = toPosix(path).replace(/^\/+/, '');
+  if (hasSkippedFolder(rel)) return undefined;
+  return dialectModules().find((module) => {
+    const globs = module.files.nearMisses;
+    if (!globs?.length) return false;
+    let m = nearMissMatchers.get(module);
+    if (!m) nearMissMatchers.set(module, (m = globMatcher(globs)));
+    return m(rel);
+  });
+}
+
 /** What decides which files of a configuration are definitions: a change of it needs the workspace index rebuilt. */
 export function recognitionKey(loaded: LoadedConfig): string {
   const { config } = loaded;

@@ -129,4 +129,49 @@ describe('check: the stylish report and the text contract', function () {
       /agents\/helper\.md: not a definition file by its path .*add a glob that matches it under `files:` in \.subagents\.yaml/,
     );
   });
+
+  it('nothing found: a file that looks meant as a definition is named, with where its runtime reads them', () => {
+    const ws = temps.workspace({
+      'docs/readme.md': '# notes\n',
+      '.polytoken/agents/helper.md': VALID_POLYTOKEN('helper'),
+      'experts/triage-expert.json': '{}\n',
+      'apps/cli/agents/runner.md': 'name: runner\n',
+      'node_modules/x/.polytoken/agents/skip.md': VALID_POLYTOKEN('skip'),
+    });
+    assertUsageError(
+      temps.run(['check', '.'], ws),
+      /^subagents: \.: no definition file in this folder \(see the file patterns in `subagents --help`\); \.polytoken\/agents\/helper\.md looks like a Polytoken subagent, but Polytoken reads only \*\*\/\.polytoken\/subagents\/\*\.md; pass --no-error-on-unmatched-pattern to allow this$/,
+    );
+    assertUsageError(
+      temps.run(['check', '.polytoken/agents/helper.md'], ws),
+      /^subagents: \.polytoken\/agents\/helper\.md: not a definition file by its path: it looks like a Polytoken subagent, but Polytoken reads only \*\*\/\.polytoken\/subagents\/\*\.md; move it there, or add a glob/,
+    );
+    assertUsageError(
+      temps.run(['check', 'experts'], ws),
+      /; experts\/triage-expert\.json looks like a Profy Expert, but Profy reads only \*\*\/\*\.expert\.json;/,
+    );
+    assertUsageError(
+      temps.run(['check', 'apps/**/*.md'], ws),
+      /^subagents: apps\/\*\*\/\*\.md: no definition file matches this pattern; apps\/cli\/agents\/runner\.md looks like a Picasso role, but Picasso reads only \*\*\/\.picasso\/agents\/\*\.md, \*\*\/apps\/cli\/agents\/\*\.yaml, \*\*\/apps\/cli\/agents\/\*\.yml;/,
+    );
+    assertUsageError(
+      temps.run(['check', '--stdin', '--stdin-filename', '.polytoken/agents/new.md'], ws, {
+        input: VALID_POLYTOKEN('new'),
+      }),
+      /^subagents: \.polytoken\/agents\/new\.md: not a definition file by its path: it looks like a Polytoken subagent/,
+    );
+    assertUsageError(
+      temps.run(['resolve', '.polytoken/agents/helper.md'], ws),
+      /^subagents: \.polytoken\/agents\/helper\.md: not a recognized definition file: it looks like a Polytoken subagent, but Polytoken reads only \*\*\/\.polytoken\/subagents\/\*\.md; move it there/,
+    );
+    // Nothing that looks like one: the message stays as it was; below node_modules nothing is looked at.
+    assertUsageError(
+      temps.run(['check', 'docs'], ws),
+      /^subagents: docs: no definition file in this folder \(see the file patterns in `subagents --help`\); pass/,
+    );
+    assertUsageError(
+      temps.run(['check', 'node_modules'], ws),
+      /^subagents: node_modules: no definition file in this folder \(see the file patterns in `subagents --help`\); pass/,
+    );
+  });
 });

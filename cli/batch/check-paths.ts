@@ -10,7 +10,7 @@ import { ConfigResolver } from '../../shared/node';
 import type { CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 import { runParallel, WorkerStalledError } from './check-parallel';
 import { applyCorrections, buildIndex, namedIndexes, Runner, type Item, type ReadError } from './check-runner';
-import { expandInput, UnmatchedInputError, type UnmatchedInput } from './inputs';
+import { expandInput, nearMissIn, UnmatchedInputError, type UnmatchedInput } from './inputs';
 import { undecodableMessage } from '../../shared/node';
 import { CheckCache } from './check-cache';
 import { EarlyWorkers, type WorkerPool } from './worker-pool';
@@ -20,7 +20,15 @@ import { optimizeOnlyWhatStaysHot } from '../tiering';
 export { nameOf } from './check-runner';
 export { QUICK_NAMES } from '../../shared';
 export { workerMain, type WorkerStart } from './parallel-worker';
-export { InputError, MissingPathError, UnmatchedInputError, describeUnmatched, type UnmatchedInput } from './inputs';
+export {
+  InputError,
+  MissingPathError,
+  UnmatchedInputError,
+  describeUnmatched,
+  meantAs,
+  nearMissIn,
+  type UnmatchedInput,
+} from './inputs';
 
 export type { CacheOptions, CheckOptions, FileReport, ItemsRun, Preset } from './check-types';
 
@@ -105,7 +113,11 @@ function checkWith(
       ioErrors.push({ path: u.path, message: undecodableMessage(u.name, 'file') });
       matched = true;
     }
-    if (!matched) unmatched.push({ input, form });
+    if (!matched) {
+      // The error's path only: a file that looks meant as a definition is named.
+      const nearMiss = nearMissIn(files, cwd);
+      unmatched.push(nearMiss ? { input, form, nearMiss } : { input, form });
+    }
   }
   if (options.failOnUnmatched && unmatched.length) throw new UnmatchedInputError(unmatched);
   mark('walk');

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import { posix } from 'path';
 import picomatch from 'picomatch';
-import { unsafeGlobReason } from '../../shared';
+import { nearMissOf, unsafeGlobReason } from '../../shared';
 import { toPosix } from '../../shared';
 import { describeError, walkFiles, type UndecodableFile, type WalkProblem } from '../../shared/node';
 
@@ -104,19 +104,54 @@ function matchesSelfOrFolder(matches: (path: string) => boolean, rel: string): b
 export interface UnmatchedInput {
   input: string;
   form: ExpandedInput['form'];
+  /** A file of the input that looks meant as a definition (shared `nearMissOf`), and what its runtime reads instead. */
+  nearMiss?: NearMiss;
 }
+
+export interface NearMiss {
+  /** Relative to the current folder. */
+  path: string;
+  /** `Polytoken subagent` */
+  definition: string;
+  runtime: string;
+  globs: readonly string[];
+}
+
+/** The first of `files` (absolute, posix) that looks meant as a definition, if any. */
+export function nearMissIn(files: readonly string[], cwd: string): NearMiss | undefined {
+  for (const file of files) {
+    const module = nearMissOf(file);
+    if (module)
+      return {
+        path: posix.relative(cwd, file) || '.',
+        definition: module.labels.definition,
+        runtime: module.title,
+        globs: module.files.defaultGlobs,
+      };
+  }
+  return undefined;
+}
+
+/** `a Polytoken subagent, but Polytoken reads only **\/.polytoken/subagents/*.md` */
+export const meantAs = (n: NearMiss) =>
+  `${/^[aeiou]/i.test(n.definition) ? 'an' : 'a'} ${n.definition}, but ${n.runtime} reads only ${n.globs.join(', ')}`;
 
 /** The one-line reason an input holds no definition file. */
 export function describeUnmatched(u: UnmatchedInput): string {
   switch (u.form) {
     case 'file':
-      return `${u.input}: not a definition file by its path (see the file patterns in \`subagents --help\`); to check it, add a glob that matches it under \`files:\` in .subagents.yaml`;
+      return u.nearMiss
+        ? `${u.input}: not a definition file by its path: it looks like ${meantAs(u.nearMiss)}; move it there, or add a glob that matches it under \`files:\` in .subagents.yaml`
+        : `${u.input}: not a definition file by its path (see the file patterns in \`subagents --help\`); to check it, add a glob that matches it under \`files:\` in .subagents.yaml`;
     case 'folder':
-      return `${u.input}: no definition file in this folder (see the file patterns in \`subagents --help\`)`;
+      return `${u.input}: no definition file in this folder (see the file patterns in \`subagents --help\`)${nearMissClause(u)}`;
     default:
-      return `${u.input}: no definition file matches this pattern`;
+      return `${u.input}: no definition file matches this pattern${nearMissClause(u)}`;
   }
 }
+
+const nearMissClause = (u: UnmatchedInput) =>
+  u.nearMiss ? `; ${u.nearMiss.path} looks like ${meantAs(u.nearMiss)}` : '';
 
 /** `checkPaths` with `failOnUnmatched`: some input holds no definition file; nothing was checked. */
 export class UnmatchedInputError extends Error {

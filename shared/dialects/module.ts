@@ -57,6 +57,12 @@ export interface DialectFiles {
    * role folders). Only their names are read.
    */
   neighbourFolders?(path: string, loaded: LoadedConfig): readonly string[];
+  /**
+   * Globs (matched against the whole path) of files an author most likely meant as definitions
+   * of this dialect but that its runtime never reads (`**\/.polytoken/agents/*.md`): a check that
+   * finds no definition names the first such file and where the runtime looks instead.
+   */
+  readonly nearMisses?: readonly string[];
 }
 
 /**

@@ -303,6 +303,21 @@ describe('subagents mcp: the tools, through the SDK client over stdio', function
       ['check', { paths: 'not-a-list' }, /Input validation error/],
       ['check', { paths: [''] }, /Input validation error/],
       ['resolve', { path: 'README.md' }, /README\.md: not a recognized definition file/],
+      [
+        'resolve',
+        { path: '.polytoken/agents/helper.md', text: '' },
+        /^\.polytoken\/agents\/helper\.md: not a recognized definition file: it looks like a Polytoken subagent, but Polytoken reads only \*\*\/\.polytoken\/subagents\/\*\.md; move it there/,
+      ],
+      [
+        'check',
+        { files: [{ path: '.polytoken/agents/helper.md', text: '' }] },
+        /^\.polytoken\/agents\/helper\.md: not a definition file by its path: it looks like a Polytoken subagent/,
+      ],
+      [
+        'fix',
+        { path: 'experts/triage-expert.json', text: '{}' },
+        /looks like a Profy Expert, but Profy reads only \*\*\/\*\.expert\.json/,
+      ],
       ['resolve', { path: '.subagents.yaml' }, /is the project configuration/],
       ['resolve', { path: 'experts' }, /is a folder/],
       ['resolve', {}, /Input validation error/],

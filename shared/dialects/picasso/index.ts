@@ -27,6 +27,12 @@ export const picasso: DialectModule<PicassoModel, 'picasso'> = {
   displayOrder: 1,
   files: {
     defaultGlobs: ['**/.picasso/agents/*.md', '**/apps/cli/agents/*.yaml', '**/apps/cli/agents/*.yml'],
+    // A role file of one folder's kind in the other, or in a folder Picasso does not read.
+    nearMisses: [
+      '**/.picasso/agents/**/*.{md,yaml,yml}',
+      '**/.picasso/{subagents,roles}/**/*.{md,yaml,yml}',
+      '**/apps/cli/agents/**/*.{md,yaml,yml}',
+    ],
     // The other role files of its project: picasso/duplicate-role.
     neighbourFolders: (path) => {
       const project = roleProject(path);

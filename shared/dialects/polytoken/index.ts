@@ -42,6 +42,13 @@ export const polytoken: DialectModule<PolytokenModel, 'polytoken'> = {
   section: polytokenSection,
   files: {
     defaultGlobs: ['**/.polytoken/subagents/*.md'],
+    // Other tools' folder names, and files below or beside the one folder Polytoken reads.
+    nearMisses: [
+      '**/.polytoken/agents/**/*.md',
+      '**/.polytoken/subagent/**/*.md',
+      '**/.polytoken/subagents/**/*.md',
+      '**/.polytoken/subagents/*.{markdown,yaml,yml}',
+    ],
     projectFolder: '.polytoken/subagents',
     discoveryPattern: '*.md',
     discoveryFolders: (loaded) =>

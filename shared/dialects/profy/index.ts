@@ -35,6 +35,8 @@ export const profy: DialectModule<ExpertModel, 'profy'> = {
   section: profySection,
   files: {
     defaultGlobs: ['**/*.expert.json'],
+    // An Expert named or written another way: Profy reads JSON files ending in `.expert.json` only.
+    nearMisses: ['**/expert.json', '**/*{-,_}expert.json', '**/*.experts.json', '**/*.expert.{jsonc,json5,yaml,yml}'],
     stem: (base) => (base.endsWith(EXPERT_SUFFIX) ? base.slice(0, -EXPERT_SUFFIX.length) : undefined),
   },
   syntaxRule: 'syntax/json',
