@@ -73,6 +73,9 @@ const IN_PROCESS_SUITES = [
   'cli',
   'cli-around',
   'cli-cache',
+  // The cache's parts on their own (the cli-cache suite runs most of its checks as processes).
+  'file-digest',
+  'cache-key',
   'cli-ci',
   'cli-diff',
   'diff-report',

@@ -86,8 +86,10 @@ const contextIds = new WeakMap<LoadedConfig, Map<FileKind, string>>();
 /** What the checker's verdict on a file depends on besides its text: dialect and configuration in force. */
 function contextOf(item: Item): string {
   let byKind = contextIds.get(item.config);
+  // Stryker disable next-line ConditionalExpression: a memo; made again, the context string is the same
   if (byKind === undefined) contextIds.set(item.config, (byKind = new Map()));
   let context = byKind.get(item.kind);
+  // Stryker disable next-line ConditionalExpression: a memo, as above
   if (context === undefined) {
     const { path, dir, globalDir, config } = item.config;
     byKind.set(
@@ -104,6 +106,7 @@ function groupsOf(workspace: WorkspaceIndex): (kind: FileKind, name: string) => 
   return (kind, name) => {
     const key = `${kind} ${name}`;
     let group = groups.get(key);
+    // Stryker disable next-line ConditionalExpression: a memo; made again, the group is the same
     if (group === undefined) {
       const members = workspace.byName(kind, name) ?? [];
       group =
