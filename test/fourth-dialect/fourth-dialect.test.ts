@@ -171,6 +171,15 @@ describe('a fourth dialect, registered at run time', () => {
         'name: scribe\ndescription: Writes notes.\ntools: [scribble, erase]\n',
       );
     });
+    // Its near misses: a check that finds nothing names the file and its globs.
+    withTree({ 'team/.quill/agents/scribe.yml': TEXT }, (dir) => {
+      const run = cli(['check', 'team', '--no-global'], dir);
+      assert.strictEqual(run.code, 2);
+      assert.match(
+        run.err,
+        /team\/\.quill\/agents\/scribe\.yml looks like a Quill agent, but Quill reads only \*\*\/\.quill\/agents\/\*\.yaml;/,
+      );
+    });
   });
 
   it('its skeleton, as text, is an agent it loads', () => {

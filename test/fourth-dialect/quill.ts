@@ -69,7 +69,7 @@ export const quill: DialectModule<QuillModel, 'quill'> = {
     read: readSettings,
     toolLists: ['inkTools'],
   },
-  files: { defaultGlobs: ['**/.quill/agents/*.yaml'] },
+  files: { defaultGlobs: ['**/.quill/agents/*.yaml'], nearMisses: ['**/.quill/agents/*.yml'] },
   syntaxRule: 'syntax/yaml',
   tools: [
     { name: 'scribble', description: 'Writes a note.' },
