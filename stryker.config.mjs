@@ -76,6 +76,7 @@ const IN_PROCESS_SUITES = [
   // The cache's parts on their own (the cli-cache suite runs most of its checks as processes).
   'file-digest',
   'cache-key',
+  'cache-file',
   'cli-ci',
   'cli-diff',
   'diff-report',

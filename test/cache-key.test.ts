@@ -3,6 +3,7 @@
  * is made, and every key or folder that is refused (then no cache is used, with one reason).
  */
 import { strict as assert } from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -64,6 +65,22 @@ describe('the cache key', () => {
     fs.writeFileSync(keyFile(), Buffer.alloc(32, 7));
     const kept = userCacheKey(env());
     assert.ok('key' in kept && kept.key.equals(Buffer.alloc(32, 7)), 'a good key is used as it is');
+  });
+
+  it('a FIFO in place of the key is refused, not waited on; every file it opens is closed', function () {
+    if (process.platform === 'win32') this.skip();
+    const fds = fs.existsSync('/proc/self/fd') ? '/proc/self/fd' : '/dev/fd';
+    const open = () => fs.readdirSync(fds).length;
+    const before = open();
+    for (let i = 0; i < 10; i++) {
+      const answer = userCacheKey({ XDG_CACHE_HOME: path.join(dir, `fresh-${i}`) }); // made
+      assert.ok('key' in answer && 'key' in userCacheKey({ XDG_CACHE_HOME: path.join(dir, `fresh-${i}`) })); // read
+    }
+    assert.equal(open(), before);
+    fs.mkdirSync(keyFolder(), { mode: 0o700 });
+    execFileSync('mkfifo', ['-m', '600', keyFile()]);
+    assert.equal(problemOf(env()), `its key ${keyFile()} is not a regular file`);
+    assert.equal(open(), before);
   });
 
   it('refuses a key folder others can write to, or one that is not a folder; says so when there is no HOME', function () {

@@ -84,7 +84,8 @@ describe('the cache: a file digest and its stamp', () => {
         );
       }
     }
-    // Gone, or no longer a regular file: no answer, whatever the stamp said.
+    // Gone, below a file, or no longer a regular file: no answer, whatever the stamp said.
+    assert.equal(fileDigest(path.join(p, 'below'), { hash: 'x', stamp }), undefined);
     fs.rmSync(p);
     assert.equal(fileDigest(p, { hash: 'x', stamp }), undefined);
     fs.mkdirSync(p);

@@ -97,6 +97,7 @@ function makeKey(dir: string, file: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   } finally {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the temporary file exists here (made above), so `force` changes nothing
     fs.rmSync(temp, { force: true });
   }
 }
