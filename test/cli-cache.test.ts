@@ -323,6 +323,38 @@ fs.openSync = function (file) { note('open', file); return openSync.apply(this, 
     assert.equal(renamed.stdout, temps.run(['check', '-f', 'json'], ws).stdout);
   });
 
+  it('a reused report follows the group of its name as definitions of that name come, go and are swapped in one step', () => {
+    const ws = temps.workspace({
+      '.subagents.yaml': 'polytoken:\n  subagentDirs: [vendor/agents, vendor2/agents]\n',
+      'vendor/agents/helper.md': VALID_POLYTOKEN('helper'),
+    });
+    const project = path.join(ws, '.polytoken/subagents/helper.md');
+    const vendor2 = path.join(ws, 'vendor2/agents/helper.md');
+    const same = (step: string) => {
+      const cached = temps.run(['check', '--cache', '-f', 'json'], ws);
+      assert.equal(cached.stdout, temps.run(['check', '-f', 'json'], ws).stdout, step);
+      return cached.stdout;
+    };
+    same('alone');
+    // A later folder's definition shadows it; its own path still sorts first of the two.
+    fs.mkdirSync(path.dirname(vendor2), { recursive: true });
+    fs.writeFileSync(vendor2, VALID_POLYTOKEN('helper'));
+    assert.match(same('shadowed by a later folder'), /polytoken\/shadowed/);
+    fs.rmSync(vendor2);
+    same('alone again');
+    fs.mkdirSync(path.dirname(project), { recursive: true });
+    fs.writeFileSync(project, VALID_POLYTOKEN('helper'));
+    assert.match(same('shadowed by the project'), /polytoken\/shadowed/);
+    // One definition of the name goes and another comes in the same step: two paths either way.
+    fs.rmSync(project);
+    fs.writeFileSync(vendor2, VALID_POLYTOKEN('helper'));
+    same('swapped');
+    fs.writeFileSync(project, VALID_POLYTOKEN('helper'));
+    same('three');
+    fs.rmSync(vendor2);
+    same('two again');
+  });
+
   it('a corrupt, truncated, unsigned, foreign or hand-edited cache is ignored (with a note) and written anew', () => {
     const ws = temps.workspace(FILES);
     const expected = temps.run(['check', '-f', 'json'], ws).stdout;
