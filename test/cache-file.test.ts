@@ -7,7 +7,7 @@ import { createHmac } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { emptyCache, loadCache, serializeCache, type CacheFile } from '../cli/batch/check-cache-file';
+import { emptyCache, FORMAT, loadCache, serializeCache, type CacheFile } from '../cli/batch/check-cache-file';
 
 const KEY = Buffer.alloc(32, 3);
 
@@ -21,7 +21,8 @@ describe('the cache file', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const options = () => ({ file, checker: 'test 1', key: KEY, workspace: [dir] });
   const sample = (): CacheFile => ({
-    ...emptyCache('test 1'),
+    format: FORMAT,
+    checker: 'test 1',
     contexts: ['polytoken abc'],
     groups: { 'polytoken x': 'a\nb' },
     configs: { '/ws/.subagents.yaml': ['h'] },
@@ -44,7 +45,7 @@ describe('the cache file', () => {
     assert.ok(!/[^\0-\x7f]/.test(fs.readFileSync(file, 'latin1')), 'escaped');
     assert.deepEqual(loadCache(options()), { cache: sample() });
     assert.deepEqual(emptyCache('c'), {
-      format: sample().format,
+      format: FORMAT,
       checker: 'c',
       contexts: [],
       groups: {},
