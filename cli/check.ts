@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import { posix } from 'path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { toPosix } from '../shared';
-import { describeUnmatched, nearMissIn, type CheckRun, type FileReport } from './batch/check-paths';
+import { describeUnmatched, unmatchedFile, type CheckRun, type FileReport } from './batch/check-paths';
 import { userCacheKey } from './batch/cache-key';
 import type { CacheOptions, CheckOptions } from './batch/check-types';
 import { writeFileSafely } from './batch/safe-write';
@@ -270,7 +270,7 @@ function checkStdin(parsed: ParsedArgs, options: ConfigOptions, io: Io, allowUnm
   const run = checkUnsaved(new Map([[abs, text]]), options, io);
   if (!run.files.length && !allowUnmatched)
     throw new UsageError(
-      `${describeUnmatched({ input: name, form: 'file', nearMiss: nearMissIn([abs], io.cwd) })}; pass --no-error-on-unmatched-pattern to allow this`,
+      `${describeUnmatched(unmatchedFile(name, abs, io.cwd))}; pass --no-error-on-unmatched-pattern to allow this`,
     );
   return run;
 }

@@ -6,7 +6,7 @@ import type { Resolution } from '../shared';
 import { printable, printableJson } from '../shared';
 import type { ConfigOptions } from '../shared/node';
 import type { CheckOptions } from './batch/check-types';
-import { meantAs, nearMissIn } from './batch/check-paths';
+import { nearMissAdvice, unmatchedFile } from './batch/check-paths';
 import { formatOption, parseArgs, UsageError } from './args';
 import { absolutePath, configOptions, relativePath, runCheckPaths, type Io } from './common';
 import { HELP } from './help';
@@ -66,11 +66,9 @@ export function resolveFile(
   if (own) throw new UsageError(`${shown}: ${own.message}`);
   const report = run.files.find((f) => f.path === abs);
   if (!report) {
-    const nearMiss = nearMissIn([abs], io.cwd);
+    const { nearMiss } = unmatchedFile(shown, abs, io.cwd);
     throw new UsageError(
-      nearMiss
-        ? `${shown}: not a recognized definition file: it looks like ${meantAs(nearMiss)}; move it there, or add a glob that matches it under \`files:\` in .subagents.yaml`
-        : `${shown}: not a recognized definition file (see the file patterns in \`subagents --help\`)`,
+      `${shown}: not a recognized definition file${nearMiss ? `: ${nearMissAdvice(nearMiss)}` : ' (see the file patterns in `subagents --help`)'}`,
     );
   }
   if (report.kind === 'config') throw new UsageError(`${shown}: is the project configuration, not a definition file`);

@@ -13,11 +13,13 @@ export const DIFF_OPTIONS: OptionSpec = {
   aliases: { '-f': '--format' },
 };
 
-const FORMATTERS: Record<'text' | 'markdown' | 'json', (report: DiffReport) => string> = {
+const FORMATTERS = {
   text: formatDiffText,
   markdown: formatDiffMarkdown,
-  json: (report) => printableJson(report) + '\n',
+  json: (report: DiffReport) => printableJson(report) + '\n',
 };
+type Format = keyof typeof FORMATTERS;
+const FORMATS = Object.keys(FORMATTERS) as Format[];
 
 export function commandDiff(args: string[], io: Io): number {
   const parsed = parseArgs(args, DIFF_OPTIONS, 'diff');
@@ -25,8 +27,7 @@ export function commandDiff(args: string[], io: Io): number {
     io.out(HELP.diff);
     return 0;
   }
-  const format = formatOption(parsed, ['text', 'markdown', 'json'] as const, 'text');
-  const formatted = FORMATTERS[format];
+  const formatted = FORMATTERS[formatOption(parsed, FORMATS, 'text')];
   const options = configOptions(parsed, io);
   try {
     const sides = chooseSides(parsed.positionals, parsed.dashDash, io);

@@ -32,13 +32,18 @@ export function kindOf(input: Pick<DocumentInput, 'path' | 'config' | 'root' | '
 
 const never: Matcher = () => false;
 
-/** Each dialect module's default globs, matched. */
-let defaultMatchers = new WeakMap<DialectModule, Matcher>();
-function defaultMatcher(module: DialectModule): Matcher {
-  let m = defaultMatchers.get(module);
-  if (!m) defaultMatchers.set(module, (m = globMatcher(module.files.defaultGlobs)));
+/** The matcher of `globs` for `module`, kept in `memo` (one per kind of glob list). */
+function memoMatcher(memo: WeakMap<DialectModule, Matcher>, module: DialectModule, globs: readonly string[]): Matcher {
+  let m = memo.get(module);
+  // Stryker disable next-line ConditionalExpression: a memo; a matcher made again from the same globs matches the same
+  if (!m) memo.set(module, (m = globMatcher(globs)));
   return m;
 }
+
+/** Each dialect module's default globs, matched. */
+let defaultMatchers = new WeakMap<DialectModule, Matcher>();
+const defaultMatcher = (module: DialectModule): Matcher =>
+  memoMatcher(defaultMatchers, module, module.files.defaultGlobs);
 
 /**
  * A dialect's discovery folders under a configuration, in discovery order: the global folder
@@ -57,10 +62,7 @@ onForgetMemos(() => {
 });
 export function isDiscoveryFile(module: DialectModule, name: string): boolean {
   const pattern = module.files.discoveryPattern;
-  if (pattern === undefined) return false;
-  let m = discoveryMatchers.get(module);
-  if (!m) discoveryMatchers.set(module, (m = globMatcher([pattern])));
-  return m(name);
+  return pattern !== undefined && memoMatcher(discoveryMatchers, module, [pattern])(name);
 }
 
 /** What a configuration adds per dialect: its `files.<dialect>` globs, its discovery folders. */
@@ -206,10 +208,7 @@ export function nearMissOf(path: string): DialectModule | undefined {
   if (hasSkippedFolder(rel)) return undefined;
   return dialectModules().find((module) => {
     const globs = module.files.nearMisses;
-    if (!globs?.length) return false;
-    let m = nearMissMatchers.get(module);
-    if (!m) nearMissMatchers.set(module, (m = globMatcher(globs)));
-    return m(rel);
+    return !!globs?.length && memoMatcher(nearMissMatchers, module, globs)(rel);
   });
 }
 

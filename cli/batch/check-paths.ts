@@ -25,8 +25,8 @@ export {
   MissingPathError,
   UnmatchedInputError,
   describeUnmatched,
-  meantAs,
-  nearMissIn,
+  nearMissAdvice,
+  unmatchedFile,
   type UnmatchedInput,
 } from './inputs';
 

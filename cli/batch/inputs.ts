@@ -132,16 +132,26 @@ export function nearMissIn(files: readonly string[], cwd: string): NearMiss | un
   return undefined;
 }
 
+/** A file named on its own (or standard input's name) that is no definition, `abs` its absolute path. */
+export const unmatchedFile = (input: string, abs: string, cwd: string): UnmatchedInput => {
+  const nearMiss = nearMissIn([abs], cwd);
+  return nearMiss ? { input, form: 'file', nearMiss } : { input, form: 'file' };
+};
+
 /** `a Polytoken subagent, but Polytoken reads only **\/.polytoken/subagents/*.md` */
-export const meantAs = (n: NearMiss) =>
+const meantAs = (n: NearMiss) =>
   `${/^[aeiou]/i.test(n.definition) ? 'an' : 'a'} ${n.definition}, but ${n.runtime} reads only ${n.globs.join(', ')}`;
+
+/** What to say of a file named on its own that looks meant as a definition. */
+export const nearMissAdvice = (n: NearMiss) =>
+  `it looks like ${meantAs(n)}; move it there, or add a glob that matches it under \`files:\` in .subagents.yaml`;
 
 /** The one-line reason an input holds no definition file. */
 export function describeUnmatched(u: UnmatchedInput): string {
   switch (u.form) {
     case 'file':
       return u.nearMiss
-        ? `${u.input}: not a definition file by its path: it looks like ${meantAs(u.nearMiss)}; move it there, or add a glob that matches it under \`files:\` in .subagents.yaml`
+        ? `${u.input}: not a definition file by its path: ${nearMissAdvice(u.nearMiss)}`
         : `${u.input}: not a definition file by its path (see the file patterns in \`subagents --help\`); to check it, add a glob that matches it under \`files:\` in .subagents.yaml`;
     case 'folder':
       return `${u.input}: no definition file in this folder (see the file patterns in \`subagents --help\`)${nearMissClause(u)}`;

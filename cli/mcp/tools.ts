@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'url';
 import { summarizeFile, ruleDocsUrl, toolCount, type Analysis, type WorkspaceDefinition } from '../../shared';
 import { readRegularFile, describeError, type ConfigOptions } from '../../shared/node';
-import { describeUnmatched, nearMissIn } from '../batch/check-paths';
+import { describeUnmatched, unmatchedFile } from '../batch/check-paths';
 import type { CheckOptions } from '../batch/check-types';
 import { checkUnsaved, reportOf } from '../check';
 import { formatResolution, resolveFile } from '../commands';
@@ -83,9 +83,7 @@ export class Tools {
       } else run = checkUnsaved(g.unsaved, options, this.io);
       for (const path of g.unsaved.keys())
         if (!run.files.some((f) => f.path === path) && !run.ioErrors.some((e) => e.path === path))
-          throw new ToolError(
-            describeUnmatched({ input: shownInput.get(path)!, form: 'file', nearMiss: nearMissIn([path], ws.base) }),
-          );
+          throw new ToolError(describeUnmatched(unmatchedFile(shownInput.get(path)!, path, ws.base)));
       runs.push(run);
     }
     const report = reportOf({ files: runs.flatMap((r) => r.files), ioErrors: [], unmatched: [] }, this.workspace.base);
@@ -162,10 +160,7 @@ export class Tools {
       const own = run.files.filter((f) => f.path === path);
       const problem = run.ioErrors.find((e) => e.path === path);
       if (problem) throw new ToolError(`${args.path}: ${problem.message}`);
-      if (!own.length)
-        throw new ToolError(
-          describeUnmatched({ input: args.path, form: 'file', nearMiss: nearMissIn([path], ws.base) }),
-        );
+      if (!own.length) throw new ToolError(describeUnmatched(unmatchedFile(args.path, path, ws.base)));
       return own;
     };
     const read = (p: string) => contents.get(p) ?? readRegularFile(p);
