@@ -153,7 +153,8 @@ function writeDefinitions(top: string, commit: string, into: string, options: Co
     const target = bytes ? Buffer.concat([Buffer.from(`${into}/`), bytes]) : posix.join(into, path);
     const folder = typeof target === 'string' ? posix.dirname(target) : target.subarray(0, target.lastIndexOf(47));
     fs.mkdirSync(folder, { recursive: true });
-    fs.writeFileSync(target, blob);
+    // Created exclusively, as every file we make: the folder is new and ours, and a commit names each path once.
+    fs.writeFileSync(target, blob, { flag: 'wx' });
   });
 }
 
